@@ -1,0 +1,1 @@
+"""fireground.editor: the PySide6 scenario editor."""

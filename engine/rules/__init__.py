@@ -1,0 +1,1 @@
+"""The BLITZ! turn, one module per family of steps."""

@@ -1,0 +1,1 @@
+"""Bundled example scenarios (data)."""

@@ -1,0 +1,1 @@
+"""fireground.export: the printable play-aid pack (reportlab)."""

@@ -1,0 +1,3 @@
+from fireground.cli import main
+
+raise SystemExit(main())

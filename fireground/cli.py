@@ -1,0 +1,155 @@
+"""The ``fireground`` command line (see spec/cli.md).
+
+Start-up must stay fast (``--help`` in well under 0.3 s): every heavy import (Qt,
+reportlab, shapely, numpy) happens inside the command that needs it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable, Sequence
+
+from fireground import __version__
+
+EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+
+Handler = Callable[[argparse.Namespace], int]
+
+
+def _lazy(module: str, func: str) -> Handler:
+    """A handler that imports its module only when the command runs."""
+
+    def run(args: argparse.Namespace) -> int:
+        import importlib
+
+        mod = importlib.import_module(module)
+        result: int = getattr(mod, func)(args)
+        return result
+
+    return run
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="fireground",
+        description="Scenario editor and printable play aids for BLITZ!, "
+        "firefighting in the London Blitz.",
+    )
+    p.add_argument("--version", action="version", version=f"fireground {__version__}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+
+    def cmd(name: str, handler: Handler, help: str) -> argparse.ArgumentParser:
+        sp = sub.add_parser(name, help=help, description=help)
+        sp.set_defaults(handler=handler)
+        return sp
+
+    c = cmd("demo", _lazy("fireground.commands", "cmd_demo"),
+            "check, simulate and export the play-aid pack for the bundled example")
+    c.add_argument("--out", default="fireground-demo", help="output folder")
+
+    c = cmd("check", _lazy("fireground.commands", "cmd_check"), "validate a scenario")
+    c.add_argument("file")
+    c.add_argument("--json", action="store_true", help="print findings as JSON")
+
+    c = cmd("simulate", _lazy("fireground.engine.simulate", "cli_simulate"),
+            "play turns with the standing-orders autopilot")
+    c.add_argument("file")
+    c.add_argument("--turns", type=int, default=None)
+    c.add_argument("--seed", type=int, default=None)
+    c.add_argument("--log", metavar="FILE.json", default=None, help="write the turn log")
+    c.add_argument("--orders", metavar="FILE", default=None, help="explicit player orders")
+    c.add_argument("--json", action="store_true", help="print the scorecard as JSON")
+
+    c = cmd("export", _lazy("fireground.export.pack", "cli_export"), "write the play-aid PDFs")
+    c.add_argument("file")
+    c.add_argument("--out", required=True, metavar="DIR")
+    c.add_argument("--only", default=None,
+                   help="comma list of plans,cards,reference,counters,turns,briefing")
+    c.add_argument("--paper", choices=["a4", "letter"], default="a4")
+    c.add_argument("--turns", type=int, default=None)
+    c.add_argument("--seed", type=int, default=None)
+    c.add_argument("--fit", action="store_true", help="plans: whole map on one page")
+    c.add_argument("--bleed", action="store_true", help="cards: 3 mm bleed")
+    c.add_argument("--format", choices=["pdf", "svg", "png"], default="pdf")
+
+    c = cmd("analyze", _lazy("fireground.engine.analysis", "cli_analyze"),
+            "Monte Carlo balance analysis")
+    c.add_argument("file")
+    c.add_argument("--games", type=int, default=1000)
+    c.add_argument("--seed", type=int, default=None)
+    c.add_argument("--turns", type=int, default=None)
+    c.add_argument("--no-response", action="store_true")
+    c.add_argument("--against", default=None, metavar="OTHER")
+    c.add_argument("--out", default=None, metavar="REPORT.pdf")
+    c.add_argument("--json", action="store_true")
+
+    c = cmd("edit", _lazy("fireground.editor.app", "cli_edit"), "open the scenario editor")
+    c.add_argument("file", nargs="?")
+    c.add_argument("--screenshot", metavar="PNG", default=None)
+
+    c = cmd("convert", _lazy("fireground.commands", "cmd_convert"),
+            "migrate a scenario to the current format version")
+    c.add_argument("input", metavar="IN")
+    c.add_argument("output", metavar="OUT", nargs="?")
+
+    c = cmd("new", _lazy("fireground.commands", "cmd_new"), "start a scenario from a template")
+    c.add_argument("file")
+    c.add_argument("--template", default="blank")
+
+    c = cmd("import-geojson", _lazy("fireground.commands", "cmd_import_geojson"),
+            "read areas and features from GeoJSON")
+    c.add_argument("file")
+    c.add_argument("--out", required=True)
+    c.add_argument("--metres-per-cm", type=float, default=0.5)
+
+    c = cmd("export-geojson", _lazy("fireground.commands", "cmd_export_geojson"),
+            "write the map as GeoJSON")
+    c.add_argument("file")
+    c.add_argument("--out", required=True)
+
+    cmd("schema", _lazy("fireground.commands", "cmd_schema"),
+        "print the JSON Schema of the scenario format")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    handler: Handler | None = getattr(args, "handler", None)
+    if handler is None:
+        parser.print_help()
+        return EXIT_USAGE
+    try:
+        return handler(args)
+    except KeyboardInterrupt:
+        print("fireground: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+    except Exception as exc:  # the last line of defence: never a traceback for bad input
+        if os.environ.get("FIREGROUND_DEBUG"):
+            raise
+        return _report(exc)
+
+
+def _report(exc: Exception) -> int:
+    from fireground.engine.errors import ScenarioError, UsageError
+
+    if isinstance(exc, ScenarioError | UsageError):
+        print(str(exc), file=sys.stderr)
+        return EXIT_USAGE
+    if isinstance(exc, OSError):
+        where = exc.filename or ""
+        print(f"{where}: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_USAGE
+    if isinstance(exc, ValueError):
+        print(f"fireground: {exc}", file=sys.stderr)
+        return EXIT_FINDINGS
+    print(
+        f"fireground: internal error ({type(exc).__name__}: {exc}); "
+        "set FIREGROUND_DEBUG=1 to see the traceback",
+        file=sys.stderr,
+    )
+    return EXIT_FINDINGS

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Create or update .venv with fireground (editable) and its test tools.
+# Also makes sure the few system libraries Qt needs on a bare Debian are present.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PYTHON=${PYTHON:-python3}
+QT_LIBS="libglib2.0-0 libgl1 libegl1 libxkbcommon0 libfontconfig1 libdbus-1-3"
+EXTRA_DEBS="poppler-utils"   # pdftoppm: renders PDFs to PNG for looking at them
+
+missing=()
+if command -v dpkg-query >/dev/null 2>&1; then
+    for pkg in $QT_LIBS $EXTRA_DEBS; do
+        if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
+            # libgl1 etc. are also satisfied by their :amd64 names; dpkg-query handles both.
+            missing+=("$pkg")
+        fi
+    done
+fi
+if [ ${#missing[@]} -gt 0 ]; then
+    if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+        echo "setup: installing system packages: ${missing[*]}"
+        apt-get update -qq || true
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null || {
+            echo "setup: apt-get failed; please run: sudo apt-get install -y ${missing[*]}" >&2
+        }
+    else
+        echo "setup: Qt and the PDF renderer need system packages that are missing." >&2
+        echo "setup: please run: sudo apt-get install -y ${missing[*]}" >&2
+    fi
+fi
+
+if [ ! -x .venv/bin/python ]; then
+    echo "setup: creating .venv"
+    "$PYTHON" -m venv .venv
+fi
+stamp=.venv/.fireground-installed
+if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ scripts/setup.sh -nt "$stamp" ]; then
+    echo "setup: installing fireground and its test tools into .venv"
+    .venv/bin/python -m pip install -q --upgrade pip
+    .venv/bin/python -m pip install -q -e '.[test]'
+    touch "$stamp"
+fi

@@ -1,0 +1,1 @@
+"""Layouts and starter scenarios (data)."""
