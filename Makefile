@@ -18,7 +18,7 @@ lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy --strict engine
-	$(BIN)/lint-imports
+	bash scripts/lint_imports.sh
 
 bench: setup
 	$(BIN)/python benchmarks/run.py

@@ -45,16 +45,22 @@ def build_parser() -> argparse.ArgumentParser:
         sp.set_defaults(handler=handler)
         return sp
 
-    c = cmd("demo", _lazy("fireground.commands", "cmd_demo"),
-            "check, simulate and export the play-aid pack for the bundled example")
+    c = cmd(
+        "demo",
+        _lazy("fireground.demo", "cmd_demo"),
+        "check, simulate and export the play-aid pack for the bundled example",
+    )
     c.add_argument("--out", default="fireground-demo", help="output folder")
 
     c = cmd("check", _lazy("fireground.commands", "cmd_check"), "validate a scenario")
     c.add_argument("file")
     c.add_argument("--json", action="store_true", help="print findings as JSON")
 
-    c = cmd("simulate", _lazy("fireground.engine.simulate", "cli_simulate"),
-            "play turns with the standing-orders autopilot")
+    c = cmd(
+        "simulate",
+        _lazy("fireground.engine.simulate", "cli_simulate"),
+        "play turns with the standing-orders autopilot",
+    )
     c.add_argument("file")
     c.add_argument("--turns", type=int, default=None)
     c.add_argument("--seed", type=int, default=None)
@@ -65,8 +71,9 @@ def build_parser() -> argparse.ArgumentParser:
     c = cmd("export", _lazy("fireground.export.pack", "cli_export"), "write the play-aid PDFs")
     c.add_argument("file")
     c.add_argument("--out", required=True, metavar="DIR")
-    c.add_argument("--only", default=None,
-                   help="comma list of plans,cards,reference,counters,turns,briefing")
+    c.add_argument(
+        "--only", default=None, help="comma list of plans,cards,reference,counters,turns,briefing"
+    )
     c.add_argument("--paper", choices=["a4", "letter"], default="a4")
     c.add_argument("--turns", type=int, default=None)
     c.add_argument("--seed", type=int, default=None)
@@ -74,8 +81,11 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--bleed", action="store_true", help="cards: 3 mm bleed")
     c.add_argument("--format", choices=["pdf", "svg", "png"], default="pdf")
 
-    c = cmd("analyze", _lazy("fireground.engine.analysis", "cli_analyze"),
-            "Monte Carlo balance analysis")
+    c = cmd(
+        "analyze",
+        _lazy("fireground.engine.analysis", "cli_analyze"),
+        "Monte Carlo balance analysis",
+    )
     c.add_argument("file")
     c.add_argument("--games", type=int, default=1000)
     c.add_argument("--seed", type=int, default=None)
@@ -89,8 +99,11 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("file", nargs="?")
     c.add_argument("--screenshot", metavar="PNG", default=None)
 
-    c = cmd("convert", _lazy("fireground.commands", "cmd_convert"),
-            "migrate a scenario to the current format version")
+    c = cmd(
+        "convert",
+        _lazy("fireground.commands", "cmd_convert"),
+        "migrate a scenario to the current format version",
+    )
     c.add_argument("input", metavar="IN")
     c.add_argument("output", metavar="OUT", nargs="?")
 
@@ -98,19 +111,28 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("file")
     c.add_argument("--template", default="blank")
 
-    c = cmd("import-geojson", _lazy("fireground.commands", "cmd_import_geojson"),
-            "read areas and features from GeoJSON")
+    c = cmd(
+        "import-geojson",
+        _lazy("fireground.commands", "cmd_import_geojson"),
+        "read areas and features from GeoJSON",
+    )
     c.add_argument("file")
     c.add_argument("--out", required=True)
     c.add_argument("--metres-per-cm", type=float, default=0.5)
 
-    c = cmd("export-geojson", _lazy("fireground.commands", "cmd_export_geojson"),
-            "write the map as GeoJSON")
+    c = cmd(
+        "export-geojson",
+        _lazy("fireground.commands", "cmd_export_geojson"),
+        "write the map as GeoJSON",
+    )
     c.add_argument("file")
     c.add_argument("--out", required=True)
 
-    cmd("schema", _lazy("fireground.commands", "cmd_schema"),
-        "print the JSON Schema of the scenario format")
+    cmd(
+        "schema",
+        _lazy("fireground.commands", "cmd_schema"),
+        "print the JSON Schema of the scenario format",
+    )
     return p
 
 

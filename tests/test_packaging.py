@@ -50,7 +50,9 @@ def test_version_and_help_start_fast() -> None:
         assert best < 1.0, f"fireground {argv} took {best:.2f} s"
     r = subprocess.run(
         [sys.executable, "-X", "importtime", "-m", "fireground", "--help"],
-        capture_output=True, text=True, timeout=60,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     heavy = [m for m in ("PySide6", "reportlab", "shapely", "numpy") if f" {m}" in r.stderr]
     assert not heavy, f"--help imported {heavy}"
