@@ -1,0 +1,76 @@
+"""Benchmark of ``fireground analyze`` (issue 6): prints, side by side,
+
+* ``--no-response`` speed in location-turns per second: the fast core on 1 and on every
+  core, and the reference engine (no units) measured in the same run on the same map;
+* full autopilot games: 1,000 games x 60 turns of the largest example (target <= 30 s);
+  with ``--quick`` a sample of games is timed and the full figure extrapolated.
+
+Run: ``.venv/bin/python benchmarks/bench_analysis.py [--quick]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import os
+import time
+from pathlib import Path
+
+from fireground.engine import analysis, fastsim
+from fireground.engine.io import load_scenario
+from fireground.engine.simulate import new_game
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+def largest() -> Path:
+    paths = sorted(EXAMPLES.glob("*.fg.yaml"))
+    return max(paths, key=lambda p: len(list(load_scenario(p).locations())))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--quick", action="store_true", help="fewer games (CI smoke run)")
+    ap.add_argument("--games", type=int, default=1000)
+    ap.add_argument("--turns", type=int, default=60)
+    a = ap.parse_args()
+    path = largest()
+    sc = load_scenario(path)
+    cores = os.cpu_count() or 1
+    model = fastsim.build_model(sc)
+    n = model.n
+    games = 256 if a.quick else a.games
+    print(f"map: {path.name}, {n} locations, {a.turns} turns, {cores} cores")
+
+    fastsim.run_games(sc, 16, 2, seed=0, model=model)  # warm-up
+    t = time.perf_counter()
+    fastsim.run_games(sc, games, a.turns, seed=1, workers=1, model=model)
+    one = games * a.turns * n / (time.perf_counter() - t)
+    t = time.perf_counter()
+    fastsim.run_games(sc, games, a.turns, seed=1, workers=cores)
+    many = games * a.turns * n / (time.perf_counter() - t)
+
+    bare = dataclasses.replace(sc, forces=())
+    ref_games = 2 if a.quick else 5
+    t = time.perf_counter()
+    for g in range(ref_games):
+        new_game(bare, g).run(a.turns)
+    ref = ref_games * a.turns * n / (time.perf_counter() - t)
+    print(f"{'--no-response':24s} {'location-turns/s':>18s} {'x reference':>12s}")
+    print(f"{'fast core, 1 process':24s} {one / 1e6:16.1f} M {one / ref:11.0f}x")
+    print(f"{f'fast core, {cores} processes':24s} {many / 1e6:16.1f} M {many / ref:11.0f}x")
+    print(f"{'reference engine':24s} {ref / 1e6:16.3f} M {1:11.0f}x")
+    print("targets: >= 100 M/s and >= 20x the reference engine")
+
+    sample = 10 if a.quick else a.games
+    t = time.perf_counter()
+    analysis.autopilot_outcomes(sc, sample, a.turns, seed=1, workers=cores)
+    dt = time.perf_counter() - t
+    est = dt * a.games / sample
+    kind = "measured" if sample == a.games else f"extrapolated from {sample} games"
+    print(f"autopilot: {a.games} games x {a.turns} turns of {path.name}: {est:.1f} s ({kind}); "
+          "target <= 30 s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,36 @@
+"""Undo commands: one class per kind of edit (see base.ScenarioCommand)."""
+
+from .areas import (
+    AddAreasCommand,
+    ChangePolygonCommand,
+    MergeAreasCommand,
+    MoveAreasCommand,
+    RemoveAreasCommand,
+    SplitAreaCommand,
+)
+from .base import ReplaceScenarioCommand, ScenarioCommand
+from .features import AddFeatureCommand, ChangeFeatureCommand, RemoveFeaturesCommand
+from .properties import ChangePropertiesCommand
+from .start import DropBombsCommand, PaintStartCommand, UseStateAsStartCommand
+from .settings import AddBuildingCommand, ChangeForcesCommand, ChangeSettingsCommand
+
+__all__ = [
+    "AddAreasCommand",
+    "AddBuildingCommand",
+    "AddFeatureCommand",
+    "ChangeFeatureCommand",
+    "ChangeForcesCommand",
+    "ChangePolygonCommand",
+    "ChangePropertiesCommand",
+    "ChangeSettingsCommand",
+    "DropBombsCommand",
+    "MergeAreasCommand",
+    "MoveAreasCommand",
+    "PaintStartCommand",
+    "RemoveAreasCommand",
+    "RemoveFeaturesCommand",
+    "ReplaceScenarioCommand",
+    "ScenarioCommand",
+    "SplitAreaCommand",
+    "UseStateAsStartCommand",
+]

@@ -1,0 +1,52 @@
+"""Commands for the starting situation: brushes, dropped bombs, an umpire's state."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from fireground.engine.scenario import Location
+
+from .. import ops
+from .base import ScenarioCommand
+
+if TYPE_CHECKING:
+    from ..document import Document
+
+
+class PaintStartCommand(ScenarioCommand):
+    """Paint one layer (fire, embers, damp, damage, rubble, craters) at some locations;
+    one brush stroke (same ``stroke``) is one undo step."""
+
+    MERGE_ID = 301
+
+    def __init__(
+        self,
+        doc: Document,
+        layer: str,
+        locations: Sequence[Location],
+        value: int | None,
+        stroke: int | None = None,
+    ) -> None:
+        s = doc.scenario
+        for area, level in locations:
+            s = ops.paint_start(s, layer, area, level, value)
+        what = f"{layer} {value}" if value and ops.BRUSHES.get(layer) else layer
+        verb = "Paint" if value else "Clear"
+        super().__init__(doc, s, f"{verb} {what}")
+        self._key = (layer, value, stroke) if stroke is not None else None
+
+    def merge_key(self) -> Hashable | None:
+        return self._key
+
+
+class DropBombsCommand(ScenarioCommand):
+    def __init__(self, doc: Document, sticks: int, seed: int) -> None:
+        super().__init__(doc, ops.drop_bombs(doc.scenario, sticks, seed),
+                         f"Drop {sticks} stick(s) of bombs")
+
+
+class UseStateAsStartCommand(ScenarioCommand):
+    def __init__(self, doc: Document, state: dict[str, Any], turn: int) -> None:
+        super().__init__(doc, ops.start_from_state(doc.scenario, state),
+                         f"Use the state after turn {turn} as the start")

@@ -1,0 +1,491 @@
+"""Pure scenario edits: each takes a Scenario and returns a new one (no Qt).
+
+The undo commands wrap these; tests call them directly. Removing something also removes
+what refers to it (features, start state, forces, objectives), so an edit never leaves a
+dangling reference behind.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
+from typing import Any
+
+from shapely.geometry import Point as ShPoint
+
+from fireground.engine.scenario import (
+    Area,
+    AreaKind,
+    Building,
+    Feature,
+    FeatureType,
+    ForceUnit,
+    LocationRef,
+    LocationValue,
+    Scenario,
+    Start,
+)
+
+from . import geometry
+
+Coord = geometry.Coord
+
+
+# -- ids ----------------------------------------------------------------------------------
+def next_id(existing: Iterable[str], prefix: str) -> str:
+    """The next free id ``PREFIX<n>`` after the highest number already used with it."""
+    pat = re.compile(re.escape(prefix) + r"(\d+)$")
+    used = set(existing)
+    n = max((int(m.group(1)) for e in used if (m := pat.match(e))), default=0) + 1
+    while f"{prefix}{n}" in used:
+        n += 1
+    return f"{prefix}{n}"
+
+
+def id_prefix(kind: AreaKind, building: str | None = None) -> str:
+    if kind is AreaKind.BUILDING and building:
+        letters = re.sub(r"[^A-Za-z]", "", building)[:1].upper() or "B"
+        return letters
+    return {AreaKind.STREET: "R", AreaKind.OPEN: "O", AreaKind.WATER: "W"}.get(kind, "A")
+
+
+def new_area_ids(s: Scenario, kind: AreaKind, building: str | None, n: int) -> list[str]:
+    ids: list[str] = []
+    used = set(s.area_by_id)
+    for _ in range(n):
+        i = next_id(used, id_prefix(kind, building))
+        used.add(i)
+        ids.append(i)
+    return ids
+
+
+# -- areas --------------------------------------------------------------------------------
+def add_areas(s: Scenario, areas: Sequence[Area]) -> Scenario:
+    taken = set(s.area_by_id)
+    for a in areas:
+        if a.id in taken:
+            raise ValueError(f"area id {a.id!r} is already used")
+        taken.add(a.id)
+    return replace(s, areas=s.areas + tuple(areas))
+
+
+def remove_areas(s: Scenario, ids: Iterable[str]) -> Scenario:
+    gone = set(ids)
+    st = s.start
+    start = replace(
+        st,
+        fires=tuple(v for v in st.fires if v.area not in gone),
+        embers=tuple(v for v in st.embers if v.area not in gone),
+        damp=tuple(v for v in st.damp if v.area not in gone),
+        damage=tuple(v for v in st.damage if v.area not in gone),
+        rubble=tuple(a for a in st.rubble if a not in gone),
+        craters=tuple(a for a in st.craters if a not in gone),
+    )
+    forces = tuple(u for u in s.forces if u.area not in gone)
+    return replace(
+        s,
+        areas=tuple(a for a in s.areas if a.id not in gone),
+        features=tuple(f for f in s.features if f.area not in gone),
+        start=start,
+        forces=forces,
+        objectives=tuple(o for o in s.objectives if o.area is None or o.area not in gone),
+    )
+
+
+def replace_area(s: Scenario, area_id: str, new: Area) -> Scenario:
+    if new.id != area_id and new.id in s.area_by_id:
+        raise ValueError(f"area id {new.id!r} is already used")
+    out = replace(s, areas=tuple(new if a.id == area_id else a for a in s.areas))
+    if new.id != area_id:
+        out = rename_area_refs(out, area_id, new.id)
+    if new.kind is not AreaKind.BUILDING or new.building != s.area(area_id).building:
+        out = _drop_missing_levels(out, new.id)
+    return out
+
+
+def set_area_fields(s: Scenario, area_id: str, **fields: Any) -> Scenario:
+    a = s.area(area_id)
+    if "kind" in fields:
+        fields["kind"] = AreaKind(fields["kind"])
+        if fields["kind"] is not AreaKind.BUILDING:
+            fields["building"] = None
+    return replace_area(s, area_id, replace(a, **fields))
+
+
+def set_polygon(s: Scenario, area_id: str, polygon: Sequence[Coord]) -> Scenario:
+    a = s.area(area_id)
+    return replace_area(s, area_id, replace(a, polygon=tuple(geometry.rnd(p) for p in polygon)))
+
+
+def move_areas(s: Scenario, ids: Iterable[str], dx: float, dy: float) -> Scenario:
+    moving = set(ids)
+    return replace(
+        s,
+        areas=tuple(
+            replace(a, polygon=geometry.translate(a.polygon, dx, dy)) if a.id in moving else a
+            for a in s.areas
+        ),
+    )
+
+
+def rename_area_refs(s: Scenario, old: str, new: str) -> Scenario:
+    def r(a: str) -> str:
+        return new if a == old else a
+
+    st = s.start
+    return replace(
+        s,
+        features=tuple(replace(f, area=r(f.area)) for f in s.features),
+        start=replace(
+            st,
+            fires=tuple(replace(v, area=r(v.area)) for v in st.fires),
+            embers=tuple(replace(v, area=r(v.area)) for v in st.embers),
+            damp=tuple(replace(v, area=r(v.area)) for v in st.damp),
+            damage=tuple(replace(v, area=r(v.area)) for v in st.damage),
+            rubble=tuple(r(a) for a in st.rubble),
+            craters=tuple(r(a) for a in st.craters),
+        ),
+        forces=tuple(replace(u, area=r(u.area)) if u.area else u for u in s.forces),
+        objectives=tuple(replace(o, area=r(o.area)) if o.area else o for o in s.objectives),
+    )
+
+
+def _drop_missing_levels(s: Scenario, area_id: str) -> Scenario:
+    """After an area's building changes, forget start state on levels it no longer has."""
+    levels = set(s.levels_of(area_id))
+
+    def ok(a: str, lvl: int | None) -> bool:
+        return a != area_id or lvl is None or lvl in levels
+
+    st = s.start
+    return replace(
+        s,
+        features=tuple(f for f in s.features if ok(f.area, f.level)),
+        start=replace(
+            st,
+            fires=tuple(v for v in st.fires if ok(v.area, v.level)),
+            embers=tuple(v for v in st.embers if ok(v.area, v.level)),
+            damp=tuple(v for v in st.damp if ok(v.area, v.level)),
+            damage=tuple(v for v in st.damage if ok(v.area, v.level)),
+        ),
+        forces=tuple(u for u in s.forces if u.area is None or ok(u.area, u.level)),
+    )
+
+
+# -- buildings ----------------------------------------------------------------------------
+def add_building(s: Scenario, b: Building) -> Scenario:
+    if b.id in s.building_by_id:
+        raise ValueError(f"building id {b.id!r} is already used")
+    return replace(s, buildings=(*s.buildings, b))
+
+
+def set_building_fields(s: Scenario, building_id: str, **fields: Any) -> Scenario:
+    b = s.building_by_id[building_id]
+    nb = replace(b, **fields)
+    if nb.id != b.id and nb.id in s.building_by_id:
+        raise ValueError(f"building id {nb.id!r} is already used")
+    out = replace(s, buildings=tuple(nb if x.id == building_id else x for x in s.buildings))
+    if nb.id != b.id:
+        out = replace(
+            out,
+            areas=tuple(
+                replace(a, building=nb.id) if a.building == b.id else a for a in out.areas
+            ),
+            objectives=tuple(
+                replace(o, building=nb.id) if o.building == b.id else o for o in out.objectives
+            ),
+        )
+    for a in out.areas:
+        if a.building == nb.id:
+            out = _drop_missing_levels(out, a.id)
+    return out
+
+
+# -- features -----------------------------------------------------------------------------
+def add_feature(s: Scenario, f: Feature) -> Scenario:
+    return replace(s, features=(*s.features, f))
+
+
+def remove_features(s: Scenario, indices: Iterable[int]) -> Scenario:
+    gone = set(indices)
+    return replace(s, features=tuple(f for i, f in enumerate(s.features) if i not in gone))
+
+
+def replace_feature(s: Scenario, index: int, f: Feature) -> Scenario:
+    feats = list(s.features)
+    feats[index] = f
+    return replace(s, features=tuple(feats))
+
+
+def make_feature(ftype: FeatureType, area: str, level: int = 0, **extra: Any) -> Feature:
+    """A feature with the fields its type needs, defaults filled in."""
+    defaults: dict[FeatureType, dict[str, Any]] = {
+        FeatureType.STAIRWELL: {},
+        FeatureType.STORE: {"level": level, "material": "wood"},
+        FeatureType.HYDRANT: {"pressure": 3},
+        FeatureType.WATER: {"points": 1000, "name": "Water"},
+        FeatureType.OCCUPANTS: {"level": level, "count": 2},
+        FeatureType.ENTRY: {"name": "entry"},
+        FeatureType.LABEL: {"text": "Label"},
+    }
+    fields = {**defaults[ftype], **extra}
+    if "material" in fields and fields["material"] is not None:
+        from fireground.engine.scenario import Material
+
+        fields["material"] = Material(fields["material"])
+    return Feature(type=ftype, area=area, **fields)
+
+
+# -- start state --------------------------------------------------------------------------
+#: Start-state layers a brush can paint, and whether each takes a value.
+BRUSHES: dict[str, bool] = {
+    "fire": True,
+    "embers": False,
+    "damp": True,
+    "damage": True,
+    "rubble": False,
+    "craters": False,
+}
+
+
+def paint_start(s: Scenario, layer: str, area: str, level: int, value: int | None) -> Scenario:
+    """Set (value > 0 or True) or clear (None/0) one start-state layer at a location.
+
+    Fire and embers exclude each other (painting fire clears embers there and back).
+    """
+    st = s.start
+    loc = (area, level)
+    if layer in ("fire", "damp", "damage"):
+        cur: tuple[LocationValue, ...] = getattr(st, _plural(layer))
+        kept = tuple(v for v in cur if v.location != loc)
+        new = (*kept, LocationValue(area, level, value)) if value else kept
+        st = replace(st, **{_plural(layer): _sorted_values(new)})
+        if layer == "fire" and value:
+            st = replace(st, embers=tuple(e for e in st.embers if e.location != loc))
+    elif layer == "embers":
+        kept_e = tuple(e for e in st.embers if e.location != loc)
+        if value:
+            kept_e = tuple(sorted((*kept_e, LocationRef(area, level)), key=_loc_key))
+            st = replace(st, fires=tuple(v for v in st.fires if v.location != loc))
+        st = replace(st, embers=kept_e)
+    elif layer in ("rubble", "craters"):
+        cur_a: tuple[str, ...] = getattr(st, layer)
+        kept_a = tuple(a for a in cur_a if a != area)
+        st = replace(st, **{layer: tuple(sorted((*kept_a, area))) if value else kept_a})
+    else:
+        raise ValueError(f"unknown start layer {layer!r}")
+    return replace(s, start=st)
+
+
+def _plural(layer: str) -> str:
+    return {"fire": "fires"}.get(layer, layer)
+
+
+def _loc_key(v: LocationRef | LocationValue) -> tuple[str, int]:
+    return (v.area, v.level)
+
+
+def _sorted_values(vs: tuple[LocationValue, ...]) -> tuple[LocationValue, ...]:
+    return tuple(sorted(vs, key=_loc_key))
+
+
+def start_from_state(s: Scenario, state: dict[str, Any]) -> Scenario:
+    """A start taken from a turn log ``state`` dict (the umpire's "use this state")."""
+
+    def vals(key: str, field: str) -> tuple[LocationValue, ...]:
+        return tuple(
+            sorted(
+                (LocationValue(d["area"], int(d["level"]), int(d[field]))
+                 for d in state.get(key, []) if int(d[field]) > 0),
+                key=_loc_key,
+            )
+        )
+
+    return replace(
+        s,
+        start=Start(
+            fires=vals("fires", "fire"),
+            embers=tuple(
+                sorted((LocationRef(d["area"], int(d["level"])) for d in state.get("embers", [])),
+                       key=_loc_key)
+            ),
+            damp=vals("damp", "damp"),
+            damage=vals("damage", "damage"),
+            rubble=tuple(sorted(state.get("rubble", []))),
+            craters=tuple(sorted(state.get("craters", []))),
+            all_clear=bool(state.get("all_clear", False)),
+        ),
+    )
+
+
+# -- forces and settings ------------------------------------------------------------------
+def set_forces(s: Scenario, forces: Sequence[ForceUnit]) -> Scenario:
+    ids = [u.id for u in forces]
+    if len(set(ids)) != len(ids):
+        raise ValueError("unit ids must be unique")
+    return replace(s, forces=tuple(forces))
+
+
+def set_settings(s: Scenario, **fields: Any) -> Scenario:
+    return replace(s, **fields)
+
+
+# -- splitting and merging ----------------------------------------------------------------
+def split_area_cells(s: Scenario, area_id: str, cell_cm: float | None = None) -> Scenario:
+    """Divide an area (a building footprint) into cells of about ``area_cm``.
+
+    The first cell keeps the id (so references stay valid); the others get fresh ids of
+    the same kind and building.
+    """
+    a = s.area(area_id)
+    parts = geometry.split_into_cells(a.polygon, cell_cm or s.scale.area_cm)
+    return _replace_with_parts(s, a, parts)
+
+
+def split_area_line(s: Scenario, area_id: str, line: Sequence[Coord]) -> Scenario:
+    a = s.area(area_id)
+    parts = geometry.split_by_line(a.polygon, line)
+    if len(parts) < 2:
+        raise ValueError("the line does not cross the area")
+    return _replace_with_parts(s, a, parts)
+
+
+def _replace_with_parts(s: Scenario, a: Area, parts: list[tuple[Coord, ...]]) -> Scenario:
+    if len(parts) <= 1:
+        return s
+    # The part holding the old centroid keeps the id.
+    c = ShPoint(a.centroid)
+    from shapely.geometry import Polygon
+
+    parts.sort(key=lambda p: Polygon(p).distance(c))
+    new_ids = new_area_ids(s, a.kind, a.building, len(parts) - 1)
+    first = replace(a, polygon=parts[0])
+    others = [replace(a, id=i, polygon=p, name="") for i, p in zip(new_ids, parts[1:], strict=True)]
+    areas: list[Area] = []
+    for x in s.areas:
+        if x.id == a.id:
+            areas.append(first)
+            areas.extend(others)
+        else:
+            areas.append(x)
+    return replace(s, areas=tuple(areas))
+
+
+def merge_areas(s: Scenario, ids: Sequence[str]) -> Scenario:
+    """Join adjacent areas into the first one; the others' references move to it."""
+    if len(ids) < 2:
+        raise ValueError("select two or more areas to merge")
+    areas = [s.area(i) for i in ids]
+    poly = geometry.merge_polygons([a.polygon for a in areas])
+    if poly is None:
+        raise ValueError("the areas do not form one simple shape (they must touch along edges)")
+    keep = areas[0]
+    out = s
+    for other in areas[1:]:
+        out = rename_area_refs(out, other.id, keep.id)
+    out = replace(
+        out,
+        areas=tuple(
+            replace(keep, polygon=poly) if a.id == keep.id else a
+            for a in out.areas
+            if a.id not in set(ids[1:])
+        ),
+    )
+    return dedupe_start(out)
+
+
+def dedupe_start(s: Scenario) -> Scenario:
+    """Keep one start value per location (merging can bring two onto one area)."""
+    st = s.start
+
+    def uniq_vals(vs: tuple[LocationValue, ...]) -> tuple[LocationValue, ...]:
+        best: dict[tuple[str, int], LocationValue] = {}
+        for v in vs:
+            if v.location not in best or v.value > best[v.location].value:
+                best[v.location] = v
+        return _sorted_values(tuple(best.values()))
+
+    return replace(
+        s,
+        start=replace(
+            st,
+            fires=uniq_vals(st.fires),
+            damp=uniq_vals(st.damp),
+            damage=uniq_vals(st.damage),
+            embers=tuple(sorted(set(st.embers), key=_loc_key)),
+            rubble=tuple(sorted(set(st.rubble))),
+            craters=tuple(sorted(set(st.craters))),
+        ),
+    )
+
+
+# -- bombing the start --------------------------------------------------------------------
+#: One stick (1d6): (incendiaries, high explosives). Used only when the engine offers no
+#: start-seeding function of its own.
+_STICKS = {1: (2, 0), 2: (0, 1), 3: (4, 0), 4: (0, 2), 5: (6, 0), 6: (6, 3)}
+
+
+def drop_bombs(s: Scenario, sticks: int, seed: int) -> Scenario:
+    """Ruin the start with ``sticks`` random sticks of bombs (the rules' scenario seeding).
+
+    Uses the engine's own seeding when it provides one; otherwise a simple local version:
+    incendiaries light fire 1 at the top level of the area hit (a street burns too),
+    a high explosive destroys the area (damage 5 on every level, craters on streets).
+    """
+    engine_seed = _engine_seed_fn()
+    if engine_seed is not None:
+        return engine_seed(s, sticks, seed)
+    rng = random.Random(seed)
+    if not s.areas:
+        return s
+    minx, miny, maxx, maxy = s.bounds()
+    import shapely
+
+    tree = shapely.STRtree([a.shape for a in s.areas])
+    out = s
+
+    def land() -> Area | None:
+        for _ in range(1000):
+            p = ShPoint(rng.uniform(minx, maxx), rng.uniform(miny, maxy))
+            hits = [int(i) for i in tree.query(p, predicate="intersects")]
+            if hits:
+                return s.areas[min(hits)]
+        return None
+
+    for _ in range(sticks):
+        inc, he = _STICKS[rng.randint(1, 6)]
+        for _ in range(he):
+            a = land()
+            if a is None:
+                continue
+            if a.kind is AreaKind.BUILDING:
+                for lvl in out.levels_of(a.id):
+                    out = paint_start(out, "damage", a.id, lvl, 5)
+            elif a.kind is AreaKind.STREET:
+                out = paint_start(out, "craters", a.id, 0, 1)
+        for _ in range(inc):
+            a = land()
+            if a is None or a.kind is AreaKind.WATER:
+                continue
+            top = out.top_level(a.id)
+            if not any(v.location == (a.id, top) for v in out.start.fires):
+                out = paint_start(out, "fire", a.id, top, 1)
+    return out
+
+
+def _engine_seed_fn() -> Callable[[Scenario, int, int], Scenario] | None:
+    """The engine's stick dropping (rules §5 scenario seeding), as a start -> start edit."""
+    try:
+        from fireground.engine.rules.bombing import drop_sticks
+        from fireground.engine.simulate import new_game
+    except ImportError:
+        return None
+
+    def seed_start(s: Scenario, sticks: int, seed: int) -> Scenario:
+        game = new_game(s, seed)
+        drop_sticks(game.ctx, game.state, sticks)
+        return start_from_state(s, game.state.to_log())
+
+    return seed_start

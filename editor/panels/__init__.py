@@ -1,0 +1,1 @@
+"""Dock panels: properties, forces, scenario settings, issues, overlays, test turn."""

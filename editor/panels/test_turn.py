@@ -1,0 +1,118 @@
+"""Test turn (umpire): play turns on a copy and draw the state; the scenario is changed
+only by "Use this state as the start"."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..commands import UseStateAsStartCommand
+from ..document import Document
+from ..scene.map_scene import MapScene
+from .events import describe_event, event_locations
+
+
+class TestTurnPanel(QWidget):
+    __test__ = False  # not a pytest class
+
+    def __init__(self, doc: Document, scene: MapScene) -> None:
+        super().__init__()
+        self.doc = doc
+        self.scene = scene
+        self.game: Any = None
+        self.last_state: dict[str, Any] | None = None
+        self.seed = QSpinBox()
+        self.seed.setRange(0, 2**31 - 1)
+        self.seed.setValue(doc.scenario.seed or 1)
+        self.step_btn = QPushButton("Step")
+        self.step_btn.clicked.connect(lambda: self.run(1))
+        self.n = QSpinBox()
+        self.n.setRange(1, 500)
+        self.n.setValue(5)
+        self.run_btn = QPushButton("Run N")
+        self.run_btn.clicked.connect(lambda: self.run(self.n.value()))
+        self.reset_btn = QPushButton("Reset")
+        self.reset_btn.clicked.connect(self.reset)
+        self.use_btn = QPushButton("Use this state as the start")
+        self.use_btn.clicked.connect(self.use_state)
+        self.use_btn.setEnabled(False)
+        self.status = QLabel("Turn 0: the start as drawn.")
+        self.events = QListWidget()
+        self.events.itemClicked.connect(self._clicked)
+        row1 = QHBoxLayout()
+        row1.addWidget(QLabel("Seed"))
+        row1.addWidget(self.seed)
+        row1.addWidget(self.step_btn)
+        row1.addWidget(self.run_btn)
+        row1.addWidget(self.n)
+        row1.addWidget(self.reset_btn)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(4, 4, 4, 4)
+        lay.addLayout(row1)
+        lay.addWidget(self.status)
+        lay.addWidget(self.events, 1)
+        lay.addWidget(self.use_btn)
+        # An edit to the scenario makes the test game stale.
+        doc.scenarioChanged.connect(lambda *_: self.reset())
+
+    def run(self, turns: int) -> None:
+        try:
+            from fireground.engine.simulate import new_game
+        except ImportError:
+            self.status.setText("The rules engine is not available.")
+            return
+        try:
+            if self.game is None:
+                self.game = new_game(self.doc.scenario, self.seed.value())
+            logs = [self.game.step() for _ in range(turns)]
+        except Exception as exc:  # a broken scenario: say so instead of crashing the editor
+            self.status.setText(f"Cannot play this scenario yet: {exc}")
+            self.game = None
+            return
+        log = logs[-1]
+        self.last_state = log.state
+        self.scene.set_state(log.state)
+        self.events.clear()
+        for ev in log.events:
+            it = QListWidgetItem(describe_event(ev))
+            it.setData(Qt.UserRole, event_locations(ev))
+            self.events.addItem(it)
+        fires = len(log.state.get("fires", []))
+        self.status.setText(f"Turn {log.turn}: {fires} location(s) burning, "
+                            f"{len(log.events)} roll(s) this turn.")
+        self.use_btn.setEnabled(True)
+
+    def reset(self) -> None:
+        if self.game is None and self.last_state is None:
+            return
+        self.game = None
+        self.last_state = None
+        self.events.clear()
+        self.scene.set_state(None)
+        self.scene.set_highlights([])
+        self.status.setText("Turn 0: the start as drawn.")
+        self.use_btn.setEnabled(False)
+
+    def use_state(self) -> None:
+        if self.last_state is None or self.game is None:
+            return
+        state, turn = self.last_state, self.game.state.turn
+        self.doc.push(UseStateAsStartCommand(self.doc, state, turn))
+
+    def _clicked(self, item: QListWidgetItem) -> None:
+        locs = item.data(Qt.UserRole) or []
+        locs = [tuple(x) for x in locs]
+        if locs:
+            self.doc.set_level(int(locs[0][1]))
+        self.scene.set_highlights(locs)

@@ -1,0 +1,152 @@
+"""The map view: zoom to the cursor, pan (middle-drag or space-drag), fit, and hand the
+mouse and keys to the current tool in map centimetres."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from PySide6.QtCore import QPoint, QPointF, Qt, Signal
+from PySide6.QtGui import QKeyEvent, QMouseEvent, QPainter, QWheelEvent
+from PySide6.QtWidgets import QGraphicsView
+
+from ..geometry import Snap, SnapKind, snap
+from ..tools.base import AbstractTool, ToolEvent
+from .coords import from_scene
+from .map_scene import MapScene
+
+#: Snapping reaches this many screen pixels.
+SNAP_PX = 9.0
+
+
+class MapView(QGraphicsView):
+    cursorMoved = Signal(float, float)
+    statusMessage = Signal(str)
+    zoomChanged = Signal(float)
+
+    def __init__(self, scene: MapScene) -> None:
+        super().__init__(scene)
+        self.map_scene = scene
+        self.doc = scene.doc
+        self.tool: AbstractTool | None = None
+        self.grid_snap = True
+        self.area_snap = True
+        self._pan_from: QPoint | None = None
+        self._space = False
+        self.setRenderHint(QPainter.Antialiasing, True)
+        self.setTransformationAnchor(QGraphicsView.AnchorUnderMouse)
+        self.setResizeAnchor(QGraphicsView.AnchorViewCenter)
+        self.setViewportUpdateMode(QGraphicsView.SmartViewportUpdate)
+        self.setOptimizationFlags(QGraphicsView.DontAdjustForAntialiasing)
+        self.setMouseTracking(True)
+        self.setDragMode(QGraphicsView.NoDrag)
+        self.setFocusPolicy(Qt.StrongFocus)
+
+    # -- tools --------------------------------------------------------------------------------
+    def set_tool(self, tool: AbstractTool | None) -> None:
+        if self.tool is not None:
+            self.tool.deactivate()
+        self.tool = tool
+        self.map_scene.snap_indicator.hide()
+        if tool is not None:
+            tool.activate(self)
+            self.viewport().setCursor(tool.cursor)
+            self.statusMessage.emit(tool.status_text())
+
+    def pixels_to_cm(self, px: float) -> float:
+        return px / max(self.transform().m11(), 1e-9)
+
+    def snap(self, p: tuple[float, float], exclude: Iterable[str] = (), *,
+             show: bool = True) -> Snap:
+        """Snap a map point to other areas' vertices/edges, then the grid (when on)."""
+        index = self.doc.snap_index() if self.area_snap else None
+        grid = self.doc.scenario.scale.area_cm if self.grid_snap else None
+        s = snap(p, index, tolerance=self.pixels_to_cm(SNAP_PX), grid=grid, exclude=exclude)
+        if show:
+            if s.kind is SnapKind.NONE:
+                self.map_scene.snap_indicator.hide()
+            else:
+                self.map_scene.snap_indicator.show_at(s.point, s.kind.value)
+        return s
+
+    def _event(self, e: QMouseEvent) -> ToolEvent:
+        sp = self.mapToScene(e.position().toPoint())
+        return ToolEvent(from_scene(sp), sp, e.button(), e.buttons(), e.modifiers())
+
+    # -- mouse --------------------------------------------------------------------------------
+    def mousePressEvent(self, e: QMouseEvent) -> None:
+        self.setFocus()
+        if e.button() == Qt.MiddleButton or (e.button() == Qt.LeftButton and self._space):
+            self._pan_from = e.position().toPoint()
+            self.viewport().setCursor(Qt.ClosedHandCursor)
+            return
+        if self.tool is not None:
+            self.tool.mouse_pressed(self._event(e))
+            self.statusMessage.emit(self.tool.status_text())
+
+    def mouseMoveEvent(self, e: QMouseEvent) -> None:
+        if self._pan_from is not None:
+            d = e.position().toPoint() - self._pan_from
+            self._pan_from = e.position().toPoint()
+            self.horizontalScrollBar().setValue(self.horizontalScrollBar().value() - d.x())
+            self.verticalScrollBar().setValue(self.verticalScrollBar().value() - d.y())
+            return
+        ev = self._event(e)
+        self.cursorMoved.emit(*ev.pos)
+        if self.tool is not None:
+            self.tool.mouse_moved(ev)
+
+    def mouseReleaseEvent(self, e: QMouseEvent) -> None:
+        if self._pan_from is not None:
+            self._pan_from = None
+            self.viewport().setCursor(self.tool.cursor if self.tool else Qt.ArrowCursor)
+            return
+        if self.tool is not None:
+            self.tool.mouse_released(self._event(e))
+            self.statusMessage.emit(self.tool.status_text())
+
+    def mouseDoubleClickEvent(self, e: QMouseEvent) -> None:
+        if self.tool is not None:
+            self.tool.mouse_double_clicked(self._event(e))
+            self.statusMessage.emit(self.tool.status_text())
+
+    def wheelEvent(self, e: QWheelEvent) -> None:
+        steps = e.angleDelta().y() / 120.0
+        if steps:
+            self.zoom_by(1.2**steps)
+
+    def zoom_by(self, factor: float) -> None:
+        m = self.transform().m11()
+        factor = max(0.02, min(400.0, m * factor)) / m
+        self.scale(factor, factor)
+        self.zoomChanged.emit(self.transform().m11())
+
+    def fit_to_map(self) -> None:
+        r = self.map_scene.map_rect()
+        pad = max(r.width(), r.height()) * 0.04 + 1
+        self.fitInView(r.adjusted(-pad, -pad, pad, pad), Qt.KeepAspectRatio)
+        self.zoomChanged.emit(self.transform().m11())
+
+    def center_on_map(self, p: tuple[float, float], zoom_to_cm: float | None = None) -> None:
+        if zoom_to_cm:
+            px = min(self.viewport().width(), self.viewport().height()) or 400
+            want = px / zoom_to_cm
+            self.zoom_by(want / self.transform().m11())
+        self.centerOn(QPointF(p[0], -p[1]))
+
+    # -- keys ---------------------------------------------------------------------------------
+    def keyPressEvent(self, e: QKeyEvent) -> None:
+        if e.key() == Qt.Key_Space and not e.isAutoRepeat():
+            self._space = True
+            self.viewport().setCursor(Qt.OpenHandCursor)
+            return
+        if self.tool is not None and self.tool.key_pressed(e.key(), e.modifiers()):
+            self.statusMessage.emit(self.tool.status_text())
+            return
+        super().keyPressEvent(e)
+
+    def keyReleaseEvent(self, e: QKeyEvent) -> None:
+        if e.key() == Qt.Key_Space and not e.isAutoRepeat():
+            self._space = False
+            self.viewport().setCursor(self.tool.cursor if self.tool else Qt.ArrowCursor)
+            return
+        super().keyReleaseEvent(e)

@@ -1,0 +1,251 @@
+"""The tool bar: every tool as a checkable action, and the options bar that sets what new
+areas become, placement values, brush values, snapping and the level shown."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+
+from PySide6.QtGui import QAction, QActionGroup
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QLabel,
+    QLineEdit,
+    QSpinBox,
+    QToolBar,
+    QWidget,
+)
+
+from fireground.engine.scenario import AreaKind, FeatureType, Material
+
+from .document import Document
+from .scene.map_view import MapView
+from .tools.base import AbstractTool
+from .tools.draw import DrawPolygonTool, NewAreaSettings, RectangleTool
+from .tools.place import PlaceFeatureTool, StartBrushTool
+from .tools.select import SelectTool
+from .tools.split import DeleteTool, MergeTool, SplitMode, SplitTool
+from .tools.vertices import EditVerticesTool
+
+
+class Toolbox:
+    """Creates the tools once and switches the view between them."""
+
+    def __init__(self, doc: Document, view: MapView) -> None:
+        self.doc = doc
+        self.view = view
+        self.settings = NewAreaSettings()
+        self.select = SelectTool()
+        self.polygon = DrawPolygonTool(self.settings)
+        self.rectangle = RectangleTool(self.settings)
+        self.vertices = EditVerticesTool()
+        self.split_cells = SplitTool(SplitMode.CELLS)
+        self.split_line = SplitTool(SplitMode.LINE)
+        self.split_line.name = "Split along a line"
+        self.split_cells.name = "Split into cells"
+        self.merge = MergeTool()
+        self.delete = DeleteTool()
+        self.place = {t: PlaceFeatureTool(t) for t in FeatureType}
+        self.brushes = {layer: StartBrushTool(layer, 1) for layer in
+                        ("fire", "embers", "damp", "damage", "rubble", "craters")}
+        self.actions: dict[str, QAction] = {}
+        self.group = QActionGroup(view)
+        self.group.setExclusive(True)
+
+    def all_tools(self) -> list[tuple[str, AbstractTool, str]]:
+        out: list[tuple[str, AbstractTool, str]] = [
+            ("Select", self.select, "S"),
+            ("Polygon", self.polygon, "P"),
+            ("Rectangle", self.rectangle, "R"),
+            ("Vertices", self.vertices, "V"),
+            ("Split", self.split_cells, "X"),
+            ("Cut", self.split_line, "Shift+X"),
+            ("Merge", self.merge, "M"),
+            ("Delete", self.delete, "D"),
+        ]
+        for t, tool in self.place.items():
+            out.append((t.value.capitalize(), tool, ""))
+        for layer, tool in self.brushes.items():
+            out.append((layer.capitalize(), tool, ""))
+        return out
+
+    def build_toolbar(self, bar: QToolBar, on_change: Callable[[], None]) -> None:
+        for i, (label, tool, key) in enumerate(self.all_tools()):
+            if label in ("Stairwell", "Fire"):
+                bar.addSeparator()
+            act = QAction(label, bar)
+            act.setCheckable(True)
+            if key:
+                act.setShortcut(key)
+            act.setToolTip(f"{tool.name}" + (f" ({key})" if key else ""))
+            act.triggered.connect(lambda _=False, t=tool: (self.use(t), on_change()))
+            self.group.addAction(act)
+            bar.addAction(act)
+            self.actions[label] = act
+            if i == 0:
+                act.setChecked(True)
+
+    def use(self, tool: AbstractTool) -> None:
+        self.view.set_tool(tool)
+        for act_label, t, _k in self.all_tools():
+            if t is tool:
+                self.actions[act_label].setChecked(True)
+
+
+class OptionsBar(QToolBar):
+    """Level, snapping and the values the current tool will use."""
+
+    def __init__(self, toolbox: Toolbox) -> None:
+        super().__init__("Tool options")
+        self.toolbox = toolbox
+        doc, view = toolbox.doc, toolbox.view
+        self.doc = doc
+        self.addWidget(QLabel(" Level "))
+        self.level = QSpinBox()
+        self.level.setRange(-1, 19)
+        self.level.setToolTip("Level shown; other levels are ghosted (PgUp / PgDn)")
+        self.level.valueChanged.connect(doc.set_level)
+        doc.levelChanged.connect(self.level.setValue)
+        self.addWidget(self.level)
+        self.addSeparator()
+        self.grid = QCheckBox("Snap to grid")
+        self.grid.setChecked(view.grid_snap)
+        self.grid.toggled.connect(lambda on: setattr(view, "grid_snap", on))
+        self.addWidget(self.grid)
+        self.areas = QCheckBox("Snap to areas")
+        self.areas.setChecked(view.area_snap)
+        self.areas.toggled.connect(lambda on: setattr(view, "area_snap", on))
+        self.addWidget(self.areas)
+        self.addSeparator()
+        self.addWidget(QLabel(" New areas: "))
+        self.kind = QComboBox()
+        self.kind.setToolTip("What the polygon and rectangle tools draw")
+        self.kind.currentIndexChanged.connect(self._kind_changed)
+        self.addWidget(self.kind)
+        self.addSeparator()
+        self.value_label = QLabel(" Value ")
+        self.addWidget(self.value_label)
+        self.value = QSpinBox()
+        self.value.setRange(0, 100000)
+        self.value.valueChanged.connect(self._value_changed)
+        self.addWidget(self.value)
+        self.material = QComboBox()
+        self.material.addItems([m.value for m in Material])
+        self.material.currentTextChanged.connect(
+            lambda t: toolbox.place[FeatureType.STORE].options.update(material=t))
+        self.material_act = self.addWidget(self.material)
+        self.text = QLineEdit()
+        self.text.setPlaceholderText("name / text")
+        self.text.setMaximumWidth(160)
+        self.text.textChanged.connect(self._text_changed)
+        self.text_act = self.addWidget(self.text)
+        doc.scenarioChanged.connect(self._on_scenario)
+        self._fill_kinds()
+        self.tool_changed()
+
+    def _on_scenario(self, old: object, new: object) -> None:
+        if getattr(old, "buildings", None) is not getattr(new, "buildings", None):
+            self._fill_kinds()
+        lr = self.doc.level_range()
+        self.level.setRange(lr.start, lr.stop - 1)
+
+    def _fill_kinds(self) -> None:
+        s = self.doc.scenario
+        cur = self.kind.currentData()
+        self.kind.blockSignals(True)
+        self.kind.clear()
+        for k in (AreaKind.STREET, AreaKind.OPEN, AreaKind.WATER):
+            self.kind.addItem(k.value, (k, None))
+        for b in s.buildings:
+            self.kind.addItem(f"building: {b.id}", (AreaKind.BUILDING, b.id))
+        idx = self.kind.findData(cur) if cur is not None else -1
+        self.kind.setCurrentIndex(max(idx, 0))
+        self.kind.blockSignals(False)
+        self._kind_changed()
+        lr = self.doc.level_range()
+        self.level.setRange(lr.start, lr.stop - 1)
+
+    def _kind_changed(self) -> None:
+        data = self.kind.currentData()
+        if data:
+            self.toolbox.settings.kind, self.toolbox.settings.building = data
+
+    def select_kind(self, kind: AreaKind, building: str | None = None) -> None:
+        i = self.kind.findData((kind, building))
+        if i >= 0:
+            self.kind.setCurrentIndex(i)
+
+    # Which value the spin box edits for the current tool.
+    def _value_key(self) -> tuple[object, str, int, int] | None:
+        tool = self.toolbox.view.tool
+        tb = self.toolbox
+        if isinstance(tool, PlaceFeatureTool):
+            key = {FeatureType.HYDRANT: ("pressure", 1, 20),
+                   FeatureType.WATER: ("points", 1, 100000),
+                   FeatureType.OCCUPANTS: ("count", 1, 999)}.get(tool.ftype)
+            return (tool, *key) if key else None
+        if isinstance(tool, StartBrushTool) and tool.layer in ("fire", "damp", "damage"):
+            lo = 0 if tool.layer == "damp" else 1
+            return (tool, tool.layer, lo, 5)
+        if tool is tb.split_cells:
+            return (tool, "cell size cm", 1, 1000)
+        return None
+
+    def tool_changed(self) -> None:
+        vk = self._value_key()
+        tool = self.toolbox.view.tool
+        self.value.blockSignals(True)
+        if vk is None:
+            self.value.setEnabled(False)
+            self.value_label.setText(" Value ")
+        else:
+            t, key, lo, hi = vk
+            self.value.setEnabled(True)
+            self.value.setRange(lo, hi)
+            self.value_label.setText(f" {key.capitalize()} ")
+            if isinstance(t, PlaceFeatureTool):
+                from . import ops
+
+                default = getattr(ops.make_feature(t.ftype, "x"), key)
+                self.value.setValue(int(t.options.get(key, default)))
+            elif isinstance(t, StartBrushTool):
+                self.value.setValue(int(t.value or 1))
+            else:
+                self.value.setValue(int(self.toolbox.split_cells.cell_cm
+                                        or self.doc.scenario.scale.area_cm))
+        self.value.blockSignals(False)
+        is_store = isinstance(tool, PlaceFeatureTool) and tool.ftype is FeatureType.STORE
+        self.material_act.setVisible(is_store)
+        texty = isinstance(tool, PlaceFeatureTool) and tool.ftype in (
+            FeatureType.ENTRY, FeatureType.LABEL, FeatureType.WATER)
+        self.text_act.setVisible(texty)
+        if texty:
+            assert isinstance(tool, PlaceFeatureTool)
+            key = "text" if tool.ftype is FeatureType.LABEL else "name"
+            self.text.blockSignals(True)
+            self.text.setText(tool.options.get(key, ""))
+            self.text.blockSignals(False)
+
+    def _value_changed(self, v: int) -> None:
+        vk = self._value_key()
+        if vk is None:
+            return
+        t, key, _lo, _hi = vk
+        if isinstance(t, PlaceFeatureTool):
+            t.options[key] = v
+        elif isinstance(t, StartBrushTool):
+            t.value = v if (v or t.layer == "damp") else 1
+        else:
+            self.toolbox.split_cells.cell_cm = float(v)
+
+    def _text_changed(self, text: str) -> None:
+        tool = self.toolbox.view.tool
+        if isinstance(tool, PlaceFeatureTool):
+            key = "text" if tool.ftype is FeatureType.LABEL else "name"
+            if text:
+                tool.options[key] = text
+            else:
+                tool.options.pop(key, None)
+
+

@@ -1,0 +1,1 @@
+"""Canvas tools: one class per tool, each with an explicit state enum (Tiled's pattern)."""

@@ -1,0 +1,673 @@
+"""Standing orders (§7): what every unit without a player's order does in step 6.
+
+The policy, in short (docs/autopilot.md has the long form):
+
+* an appliance with nothing in hand drives along clear streets to the parking street that
+  best serves the fires nobody yet fights (fires next to stores, occupants and objectives
+  first; then nearness, water at hand and a cool street), connects to the best water
+  there (hydrant, open water, dam, else its tank) and sends its fire teams out;
+* each fire team lays a line from its pump to the branch position that gives the best
+  chance against a fire in range (range bonus times the chance to pass the heat test),
+  then plays on it; when that fire is out it takes another in range, puts out embers,
+  damps down neighbours of fires it cannot reach, and finally takes its line up so the
+  appliance can move on; an exhausted team rests;
+* fire parties attack fires of 1 next to them and refill; rescue teams and crews go to
+  buried casualties once the fire there is out; ambulance and mortuary crews carry the
+  found to their vehicle, which drives them out through an entry; a doctor goes where
+  casualties are being found; the canteen follows the busiest appliance; a mobile dam
+  deploys next to an appliance running on its tank; trailer and skid pumps deploy.
+
+Every unit also preserves itself (R-7, in the movement step).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from .rules import movement as mv
+from .rules import reach
+from .rules.fatigue import canteen_for
+from .rules.firefighting import party_targets, refill_point
+from .scenario import AreaKind, FeatureType, Location
+from .state import GameState
+from .turn import TurnContext
+from .units import STAND, VEHICLE, HoseLine, UnitState, crew_of
+
+#: how far (hose steps) a fire may lie from a parking street to draw an appliance there
+PARK_SEARCH = "park_search"
+
+
+def standing_orders(ctx: TurnContext, state: GameState) -> None:
+    """Give every unit that has no player's order its standing orders for this turn."""
+    if not any(u.in_play for u in state.units.values()):
+        return
+    pri = priority_locations(ctx, state)
+    for uid in sorted(state.units):
+        u = state.units[uid]
+        if not u.in_play or u.order is not None or u.parent is not None:
+            continue
+        if u.role in ("appliance",) or (u.kind == VEHICLE and u.role == "support"):
+            if u.type == "canteen_truck":
+                _canteen(ctx, state, u)
+            elif u.type == "mobile_dam_unit":
+                _dam(ctx, state, u)
+            elif u.type == "hose_laying_lorry":
+                continue
+            else:
+                _appliance(ctx, state, u, pri)
+        elif u.role == "pump":
+            _pump(ctx, state, u, pri)
+        elif u.role == "fire_party":
+            _fire_party(ctx, state, u)
+        elif u.role == "rescue":
+            if u.kind == STAND:
+                _rescuer(ctx, state, u)
+            else:
+                _crew_vehicle(ctx, state, u, _rescue_sites(ctx, state))
+        elif u.role == "medical":
+            if u.type == "doctor":
+                _doctor(ctx, state, u)
+            elif u.kind == VEHICLE:
+                _carrier(ctx, state, u)
+
+
+# -- what matters ----------------------------------------------------------------------------
+def priority_locations(ctx: TurnContext, state: GameState) -> set[Location]:
+    """Locations whose loss matters most: stores, occupants and protected objectives."""
+    key = "autopilot_priority_static"
+    static: set[Location] | None = ctx.cache.get(key)
+    if static is None:
+        static = set()
+        sc = ctx.scenario
+        for f in sc.features:
+            if f.type is FeatureType.STORE:
+                static.add((f.area, f.level or 0))
+        protected = set()
+        for o in sc.objectives:
+            if o.type == "protect":
+                if o.building is not None:
+                    protected |= {a.id for a in sc.areas if a.building == o.building}
+                elif o.area is not None:
+                    protected.add(o.area)
+        for a in protected:
+            static |= {(a, lvl) for lvl in sc.levels_of(a)}
+        ctx.cache[key] = static
+    return static | {loc for loc, n in state.occupants.items() if n > 0}
+
+
+def fire_priority(ctx: TurnContext, state: GameState, fire: Location, pri: set[Location]) -> int:
+    """0 when the fire is in or next to a location that matters, else 1."""
+    if fire in pri or any(nb in pri for nb in ctx.graph.neighbours(fire)):
+        return 0
+    return 1
+
+
+def coverage(state: GameState) -> dict[Location, int]:
+    out: dict[Location, int] = {}
+    for h in state.hoses.values():
+        if h.target is not None and not h.cut and not h.recover_left:
+            out[h.target] = out.get(h.target, 0) + 1
+    return out
+
+
+def _p_extinguish(fire: int, mod: int) -> float:
+    return max(0, min(6, 7 - fire + mod)) / 6
+
+
+def _p_heat(ctx: TurnContext, h: int) -> float:
+    if h <= ctx.rules.int("heat.always_pass_max"):
+        return 1.0
+    if h >= ctx.rules.int("heat.always_fail_min"):
+        return 0.0
+    return (7 - h) / 6
+
+
+# -- appliances ------------------------------------------------------------------------------
+def pump_of(state: GameState, u: UnitState) -> UnitState:
+    """The pump an appliance's teams use: itself, or its trailer when it has no pumps."""
+    if u.pumps > 0:
+        return u
+    for p in sorted(state.units.values(), key=lambda x: x.id):
+        if p.in_play and (p.towed_by == u.id or p.extra.get("tow") == u.id) and p.pumps:
+            return p
+    return u
+
+
+def _engaged(state: GameState, u: UnitState) -> bool:
+    if any(h.stock == u.id or h.unit == u.id for h in state.hoses.values()):
+        return True
+    return any(s.task not in ("aboard", "idle", "rest") or s.loc != u.loc for s in
+               crew_of(state.units, u.id))  # fmt: skip
+
+
+def _appliance(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Location]) -> None:
+    assert u.loc is not None
+    crews = crew_of(state.units, u.id)
+    pump = pump_of(state, u)
+    if not _engaged(state, u):
+        trailer_here = pump is not u and pump.loc == u.loc
+        if pump is not u and pump.deployed and trailer_here and not pump.towed_by:
+            mv.stow(ctx, state, pump)
+            return
+        if pump is not u and pump.task == "stow":
+            return
+        if not crews:
+            return
+        park = choose_parking(ctx, state, u, pri)
+        if park is not None and park != u.loc[0]:
+            for s in crews:
+                if s.loc == u.loc:
+                    s.task = "aboard"
+            if mv.drive(ctx, state, u, park):
+                return
+    # at the parking street: water, trailer, then the teams
+    if pump is not u and pump.loc == u.loc and not pump.deployed and pump.task != "deploy":
+        mv.deploy(ctx, state, pump)
+    if pump.deployed and pump.pumps > 0:
+        choose_water(ctx, state, pump)
+    work = False
+    for s in crews:
+        if s.loc == u.loc and s.task == "aboard":
+            s.task = "idle"
+        work |= _fire_team(ctx, state, s, u, pump, pri)
+    if not work and not _engaged(state, u):
+        for s in crews:
+            if s.loc == u.loc and s.task == "idle":
+                s.task = "aboard"
+
+
+def choose_water(ctx: TurnContext, state: GameState, pump: UnitState) -> None:
+    """Connect to the best source here: a hydrant, open water, a dam, else the tank."""
+    assert pump.loc is not None
+    here = pump.loc[0]
+    sc = ctx.scenario
+    options: list[str] = []
+    for f in sc.features:
+        if f.type is FeatureType.HYDRANT and f.area == here:
+            options.append(f"hydrant:{here}")
+    for f in sc.features:
+        if f.type is FeatureType.WATER and (
+            f.area == here or f.area in ctx.graph.area_neighbours(here)
+        ) and state.water_left.get(f.area, 0) > 0:
+            options.append(f"open:{f.area}")
+    for d in sorted(state.units.values(), key=lambda x: x.id):
+        if d.type == "mobile_dam_unit" and d.in_play and d.deployed and d.water > 0:
+            options.append(f"dam:{d.id}")
+    if pump.source in options:
+        return
+    for src in options:
+        if mv.connect_problem(ctx, state, pump, src) is None:
+            mv.connect(ctx, state, pump, src)
+            return
+    if pump.source is not None and mv.connect_problem(ctx, state, pump, pump.source):
+        mv.disconnect(ctx, state, pump)
+
+
+def _fire_sources(
+    ctx: TurnContext, state: GameState, pri: set[Location]
+) -> tuple[list[Location], list[Location]]:
+    """(priority fires, other fires) nobody has two lines on yet (all fires if none)."""
+    cov = coverage(state)
+    open_fires = [f for f in sorted(state.fire) if cov.get(f, 0) < 2]
+    if not open_fires:
+        open_fires = sorted(state.fire)
+    prio = [f for f in open_fires if fire_priority(ctx, state, f, pri) == 0]
+    return prio, open_fires
+
+
+def _bfs_steps(ctx: TurnContext, sources: list[Location], limit: int) -> dict[Location, int]:
+    """Hose steps from the nearest source over the map (ignoring fire), up to ``limit``."""
+    dist: dict[Location, int] = {}
+    q: deque[Location] = deque()
+    for s in sources:
+        dist[s] = 0
+        q.append(s)
+    g = ctx.graph
+    while q:
+        loc = q.popleft()
+        d = dist[loc]
+        if d >= limit:
+            continue
+        for nb in g.neighbours(loc):
+            if nb not in dist and reach.area_kind(ctx, nb[0]) is not AreaKind.WATER:
+                dist[nb] = d + 1
+                q.append(nb)
+    return dist
+
+
+def _water_at(ctx: TurnContext, state: GameState, area: str) -> bool:
+    for f in ctx.scenario.features:
+        if f.type is FeatureType.HYDRANT and f.area == area:
+            if ctx.scenario.mains != "failed" and area not in state.hydrants_lost:
+                if len(mv.hydrant_users(state, area)) < ctx.rules.int("water.hydrant_appliances"):
+                    return True
+        if f.type is FeatureType.WATER and f.area in ctx.graph.area_neighbours(area):
+            if state.water_left.get(f.area, 0) > 0:
+                return True
+    return False
+
+
+def choose_parking(
+    ctx: TurnContext, state: GameState, u: UnitState, pri: set[Location], need_water: bool = False
+) -> str | None:
+    """The street to drive to: near an unfought fire (priority ones first), with water at
+    hand, not next to a fire itself, then the shortest drive. None when no fire is near any
+    street it can reach."""
+    if not state.fire or u.loc is None:
+        return None
+    reach_steps = 2 * max(u.hose_left - 1, 1) + ctx.rules.int("firefighting.max_range")
+    limit = min(reach_steps, 2 * ctx.rules.int("hose.max_lengths"))
+    routes = reach.road_routes(ctx, state, u.loc[0])
+    prio, others = _fire_sources(ctx, state, pri)
+    for group in (prio, others):
+        if not group:
+            continue
+        dist = _bfs_steps(ctx, group, limit)
+        best: tuple[int, int, int, str] | None = None
+        for area, route in routes.items():
+            d = dist.get((area, 0))
+            if d is None or reach.unsafe(ctx, state, (area, 0)):
+                continue
+            water = _water_at(ctx, state, area)
+            if need_water and not water:
+                continue
+            hot = 1 if reach.heat(ctx, state, (area, 0)) > 0 else 0
+            key = (d + 2 * hot + (0 if water else 2), len(route), hot, area)
+            if best is None or key < best:
+                best = key
+        if best is not None:
+            return best[3]
+    return None
+
+
+def _fire_team(
+    ctx: TurnContext,
+    state: GameState,
+    s: UnitState,
+    home: UnitState,
+    pump: UnitState,
+    pri: set[Location],
+) -> bool:
+    """One fire team's standing orders; whether it has work."""
+    if s.order is not None or s.loc is None or mv.acted(state, s):
+        return s.task not in ("idle", "aboard")
+    if s.task == "rest":
+        return False
+    h = state.hoses.get(s.hose) if s.hose is not None else None
+    if s.status == "exhausted":
+        mv.leave_hose(state, s)
+        s.task = "rest"
+        return False
+    if h is not None:
+        if h.plan or h.recover_left:
+            return True
+        if h.cut:
+            mv.recover_hose(ctx, state, h)
+            return True
+        if h.target is not None and h.target in state.fire:
+            s.task = "fight"
+            return True
+        new = _next_target(ctx, state, h, pri)
+        if new is not None:
+            h.target = new
+            s.task = "fight" if new in state.fire else "damp"
+            return True
+        if state.fire:
+            mv.recover_hose(ctx, state, h)
+            return True
+        h.target = None
+        s.task = "idle"
+        return False
+    # no line: back to the pump, then a new line (or help on a line in trouble)
+    if pump.loc is None:
+        return False
+    if s.loc != pump.loc:
+        mv.walk(ctx, state, s, pump.loc)
+        return True
+    if s.status == "tired" and not state.fire:
+        s.task = "rest"
+        return False
+    if not state.fire or not pump.deployed:
+        return False
+    job = best_job(ctx, state, pump, home, pri)
+    if job is not None:
+        target, route = job
+        mv.start_hose(ctx, state, [s], pump, route, target, home)
+        return True
+    for hid in sorted(state.hoses):
+        other = state.hoses[hid]
+        if (
+            other.stock == home.id and other.target in state.fire and not other.plan
+            and len(other.crew) < ctx.rules.int("firefighting.crews_for_bonus")
+        ):  # fmt: skip
+            dist, prev = reach.foot_search(ctx, state, s.loc)
+            if other.branch in dist:
+                mv.walk(ctx, state, s, other.branch)
+                if s.loc == other.branch:
+                    s.hose = other.id
+                    other.crew.append(s.id)
+                    s.task = "fight"
+                return True
+    return False
+
+
+def _next_target(
+    ctx: TurnContext, state: GameState, h: HoseLine, pri: set[Location]
+) -> Location | None:
+    """From where a branch stands: a fire in range, the embers just beaten, or a threatened
+    neighbour of a fire to damp down."""
+    cands = reach.in_range(ctx, h.branch)
+    fires = [(loc, r) for loc, r in cands if loc in state.fire]
+    if fires:
+        cov = coverage(state)
+        return min(
+            fires,
+            key=lambda lr: (
+                fire_priority(ctx, state, lr[0], pri),
+                cov.get(lr[0], 0) >= 2,
+                -_p_extinguish(state.fire[lr[0]], ctx.rules.int(f"firefighting.range.{lr[1]}")),
+                lr[0],
+            ),
+        )[0]
+    if h.target is not None and h.target in state.embers:
+        return h.target
+    damp_max = ctx.rules.int("firefighting.damp_max")
+    threatened = []
+    for loc, _r in cands:
+        if loc in state.fire or state.damp.get(loc, 0) >= damp_max:
+            continue
+        if reach.area_kind(ctx, loc[0]) is not AreaKind.BUILDING:
+            continue
+        near = [nb for nb in ctx.graph.neighbours(loc) if nb in state.fire]
+        if near:
+            threatened.append((0 if loc in pri else 1, state.damp.get(loc, 0), loc))
+    return min(threatened)[2] if threatened else None
+
+
+def best_job(
+    ctx: TurnContext, state: GameState, pump: UnitState, stock: UnitState, pri: set[Location]
+) -> tuple[Location, list[Location]] | None:
+    """(target, hose route from the pump) with the best expected effect, or None."""
+    if pump.loc is None or mv.pump_capacity(state, pump) <= 0 or stock.hose_left <= 0:
+        return None
+    r = ctx.rules
+    per = r.int("hose.steps_per_length")
+    hyd = r.int("hose.hydrant_lengths") if (pump.source or "").startswith("hydrant:") else 0
+    max_len = min(stock.hose_left, r.int("hose.max_lengths") - hyd)
+    if max_len <= 0:
+        return None
+    dist, prev = reach.foot_search(ctx, state, pump.loc, per * max_len, weight=2)
+    cov = coverage(state)
+    best: tuple[tuple[float, ...], Location, Location] | None = None
+    for x, steps in dist.items():
+        if reach.unsafe(ctx, state, x) or reach.area_kind(ctx, x[0]) is AreaKind.WATER:
+            continue
+        p_in = _p_heat(ctx, reach.heat(ctx, state, x))
+        if p_in <= 0:
+            continue
+        for t, rng in reach.in_range(ctx, x):
+            fire = state.fire.get(t)
+            if fire is None:
+                continue
+            p = _p_extinguish(fire, r.int(f"firefighting.range.{rng}")) * p_in
+            if p <= 0:
+                continue
+            key = (
+                float(fire_priority(ctx, state, t, pri)),
+                float(cov.get(t, 0) >= 2),
+                -round(p, 3),
+                float(steps),
+            )
+            if best is None or (key, x, t) < (best[0], best[1], best[2]):
+                best = (key, x, t)
+    if best is None:
+        return None
+    _, x, t = best
+    return t, reach.path_to(prev, pump.loc, x)
+
+
+# -- pumps, dams, canteen --------------------------------------------------------------------
+def _pump(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Location]) -> None:
+    """A trailer without a tow, or a skid pump: go where water and fire meet, deploy."""
+    if u.towed_by is not None or u.extra.get("tow") is not None or u.loc is None:
+        return
+    if u.deployed and u.pumps:
+        if any(h.unit == u.id for h in state.hoses.values()) or u.task != "idle":
+            choose_water(ctx, state, u)
+            return
+    if u.task in ("deploy", "stow"):
+        return
+    if not u.deployed:
+        park = choose_parking(ctx, state, u, pri, need_water=True)
+        if park is not None and park != u.loc[0]:
+            mv.drive(ctx, state, u, park)
+        elif park is not None or _water_at(ctx, state, u.loc[0]):
+            mv.deploy(ctx, state, u)
+    else:
+        choose_water(ctx, state, u)
+
+
+def _dam(ctx: TurnContext, state: GameState, u: UnitState) -> None:
+    if u.loc is None or u.task in ("deploy", "stow") or u.deployed:
+        return
+    thirsty = [
+        a for a in sorted(state.units.values(), key=lambda x: x.id)
+        if a.in_play and a.pumps and a.source is None and a.loc is not None
+        and any(h.unit == a.id for h in state.hoses.values())
+    ]  # fmt: skip
+    routes = reach.road_routes(ctx, state, u.loc[0])
+    for a in thirsty:
+        assert a.loc is not None
+        if a.loc[0] in routes:
+            if a.loc[0] != u.loc[0]:
+                mv.drive(ctx, state, u, a.loc[0])
+            else:
+                mv.deploy(ctx, state, u)
+            return
+
+
+def _canteen(ctx: TurnContext, state: GameState, u: UnitState) -> None:
+    if u.loc is None or u.rations <= 0:
+        return
+    counts: dict[str, int] = {}
+    for s in state.units.values():
+        if s.kind == STAND and s.in_play and s.loc is not None and s.task != "aboard":
+            counts[s.loc[0]] = counts.get(s.loc[0], 0) + 1
+    routes = reach.road_routes(ctx, state, u.loc[0])
+    best = max(
+        ((n, a) for a, n in counts.items() if a in routes and not reach.unsafe(ctx, state, (a, 0))
+         and reach.heat(ctx, state, (a, 0)) == 0),
+        default=None,
+    )  # fmt: skip
+    if best is not None and best[1] != u.loc[0]:
+        mv.drive(ctx, state, u, best[1])
+
+
+# -- fire parties ----------------------------------------------------------------------------
+def _fire_party(ctx: TurnContext, state: GameState, u: UnitState) -> None:
+    assert u.loc is not None
+    budget = 3 * ctx.rules.int("movement.foot_points")
+    if u.charged:
+        if party_targets(ctx, state, u.loc):
+            u.task = "fight"
+            return
+        top = ctx.rules.int("fire_party.max_fire")
+        small = [f for f, v in state.fire.items() if v <= top]
+        if not small:
+            u.task = "idle"
+            return
+        dist, _ = reach.foot_search(ctx, state, u.loc, budget)
+        goals = [nb for f in small for nb in ctx.graph.neighbours(f)]
+        goal, _d = reach.nearest(dist, goals)
+        if goal is not None:
+            u.task = "move"
+            mv.walk(ctx, state, u, goal)
+        return
+    if refill_point(ctx, state, u.loc):
+        u.task = "refill"
+        return
+    dist, _ = reach.foot_search(ctx, state, u.loc, budget)
+    goal, _d = reach.nearest(dist, [loc for loc in dist if refill_point(ctx, state, loc)])
+    if goal is not None:
+        u.task = "refill"
+        mv.walk(ctx, state, u, goal)
+
+
+# -- rescue and casualties -------------------------------------------------------------------
+def _rescue_sites(ctx: TurnContext, state: GameState) -> list[Location]:
+    return sorted(
+        {c.loc for c in state.casualties if c.status in ("buried", "located")}
+        - set(state.fire)
+    )
+
+
+def _rescuer(ctx: TurnContext, state: GameState, u: UnitState, sites: list[Location] | None = None) -> None:
+    """A rescue stand goes to the nearest buried casualty whose fire is out, and works."""
+    assert u.loc is not None
+    if sites is None:
+        sites = _rescue_sites(ctx, state)
+    if u.status == "exhausted" or (u.status == "tired" and not sites):
+        u.task = "rest"
+        return
+    if u.task == "rest":
+        return
+    if u.loc in sites:
+        u.task = "rescue"
+        return
+    dist, _ = reach.foot_search(ctx, state, u.loc)
+    goal, _d = reach.nearest(dist, sites)
+    if goal is not None:
+        u.task = "move"
+        mv.walk(ctx, state, u, goal)
+    else:
+        u.task = "idle"
+
+
+def _park_near(
+    ctx: TurnContext, state: GameState, u: UnitState, goals: list[Location]
+) -> str | None:
+    """The reachable street closest on foot to any of ``goals``."""
+    if u.loc is None or not goals:
+        return None
+    routes = reach.road_routes(ctx, state, u.loc[0])
+    dist = _bfs_steps(ctx, goals, 12)
+    best = min(
+        ((dist[(a, 0)], len(r), a) for a, r in routes.items() if (a, 0) in dist
+         and not reach.unsafe(ctx, state, (a, 0))),
+        default=None,
+    )  # fmt: skip
+    return None if best is None else best[2]
+
+
+def _crew_vehicle(ctx: TurnContext, state: GameState, u: UnitState, sites: list[Location]) -> None:
+    """Heavy Rescue: park near the work, its crew goes on foot."""
+    assert u.loc is not None
+    crews = crew_of(state.units, u.id)
+    if not sites:
+        return
+    if all(s.loc == u.loc and s.task in ("aboard", "idle") for s in crews):
+        park = _park_near(ctx, state, u, sites)
+        if park is not None and park != u.loc[0]:
+            for s in crews:
+                s.task = "aboard"
+            mv.drive(ctx, state, u, park)
+            return
+    for s in crews:
+        if s.task == "aboard":
+            s.task = "idle"
+        if s.order is None and not mv.acted(state, s):
+            _rescuer(ctx, state, s, sites)
+
+
+def _doctor(ctx: TurnContext, state: GameState, u: UnitState) -> None:
+    assert u.loc is not None
+    sites = _rescue_sites(ctx, state)
+    if not sites or any(s[0] == u.loc[0] for s in sites):
+        return
+    dist, _ = reach.foot_search(ctx, state, u.loc)
+    goal, _d = reach.nearest(dist, sites)
+    if goal is not None:
+        mv.walk(ctx, state, u, goal)
+
+
+def _wants(u: UnitState, status: str) -> bool:
+    if u.type == "mortuary_van":
+        return status == "dead"
+    return status in ("badly_injured", "lightly_injured")
+
+
+def _carrier(ctx: TurnContext, state: GameState, u: UnitState) -> None:
+    """Ambulance or mortuary van: crews carry casualties to it; full (or nothing left to
+    fetch) it drives to the nearest entry and hands them over."""
+    assert u.loc is not None
+    r = ctx.rules
+    capacity = int(r.units.get(u.type, {}).get("carries", 0) or 0)
+    crews = crew_of(state.units, u.id)
+    waiting = [
+        c for c in sorted(state.casualties, key=lambda c: c.id)
+        if _wants(u, c.status) and not c.evacuated and c.carried_by is None
+        and c.loc not in state.fire
+    ]  # fmt: skip
+    carried = [c for c in state.casualties if c.carried_by in {s.id for s in crews}]
+    entries = mv.entry_areas(ctx)
+    if u.carrying and (len(u.carrying) >= capacity or (not waiting and not carried)):
+        routes = reach.road_routes(ctx, state, u.loc[0])
+        exits = [a for a in entries if a in routes]
+        if exits:
+            out = min(exits, key=lambda a: (len(routes[a]), a))
+            if out == u.loc[0]:
+                for c in state.casualties:
+                    if c.id in u.carrying:
+                        c.evacuated = True
+                        c.carried_by = None
+                        ctx.note("evacuated", at=u.loc, unit=u.id, casualty=c.id)
+                u.carrying = []
+            else:
+                for s in crews:
+                    if s.loc == u.loc and not s.carrying:
+                        s.task = "aboard"
+                if all(s.task == "aboard" for s in crews):
+                    mv.drive(ctx, state, u, out)
+            return
+    if waiting and all(s.task in ("aboard", "idle") and s.loc == u.loc for s in crews):
+        park = _park_near(ctx, state, u, [c.loc for c in waiting])
+        if park is not None and park != u.loc[0]:
+            for s in crews:
+                s.task = "aboard"
+            mv.drive(ctx, state, u, park)
+            return
+    carry_pts = r.int("casualty.carry_areas")
+    claimed = {c.id for c in carried}
+    for s in crews:
+        if s.order is not None or mv.acted(state, s) or s.loc is None:
+            continue
+        if s.task == "aboard":
+            s.task = "idle"
+        if s.carrying:
+            if s.loc == u.loc:
+                if len(u.carrying) < capacity:
+                    u.carrying += s.carrying
+                    for c in state.casualties:
+                        if c.id in s.carrying:
+                            c.carried_by = u.id
+                    s.carrying = []
+                    s.task = "idle"
+            else:
+                s.task = "carry"
+                mv.walk(ctx, state, s, u.loc, points=carry_pts)
+            continue
+        free = [c for c in waiting if c.id not in claimed]
+        if not free or len(u.carrying) + len(claimed) >= capacity:
+            continue
+        here = next((c for c in free if c.loc == s.loc), None)
+        if here is not None:
+            here.carried_by = s.id
+            s.carrying = [here.id]
+            claimed.add(here.id)
+            s.task = "carry"
+            continue
+        dist, _ = reach.foot_search(ctx, state, s.loc)
+        goal, _d = reach.nearest(dist, [c.loc for c in free])
+        if goal is not None:
+            s.task = "move"
+            mv.walk(ctx, state, s, goal)

@@ -1,0 +1,203 @@
+"""Step 7 of the turn, and the structural effects of bombs: damage, collapse, rubble and
+escape (§6).
+
+Damage never improves. A location reaching heavy damage turns every occupant into a
+casualty; a destroyed location brings down every intact level above it, and the rubble
+strikes the ground level of every neighbouring area (+1 damage to buildings, rubble on
+streets and open ground). Units caught in a collapse or struck by rubble roll to escape.
+Chains of collapse are worked off a queue, so a whole street can fall without recursion.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from ..scenario import AreaKind, Location
+from ..state import GameState
+from ..turn import TurnContext
+from ..units import STAND, UnitState
+
+
+def _building(ctx: TurnContext, area: str) -> bool:
+    a = ctx.scenario.area_by_id.get(area)
+    return a is not None and a.kind is AreaKind.BUILDING
+
+
+def set_damage(
+    ctx: TurnContext, state: GameState, loc: Location, new: int, cause: str = ""
+) -> None:
+    """Raise the damage of a building location to ``new`` (never lowers it)."""
+    rules = ctx.rules
+    destroyed = rules.int("damage.destroyed")
+    new = min(new, destroyed)
+    old = state.damage_at(loc)
+    if new <= old:
+        return
+    state.damage[loc] = new
+    heavy = rules.int("damage.casualties_from")
+    if new >= destroyed:
+        destroy_location(ctx, state, loc, cause=cause)
+    elif new >= heavy > old:
+        hurt_occupants(ctx, state, loc)
+
+
+def add_damage(
+    ctx: TurnContext, state: GameState, loc: Location, by: int = 1, cause: str = ""
+) -> None:
+    set_damage(ctx, state, loc, state.damage_at(loc) + by, cause)
+
+
+def hurt_occupants(ctx: TurnContext, state: GameState, loc: Location) -> None:
+    """Heavy damage: every civilian and personnel stand in ``loc`` becomes a buried casualty."""
+    count = state.occupants.pop(loc, 0)
+    for _ in range(count):
+        state.add_casualty(loc, "buried")
+    stands = [u for u in state.units_at(loc) if u.kind == STAND]
+    for u in stands:
+        _make_casualty(state, u, "buried")
+    if count or stands:
+        ctx.note("heavy_damage", at=loc, civilians=count, units=[u.id for u in stands])
+
+
+def _make_casualty(state: GameState, u: UnitState, status: str) -> None:
+    assert u.loc is not None
+    u.status = "casualty"
+    u.task = "idle"
+    state.add_casualty(u.loc, status, u.id)
+
+
+def destroy_location(ctx: TurnContext, state: GameState, loc: Location, cause: str = "") -> None:
+    """``loc`` is destroyed: queue its collapse (levels above, rubble, escapes)."""
+    _queue(ctx, state, [loc], cause)
+
+
+def destroy_area(ctx: TurnContext, state: GameState, area: str, cause: str = "") -> None:
+    """Every level of a building area is destroyed at once (an HE hit)."""
+    if not _building(ctx, area):
+        return
+    levels = list(ctx.scenario.levels_of(area))
+    _queue(ctx, state, [(area, lvl) for lvl in levels], cause)
+
+
+def _queue(ctx: TurnContext, state: GameState, locs: list[Location], cause: str) -> None:
+    q: deque[tuple[list[Location], str]] = ctx.cache.setdefault("collapse_queue", deque())
+    q.append((locs, cause))
+    if ctx.cache.get("collapsing"):
+        return  # the outer call drains the queue
+    ctx.cache["collapsing"] = True
+    try:
+        while q:
+            batch, why = q.popleft()
+            _collapse(ctx, state, batch, why)
+    finally:
+        ctx.cache["collapsing"] = False
+
+
+def _collapse(ctx: TurnContext, state: GameState, locs: list[Location], cause: str) -> None:
+    destroyed = ctx.rules.int("damage.destroyed")
+    area = locs[0][0]
+    lowest = min(lvl for _, lvl in locs)
+    falling = sorted(set(locs))
+    # every intact level above the lowest destroyed one comes down too
+    for lvl in ctx.scenario.levels_of(area):
+        above = (area, lvl)
+        if lvl > lowest and above not in falling and state.damage_at(above) < destroyed:
+            falling.append(above)
+    falling.sort()
+    for f in falling:
+        state.damage[f] = destroyed
+    ctx.note("collapse", at=(area, lowest), levels=[lv for _, lv in falling], cause=cause or None)
+    for f in falling:
+        count = state.occupants.pop(f, 0)
+        for _ in range(count):
+            state.add_casualty(f, "buried")
+        for u in state.units_at(f):
+            escape(ctx, state, u, f)
+    spread_rubble(ctx, state, area)
+
+
+def spread_rubble(ctx: TurnContext, state: GameState, area: str) -> None:
+    """Rubble from a collapse strikes the ground level of every neighbouring area."""
+    by = ctx.rules.int("collapse.rubble_damage")
+    for nb in ctx.graph.area_neighbours(area):
+        a = ctx.scenario.area_by_id[nb]
+        if a.kind is AreaKind.WATER:
+            continue
+        ground = (nb, 0)
+        if a.kind is AreaKind.BUILDING:
+            ctx.note("rubble", from_=(area, 0), to=ground)
+            for u in state.units_at(ground):
+                escape(ctx, state, u, ground)
+            add_damage(ctx, state, ground, by, cause="rubble")
+        else:
+            if nb not in state.rubble:
+                state.rubble.add(nb)
+                ctx.note("rubble", from_=(area, 0), to=ground)
+            for u in state.units_at(ground):
+                escape(ctx, state, u, ground)
+
+
+def _escape_route(
+    ctx: TurnContext, state: GameState, u: UnitState, loc: Location
+) -> Location | None:
+    destroyed = ctx.rules.int("damage.destroyed")
+    for nb in ctx.graph.neighbours(loc):
+        if nb[0] == loc[0] or nb in state.fire or state.damage_at(nb) >= destroyed:
+            continue
+        a = ctx.scenario.area_by_id[nb[0]]
+        if a.kind is AreaKind.WATER:
+            continue
+        if u.kind != STAND and (
+            a.kind is not AreaKind.STREET or nb[0] in state.rubble or nb[0] in state.craters
+        ):
+            continue  # vehicles and pumps need a clear street
+        return nb
+    return None
+
+
+def escape(ctx: TurnContext, state: GameState, u: UnitState, loc: Location) -> bool:
+    """A unit caught by a collapse or rubble rolls to get out to a neighbour (§6)."""
+    if not u.in_play:
+        return False
+    route = _escape_route(ctx, state, u, loc)
+    stand = u.kind == STAND
+    if route is None:
+        ok = False
+        ctx.note("trapped", at=loc, unit=u.id)
+    else:
+        need = ctx.rules.int("escape.stand_on" if stand else "escape.vehicle_on")
+        ok, _ = ctx.test("escape", f">={need}", at=loc, unit=u.id)
+    if ok and route is not None:
+        u.loc = route
+        u.task = "idle"
+        return True
+    if stand:
+        _make_casualty(state, u, "buried")
+    else:
+        u.status = "destroyed"
+        u.task = "idle"
+    return False
+
+
+def step_damage(ctx: TurnContext, state: GameState) -> None:
+    """Step 7: each building location burning at fire 5 rolls 1d6; a 6 adds one damage.
+    Civilians in heavily damaged locations become casualties."""
+    rules = ctx.rules
+    at_fire = rules.int("damage.fire_for_roll")
+    need = f">={rules.int('damage.add_on')}"
+    destroyed = rules.int("damage.destroyed")
+    rolling = sorted(
+        loc
+        for loc, f in state.fire.items()
+        if f >= at_fire and _building(ctx, loc[0]) and state.damage_at(loc) < destroyed
+    )
+    for loc in rolling:  # R-3: the locations as they stood at the start of the step
+        if state.damage_at(loc) >= destroyed:
+            continue  # brought down by an earlier collapse this step
+        ok, _ = ctx.test("collapse_roll", need, at=loc)
+        if ok:
+            add_damage(ctx, state, loc, 1, cause="fire")
+    heavy = rules.int("damage.casualties_from")
+    for loc in sorted(state.occupants):
+        if state.damage_at(loc) >= heavy:
+            hurt_occupants(ctx, state, loc)

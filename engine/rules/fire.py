@@ -1,0 +1,278 @@
+"""Steps 1-4 of the turn: fire spread and jumps, growth, reignition, damp (§3).
+
+Every step iterates the fires (or embers) as they stood at the start of the step, in sorted
+location order (R-3), so the work per turn follows what burns, not the size of the map.
+"""
+
+from __future__ import annotations
+
+from ..scenario import AreaKind, Location, Material
+from ..state import GameState, store_at
+from ..turn import TurnContext
+from ..units import EQUIPMENT, VEHICLE
+
+
+# -- helpers other steps use -----------------------------------------------------------------
+def neighbours(ctx: TurnContext, loc: Location) -> list[Location]:
+    """``graph.neighbours``, remembered for the game (the map does not change in play)."""
+    memo: dict[Location, list[Location]] = ctx.cache.setdefault("neighbours", {})
+    hit = memo.get(loc)
+    if hit is None:
+        hit = memo[loc] = ctx.graph.neighbours(loc)
+    return hit
+
+
+def jump_targets(ctx: TurnContext, loc: Location) -> list[tuple[Location, int]]:
+    """``graph.jump_targets`` for the scenario's wind, remembered for the game."""
+    memo: dict[Location, list[tuple[Location, int]]] = ctx.cache.setdefault("jumps", {})
+    hit = memo.get(loc)
+    if hit is None:
+        hit = memo[loc] = ctx.graph.jump_targets(loc, ctx.scenario.wind)
+    return hit
+
+
+def vehicle_areas(state: GameState) -> set[str]:
+    """Areas holding a vehicle or a burned-out wreck (these streets can burn)."""
+    return {
+        u.loc[0]
+        for u in state.units.values()
+        if u.kind == VEHICLE and u.loc is not None and (u.in_play or u.status == "burned_out")
+    }
+
+
+def is_flammable(
+    ctx: TurnContext, state: GameState, loc: Location, vehicles: set[str] | None = None
+) -> bool:
+    """Buildings burn (destroyed ones too); streets/open only with rubble or a vehicle."""
+    area = ctx.scenario.area_by_id.get(loc[0])
+    if area is None or area.kind is AreaKind.WATER:
+        return False
+    if area.kind is AreaKind.BUILDING:
+        return True
+    if loc[0] in state.rubble:
+        return True
+    return loc[0] in (vehicle_areas(state) if vehicles is None else vehicles)
+
+
+def is_open_ground(ctx: TurnContext, loc: Location) -> bool:
+    area = ctx.scenario.area_by_id.get(loc[0])
+    return area is not None and area.kind in (AreaKind.STREET, AreaKind.OPEN)
+
+
+def ignite(
+    ctx: TurnContext, state: GameState, loc: Location, level: int = 1, *, cause: str = ""
+) -> bool:
+    """Set ``loc`` burning at ``level`` (a burning location is left as it is).
+
+    The location loses its embers and all its damp; vehicles in it burn out (R-10; stands
+    leave in step 6); an oil store goes to fire 5 and sets every flammable neighbour alight;
+    a petrol store goes to fire 5 and explodes like an HE bomb. Returns whether it caught.
+    """
+    if loc in state.fire:
+        return False
+    rules = ctx.rules
+    state.fire[loc] = level
+    state.embers.discard(loc)
+    state.damp.pop(loc, None)
+    state.pending_damp_loss.pop(loc, None)
+    state.caught.add(loc)
+    for u in state.units_at(loc):
+        if u.kind in (VEHICLE, EQUIPMENT):
+            u.status = "burned_out"  # R-10: the wreck stays, and still burns
+            u.task = "idle"
+            ctx.note("burn_out", ruling="R-10", at=loc, unit=u.id)
+    store = store_at(ctx.scenario, loc)
+    if store is Material.OIL:
+        state.fire[loc] = rules.int("stores.oil.fire")
+        ctx.note("oil_store", at=loc, fire=state.fire[loc])
+        spread_fire = rules.int("stores.oil.spread_fire")
+        vehicles = vehicle_areas(state)
+        for nb in neighbours(ctx, loc):
+            if nb not in state.fire and is_flammable(ctx, state, nb, vehicles):
+                ctx.note("oil_spread", from_=loc, to=nb)
+                ignite(ctx, state, nb, spread_fire, cause="oil")
+    elif store is Material.PETROL:
+        state.fire[loc] = rules.int("stores.petrol.fire")
+        ctx.note("petrol_store", at=loc, fire=state.fire[loc])
+        if rules["stores.petrol.explodes"]:
+            from .bombing import he_blast
+
+            he_blast(ctx, state, loc[0], origin="petrol", keep_burning=loc)
+    return True
+
+
+def reduce_fire(state: GameState, loc: Location, by: int = 1) -> int:
+    """Lower a fire (firefighting); below 1 it becomes embers, or goes out on a road.
+
+    Returns the new fire (0 when out).
+    """
+    f = state.fire.get(loc)
+    if f is None:
+        return 0
+    if f - by >= 1:
+        state.fire[loc] = f - by
+        return f - by
+    del state.fire[loc]
+    if state.street_fire_age.pop(loc, None) is None:
+        state.embers.add(loc)
+    return 0
+
+
+def fire_cap(ctx: TurnContext, state: GameState, loc: Location) -> int:
+    """Highest fire a location can reach: 1 for an incendiary on an empty road."""
+    if loc in state.street_fire_age:
+        return ctx.rules.int("roads.max_fire")
+    return ctx.rules.int("fire.max")
+
+
+# -- step 1: spread and jumps ------------------------------------------------------------------
+def spread_modifier(
+    ctx: TurnContext, state: GameState, src: Location, dst: Location, fighting: set[Location]
+) -> tuple[int, int, list[str]]:
+    """(total modifier, the damp part of it, rulings applied) for a spread from src to dst."""
+    rules = ctx.rules
+    damp_mod = state.damp.get(dst, 0) * rules.int("spread.damp_per_level")
+    mod = damp_mod
+    rulings: list[str] = []
+    if dst in state.embers:
+        mod += rules.int("spread.embers")
+    if dst in fighting:
+        mod += rules.int("spread.hose_team")
+    wind = ctx.scenario.wind
+    if wind.strong and ctx.graph.is_downwind(src[0], dst[0], wind):
+        mod += rules.int("spread.strong_downwind")  # R-2
+        rulings.append("R-2")
+    store = store_at(ctx.scenario, dst)
+    if store is Material.OIL:
+        mod += rules.int("spread.oil_store")  # R-4
+        rulings.append("R-4")
+    elif store is Material.PETROL:
+        mod += rules.int("spread.petrol_store")  # R-4
+        rulings.append("R-4")
+    return mod, damp_mod, rulings
+
+
+def _try_spread(
+    ctx: TurnContext,
+    state: GameState,
+    rule: str,
+    src: Location,
+    dst: Location,
+    limit: int,
+    fighting: set[Location],
+    extra_ruling: str | None,
+) -> bool:
+    mod, damp_mod, rulings = spread_modifier(ctx, state, src, dst, fighting)
+    if extra_ruling:
+        rulings.insert(0, extra_ruling)
+    need = f"<={limit}"
+    ok, total = ctx.test(
+        rule, need, modifier=mod, ruling=",".join(rulings) or None, from_=src, to=dst
+    )
+    if ok:
+        ignite(ctx, state, dst, ctx.rules.int("fire.start"), cause=rule)
+    elif damp_mod and total - damp_mod <= limit:
+        # only the damp stopped it: the target loses damp (shown applied in step 4)
+        state.pending_damp_loss[dst] = state.pending_damp_loss.get(dst, 0) + 1
+        ctx.events[-1]["damp_loss"] = True
+    return ok
+
+
+def step_spread(ctx: TurnContext, state: GameState) -> None:
+    """Step 1: every fire burning at the start of the step rolls into each flammable,
+    non-burning neighbour (R-3: fires started now wait for the next turn), then fires of 5
+    try to jump (R-5)."""
+    rules, graph = ctx.rules, ctx.graph
+    climb_min = rules.int("spread.climb_min_fire")
+    jump_min = rules.int("jump.min_fire")
+    jump_max = rules.int("jump.max")
+    gap, gap_down = rules.int("jump.gap"), rules.int("jump.gap_downwind")
+    wind = ctx.scenario.wind
+    fighting = {
+        u.loc
+        for u in state.units.values()
+        if u.loc is not None and u.task == "fight" and u.in_play and u.kind not in (VEHICLE,)
+    }
+    vehicles = vehicle_areas(state)
+    snapshot = sorted(state.fire.items())  # R-3
+    for src, fire in snapshot:
+        targets: list[tuple[Location, str | None]] = [(b, None) for b in neighbours(ctx, src)]
+        if fire >= climb_min:
+            targets += [(b, "R-1") for b in graph.climb_targets(src)]  # R-1 climbing
+        for dst, ruling in sorted(targets):
+            if dst in state.fire or not is_flammable(ctx, state, dst, vehicles):
+                continue
+            rule = "climb" if ruling == "R-1" else "spread"
+            _try_spread(ctx, state, rule, src, dst, fire, fighting, ruling)
+        if fire >= jump_min:
+            for dst, gaps in jump_targets(ctx, src):
+                allowed = gap_down if graph.is_downwind(src[0], dst[0], wind) else gap
+                if gaps > allowed or dst in state.fire:
+                    continue
+                if not is_flammable(ctx, state, dst, vehicles):
+                    continue
+                _try_spread(ctx, state, "jump", src, dst, jump_max, fighting, "R-5")
+
+
+# -- step 2: growth ------------------------------------------------------------------------------
+def step_growth(ctx: TurnContext, state: GameState) -> None:
+    """Step 2: each fire rolls 1d6 to grow one (bonuses: a burning neighbour, a wood store);
+    road incendiaries age and burn out."""
+    rules, graph = ctx.rules, ctx.graph
+    on = rules.int("growth.on")
+    nb_bonus = rules.int("growth.neighbour_burning")
+    wood_bonus = rules.int("growth.wood_store")
+    burning = set(state.fire)
+    for loc in sorted(burning):
+        fire = state.fire.get(loc)
+        if fire is None:
+            continue
+        cap = fire_cap(ctx, state, loc)
+        if fire >= cap:
+            continue  # nothing to roll for: the fire cannot grow
+        mod = 0
+        if any(nb in burning for nb in neighbours(ctx, loc)):
+            mod += nb_bonus
+        if store_at(ctx.scenario, loc) is Material.WOOD:
+            mod += wood_bonus
+        ok, _ = ctx.test("growth", f">={on}", modifier=mod, at=loc)
+        if ok:
+            state.fire[loc] = min(cap, fire + 1)
+    burn_turns = rules.int("roads.burn_turns")
+    for loc in sorted(state.street_fire_age):
+        age = state.street_fire_age[loc] + 1
+        if age >= burn_turns:
+            del state.street_fire_age[loc]
+            state.fire.pop(loc, None)  # burns out without embers
+            ctx.note("road_burnout", at=loc, age=age)
+        else:
+            state.street_fire_age[loc] = age
+
+
+# -- step 3: reignition --------------------------------------------------------------------------
+def step_reignite(ctx: TurnContext, state: GameState) -> None:
+    """Step 3: each ember location rolls 2d6 and re-ignites at fire 1 on 12."""
+    rules = ctx.rules
+    need = f">={rules.int('embers.reignite_on')}"
+    n = rules.int("embers.dice")
+    for loc in sorted(state.embers):
+        ok, _ = ctx.test("reignite", need, dice=n, at=loc)
+        if ok:
+            ignite(ctx, state, loc, rules.int("fire.start"), cause="reignite")
+
+
+# -- step 4: damp ------------------------------------------------------------------------------
+def step_damp(ctx: TurnContext, state: GameState) -> None:
+    """Step 4: damp lost to failed spreads in step 1 is taken off now."""
+    loss = ctx.rules.int("spread.damp_loss")
+    for loc, times in sorted(state.pending_damp_loss.items()):
+        damp = state.damp.get(loc, 0)
+        if loc in state.fire or damp <= 0:
+            continue
+        new = max(0, damp - loss * times)
+        if new:
+            state.damp[loc] = new
+        else:
+            del state.damp[loc]
+        ctx.note("damp_loss", at=loc, damp=new)
+    state.pending_damp_loss = {}

@@ -1,0 +1,130 @@
+"""Step 9 of the turn (first half): streams, damping down, embers and fire parties (§4, §9).
+
+Hose lines with water play in id order, each on its target, one roll each, so a fire can be
+beaten down several steps in a turn (the next stream faces the lowered fire). A stream on a
+location that is not burning damps it down instead. A fire team with water where embers
+lie puts them all out on a 6. Fire parties try once on a fire 1 next to them, then refill.
+"""
+
+from __future__ import annotations
+
+from ..scenario import AreaKind, FeatureType, Location
+from ..state import GameState
+from ..turn import TurnContext
+from ..units import HoseLine, UnitState
+from . import fire as fire_rules
+from . import reach
+
+
+def crew_at_branch(state: GameState, h: HoseLine) -> list[UnitState]:
+    out = []
+    for sid in h.crew:
+        s = state.units.get(sid)
+        if s is not None and s.in_play and h.path and s.loc == h.branch:
+            out.append(s)
+    return out
+
+
+def stream_modifier(ctx: TurnContext, state: GameState, h: HoseLine, rng: int) -> int:
+    """§9 modifiers: range, the crew's fatigue (the freshest stand handles the branch),
+    two or more crews, unmanned branch."""
+    r = ctx.rules
+    mod = r.int(f"firefighting.range.{rng}")
+    crew = crew_at_branch(state, h)
+    if not crew:
+        return mod + r.int("firefighting.unmanned")
+    best = min(s.fatigue for s in crew)
+    if best == 1:
+        mod += r.int("firefighting.tired")
+    elif best >= 2:
+        mod += r.int("firefighting.exhausted")
+    if len(crew) >= r.int("firefighting.crews_for_bonus"):
+        mod += r.int("firefighting.crews_bonus")
+    return mod
+
+
+def step_firefighting(ctx: TurnContext, state: GameState) -> None:
+    r = ctx.rules
+    damp_add, damp_max = r.int("firefighting.damp_add"), r.int("firefighting.damp_max")
+    wet: set[Location] = set()  # locations where a team has water (embers)
+    for hid in sorted(state.hoses):
+        h = state.hoses[hid]
+        if h.water <= 0 or h.target is None or h.cut or not h.path:
+            continue
+        rng = reach.stream_range(ctx, h.branch, h.target)
+        if rng is None:
+            continue
+        wet.add(h.target)
+        if crew_at_branch(state, h):
+            wet.add(h.branch)
+        fire = state.fire.get(h.target)
+        if fire is not None:
+            mod = stream_modifier(ctx, state, h, rng)
+            ok, _ = ctx.test(
+                "extinguish", f">={fire}", modifier=mod, at=h.target, hose=h.id, range=rng
+            )
+            if ok:
+                fire_rules.reduce_fire(state, h.target)
+        else:
+            before = state.damp.get(h.target, 0)
+            after = min(before + damp_add, damp_max)
+            if after > before:
+                state.damp[h.target] = after
+            ctx.note("damp_down", at=h.target, hose=h.id, damp=after)
+    embers_on = r.int("embers.put_out_on")
+    for loc in sorted(state.embers & wet):
+        ok, _ = ctx.test("embers_out", f">={embers_on}", at=loc)
+        if ok:
+            state.embers.discard(loc)
+    fire_parties(ctx, state)
+
+
+def refill_point(ctx: TurnContext, state: GameState, loc: Location) -> bool:
+    """§9: a fire party refills at a working hydrant or at any building's ground level."""
+    a = ctx.scenario.area_by_id.get(loc[0])
+    if a is None:
+        return False
+    if a.kind is AreaKind.BUILDING and loc[1] == 0:
+        return True
+    return (
+        ctx.scenario.mains != "failed"
+        and loc[0] not in state.hydrants_lost
+        and any(f.type is FeatureType.HYDRANT and f.area == loc[0] for f in ctx.scenario.features)
+    )
+
+
+def party_targets(ctx: TurnContext, state: GameState, loc: Location) -> list[Location]:
+    """Fires a fire party can tackle from ``loc``: its own location first, then neighbours."""
+    top = ctx.rules.int("fire_party.max_fire")
+    cands = [loc, *ctx.graph.neighbours(loc)]
+    return [c for c in cands if 0 < state.fire.get(c, 0) <= top]
+
+
+def fire_parties(ctx: TurnContext, state: GameState) -> None:
+    r = ctx.rules
+    on, turns = r.int("fire_party.on"), r.int("fire_party.refill_turns")
+    for uid in sorted(state.units):
+        u = state.units[uid]
+        if u.role != "fire_party" or not u.in_play or u.loc is None:
+            continue
+        if u.charged:
+            targets = party_targets(ctx, state, u.loc)
+            if not targets:
+                continue
+            ok, _ = ctx.test("fire_party", f">={on}", at=targets[0], unit=u.id)
+            if ok:
+                fire_rules.reduce_fire(state, targets[0], state.fire[targets[0]])
+            u.charged = False
+            u.extra["refill"] = 0
+            u.task = "refill"
+        elif refill_point(ctx, state, u.loc) and not reach_moved(state, u):
+            u.extra["refill"] = int(u.extra.get("refill", 0)) + 1
+            if u.extra["refill"] >= turns:
+                u.charged = True
+                u.task = "idle"
+                ctx.note("refill", at=u.loc, unit=u.id)
+
+
+def reach_moved(state: GameState, u: UnitState) -> bool:
+    """A party that walked this turn has not spent it refilling."""
+    return bool(u.extra.get("acted") == state.turn)

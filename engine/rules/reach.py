@@ -1,0 +1,245 @@
+"""Where units can go and what they can reach: heat, foot paths, roads, stream range.
+
+Shared by the movement step, the orders API and the autopilot. Every search is local (a
+Dijkstra bounded by movement points, a BFS bounded by range), so the work follows the units
+and not the size of the map.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections import deque
+from collections.abc import Callable, Iterable
+
+from ..scenario import AreaKind, Location
+from ..state import GameState
+from ..turn import TurnContext
+from ..units import STAND, UnitState
+
+#: a foot link: (neighbour, movement cost, hose steps, laying cost, kind)
+Link = tuple[Location, int, int, int, str]
+
+
+# -- fire, heat and danger ------------------------------------------------------------------
+def heat(ctx: TurnContext, state: GameState, loc: Location) -> int:
+    """§4: the sum of the fires of every location next to ``loc``."""
+    fire = state.fire
+    if not fire:
+        return 0
+    return sum(fire.get(nb, 0) for nb in ctx.graph.neighbours(loc))
+
+
+def heat_test(ctx: TurnContext, state: GameState, unit: UnitState, loc: Location) -> bool:
+    """§4 heat test to enter (or stay in) ``loc``: 1d6 >= heat; <= 1 passes, >= 7 fails.
+
+    Only a real roll is logged (rule ``heat``); the sure results need no die.
+    """
+    h = heat(ctx, state, loc)
+    if h <= ctx.rules.int("heat.always_pass_max"):
+        return True
+    if h >= ctx.rules.int("heat.always_fail_min"):
+        return False
+    ok, _ = ctx.test("heat", f">={h}", at=loc, unit=unit.id)
+    return ok
+
+
+def unsafe(ctx: TurnContext, state: GameState, loc: Location) -> bool:
+    """R-7: heavy damage or worse here, or next to a fire of 5 in a heavy-damaged location."""
+    r = ctx.rules
+    if state.damage_at(loc) >= r.int("movement.withdraw_damage"):
+        return True
+    hot, bad = r.int("movement.withdraw_fire"), r.int("movement.withdraw_fire_damage")
+    return any(
+        state.fire.get(nb, 0) >= hot and state.damage_at(nb) >= bad
+        for nb in ctx.graph.neighbours(loc)
+    )
+
+
+def area_kind(ctx: TurnContext, area: str) -> AreaKind | None:
+    a = ctx.scenario.area_by_id.get(area)
+    return None if a is None else a.kind
+
+
+# -- foot links -------------------------------------------------------------------------------
+def ladder_links(state: GameState) -> dict[Location, list[tuple[Location, int]]]:
+    """Links given by pitched, ready ladders: street (at, 0) <-> (face, level), by level."""
+    out: dict[Location, list[tuple[Location, int]]] = {}
+    for u in state.units.values():
+        if not u.ladders or not u.in_play:
+            continue
+        for ld in u.ladders:
+            if not ld.ready or ld.at is None or ld.face is None:
+                continue
+            foot = (ld.at, 0)
+            for lvl in range(1, ld.height + 1):
+                top = (ld.face, lvl)
+                out.setdefault(foot, []).append((top, lvl))
+                out.setdefault(top, []).append((foot, lvl))
+    return out
+
+
+def foot_links(
+    ctx: TurnContext,
+    loc: Location,
+    ladders: dict[Location, list[tuple[Location, int]]],
+) -> list[Link]:
+    """Where a stand can step from ``loc`` (never into water), with its costs."""
+    r, g = ctx.rules, ctx.graph
+    area_pts, stair_pts = r.int("movement.area"), r.int("movement.stairs")
+    ladder_pts = r.int("movement.ladder")
+    lay_area, lay_stairs = r.int("hose.lay_area"), r.int("hose.lay_stairs")
+    lay_ladder = r.int("hose.lay_ladder")
+    out: list[Link] = []
+    for nb in g.horizontal(loc):
+        if area_kind(ctx, nb[0]) is not AreaKind.WATER:
+            out.append((nb, area_pts, 1, lay_area, "area"))
+    for nb in g.vertical(loc):
+        out.append((nb, stair_pts, 1, lay_stairs, "stairs"))
+    for nb, lvl in ladders.get(loc, ()):
+        out.append(
+            (nb, area_pts + ladder_pts * lvl, 1 + lvl, lay_area + lay_ladder * lvl, "ladder")
+        )
+    return out
+
+
+def passable(ctx: TurnContext, state: GameState, loc: Location) -> bool:
+    """A stand may plan to step here: not burning, not sure to fail the heat test."""
+    return loc not in state.fire and heat(ctx, state, loc) < ctx.rules.int("heat.always_fail_min")
+
+
+def foot_search(
+    ctx: TurnContext,
+    state: GameState,
+    start: Location,
+    budget: int | None = None,
+    *,
+    weight: int = 1,
+    ok: Callable[[Location], bool] | None = None,
+    ladders: dict[Location, list[tuple[Location, int]]] | None = None,
+) -> tuple[dict[Location, int], dict[Location, Location]]:
+    """Cheapest foot costs from ``start`` (weight 1: movement points, 2: hose steps,
+    3: laying points) within ``budget``; returns (cost, previous location)."""
+    if ladders is None:
+        ladders = ladder_links(state)
+    can = ok or (lambda loc: passable(ctx, state, loc))
+    dist: dict[Location, int] = {start: 0}
+    prev: dict[Location, Location] = {}
+    heap: list[tuple[int, Location]] = [(0, start)]
+    while heap:
+        d, loc = heapq.heappop(heap)
+        if d > dist.get(loc, d):
+            continue
+        for link in foot_links(ctx, loc, ladders):
+            nb, cost = link[0], link[weight]
+            nd = d + cost
+            if budget is not None and nd > budget:
+                continue
+            if nd < dist.get(nb, nd + 1) and can(nb):
+                dist[nb] = nd
+                prev[nb] = loc
+                heapq.heappush(heap, (nd, nb))
+    return dist, prev
+
+
+def path_to(prev: dict[Location, Location], start: Location, goal: Location) -> list[Location]:
+    """The path start..goal (inclusive) from a search's previous-location map."""
+    out = [goal]
+    while out[-1] != start:
+        out.append(prev[out[-1]])
+    out.reverse()
+    return out
+
+
+def link_between(ctx: TurnContext, state: GameState, a: Location, b: Location) -> Link | None:
+    """The foot link from ``a`` to ``b`` if they are next to each other."""
+    for link in foot_links(ctx, a, ladder_links(state)):
+        if link[0] == b:
+            return link
+    return None
+
+
+# -- range ----------------------------------------------------------------------------------
+def area_distances(ctx: TurnContext, area: str, limit: int) -> dict[str, int]:
+    """Areas within ``limit`` steps of adjacency from ``area`` (cached for the game)."""
+    cache: dict[tuple[str, int], dict[str, int]] = ctx.cache.setdefault("area_dist", {})
+    hit = cache.get((area, limit))
+    if hit is not None:
+        return hit
+    dist = {area: 0}
+    q = deque([area])
+    while q:
+        a = q.popleft()
+        if dist[a] >= limit:
+            continue
+        for nb in ctx.graph.area_neighbours(a):
+            if nb not in dist:
+                dist[nb] = dist[a] + 1
+                q.append(nb)
+    cache[(area, limit)] = dist
+    return dist
+
+
+def stream_range(ctx: TurnContext, branch: Location, target: Location) -> int | None:
+    """§9 range from a branch to a target: areas apart plus levels apart (None: too far)."""
+    limit = ctx.rules.int("firefighting.max_range")
+    d = area_distances(ctx, branch[0], limit).get(target[0])
+    if d is None:
+        return None
+    total = d + abs(branch[1] - target[1])
+    return total if total <= limit else None
+
+
+def in_range(ctx: TurnContext, branch: Location) -> list[tuple[Location, int]]:
+    """Every location a stream from ``branch`` can reach, with its range."""
+    limit = ctx.rules.int("firefighting.max_range")
+    out: list[tuple[Location, int]] = []
+    for area, d in area_distances(ctx, branch[0], limit).items():
+        for lvl in ctx.scenario.levels_of(area):
+            total = d + abs(branch[1] - lvl)
+            if total <= limit and area_kind(ctx, area) is not AreaKind.WATER:
+                out.append(((area, lvl), total))
+    return sorted(out)
+
+
+# -- roads ----------------------------------------------------------------------------------
+def road_blocked(ctx: TurnContext, state: GameState) -> set[str]:
+    """Street areas a vehicle cannot drive through: rubble, craters, fire."""
+    blocked = set(state.rubble) | set(state.craters)
+    blocked |= {a for (a, lvl) in state.fire if lvl == 0}
+    return blocked
+
+
+def road_routes(
+    ctx: TurnContext, state: GameState, start: str, blocked: set[str] | None = None
+) -> dict[str, list[str]]:
+    """Every street reachable from ``start`` with the route (BFS, sorted ids)."""
+    if blocked is None:
+        blocked = road_blocked(ctx, state)
+    roads = ctx.graph.road_graph()
+    if start not in roads:
+        return {}
+    routes: dict[str, list[str]] = {start: [start]}
+    q = deque([start])
+    while q:
+        a = q.popleft()
+        for nb in sorted(roads.neighbors(a)):
+            if nb not in routes and nb not in blocked:
+                routes[nb] = [*routes[a], nb]
+                q.append(nb)
+    return routes
+
+
+def stands_at(state: GameState, loc: Location) -> list[UnitState]:
+    return [u for u in state.units_at(loc) if u.kind == STAND]
+
+
+def nearest(
+    dist: dict[Location, int], goals: Iterable[Location]
+) -> tuple[Location | None, int]:
+    """The goal with the least cost (ties by location id)."""
+    best: tuple[int, Location] | None = None
+    for g in goals:
+        d = dist.get(g)
+        if d is not None and (best is None or (d, g) < best):
+            best = (d, g)
+    return (None, -1) if best is None else (best[1], best[0])

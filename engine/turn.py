@@ -1,0 +1,178 @@
+"""One turn of BLITZ!: the ten steps in order (§2), every roll logged as one event.
+
+:class:`TurnContext` carries what the rules need (scenario, graph, ruleset, dice) and makes
+every roll through :meth:`TurnContext.test` or :meth:`TurnContext.roll`, which append exactly
+one event each to ``ctx.events`` in the turn-log format. Rules that happen without a roll
+(an oil tank's spread, a collapse) are logged with :meth:`TurnContext.note`.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .dice import Dice
+from .graph import MapGraph
+from .ruleset import Ruleset
+from .scenario import Location, Scenario
+from .state import GameState, loc_dict
+
+Event = dict[str, Any]
+
+_OPS: dict[str, Callable[[int, int], bool]] = {
+    ">=": operator.ge,
+    "<=": operator.le,
+    "==": operator.eq,
+    ">": operator.gt,
+    "<": operator.lt,
+}
+
+
+def check_need(need: str, total: int) -> bool:
+    """Whether a modified total meets a need such as ``">=6"`` or ``"<=3"``."""
+    for op in (">=", "<=", "==", ">", "<"):
+        if need.startswith(op):
+            return _OPS[op](total, int(need[len(op) :]))
+    raise ValueError(f"bad need {need!r}")
+
+
+@dataclass
+class TurnLog:
+    turn: int
+    events: list[Event]
+    state: dict[str, Any]
+
+    def to_json_obj(self) -> dict[str, Any]:
+        return {"turn": self.turn, "events": self.events, "state": self.state}
+
+
+@dataclass
+class TurnContext:
+    """What a step needs besides the state. One context serves a whole game."""
+
+    scenario: Scenario
+    graph: MapGraph
+    rules: Ruleset
+    dice: Dice
+    events: list[Event] = field(default_factory=list)
+    step: int = 0
+    #: caches the rules keep for the whole game (e.g. the bomb-drop index)
+    cache: dict[str, Any] = field(default_factory=dict)
+
+    # -- events ----------------------------------------------------------------------------
+    def _event(self, rule: str, step: int | None, where: dict[str, Any]) -> Event:
+        ev: Event = {"step": self.step if step is None else step, "rule": rule}
+        for key, value in where.items():
+            if value is None:
+                continue
+            key = key.rstrip("_")  # from_ -> from
+            if key == "frm":
+                key = "from"
+            if isinstance(value, tuple) and len(value) == 2 and isinstance(value[0], str):
+                value = loc_dict(value)  # a Location
+            ev[key] = value
+        return ev
+
+    def test(
+        self,
+        rule: str,
+        need: str,
+        dice: int = 1,
+        modifier: int = 0,
+        step: int | None = None,
+        ruling: str | None = None,
+        **where: Any,
+    ) -> tuple[bool, int]:
+        """Roll ``dice``d6 + ``modifier`` against ``need``; log it; (success, total)."""
+        rolled = self.dice.d6(dice)
+        total = sum(rolled) + modifier
+        ok = check_need(need, total)
+        ev = self._event(rule, step, where)
+        ev.update(dice=rolled, modifier=modifier, need=need, success=ok)
+        if ruling:
+            ev["ruling"] = ruling
+        self.events.append(ev)
+        return ok, total
+
+    def roll(
+        self,
+        rule: str,
+        dice: int = 1,
+        step: int | None = None,
+        ruling: str | None = None,
+        **where: Any,
+    ) -> int:
+        """A table roll of ``dice``d6 (need ``"table"``); log it; the sum."""
+        rolled = self.dice.d6(dice)
+        ev = self._event(rule, step, where)
+        ev.update(dice=rolled, modifier=0, need="table", success=True)
+        if ruling:
+            ev["ruling"] = ruling
+        self.events.append(ev)
+        return sum(rolled)
+
+    def note(
+        self, rule: str, step: int | None = None, ruling: str | None = None, **where: Any
+    ) -> Event:
+        """Log something that happens without a roll (need ``"auto"``)."""
+        ev = self._event(rule, step, where)
+        ev.update(dice=[], modifier=0, need="auto", success=True)
+        if ruling:
+            ev["ruling"] = ruling
+        self.events.append(ev)
+        return ev
+
+    def loc(self, loc: Location) -> dict[str, Any]:
+        return loc_dict(loc)
+
+
+Step = Callable[[TurnContext, GameState], None]
+
+
+def steps() -> list[tuple[int, Step]]:
+    """The ten steps of §2 as (step number, function), in play order."""
+    from .rules import (
+        bombing,
+        damage,
+        fatigue,
+        fire,
+        firefighting,
+        movement,
+        rescue,
+        water,
+    )
+
+    return [
+        (1, fire.step_spread),
+        (2, fire.step_growth),
+        (3, fire.step_reignite),
+        (4, fire.step_damp),
+        (5, bombing.step_bombing),
+        (6, movement.step_movement),
+        (7, damage.step_damage),
+        (8, water.step_water),
+        (9, firefighting.step_firefighting),
+        (9, rescue.step_rescue),
+        (10, fatigue.step_fatigue),
+    ]
+
+
+def begin_turn(state: GameState) -> None:
+    """Advance the turn counter and reset the per-turn bookkeeping."""
+    state.turn += 1
+    state.caught = set()
+    state.pending_damp_loss = {}
+    state.fire_at_start = dict(state.fire)
+
+
+def play_turn(ctx: TurnContext, state: GameState) -> TurnLog:
+    """Play one whole turn on ``state`` (mutated) and return its log."""
+    ctx.events = []
+    begin_turn(state)
+    for number, fn in steps():
+        ctx.step = number
+        fn(ctx, state)
+    ctx.step = 0
+    return TurnLog(state.turn, ctx.events, state.to_log())

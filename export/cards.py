@@ -1,0 +1,278 @@
+"""Unit cards: poker size (63.5 x 88.9 mm), 9-up, butted, crop marks in the margins.
+
+Fronts come from the ruleset's equipment table (house rules applied); with a scenario, one
+card per force (with its id and arrival), otherwise the whole catalogue. Each sheet of
+fronts is followed by its backs, mirrored so that after a long-edge duplex print each
+back lands behind its own front. ``bleed=True`` prints every card 3 mm larger all round
+(fewer fit a Letter sheet).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from reportlab.pdfgen.canvas import Canvas
+
+from fireground.engine.scenario import ForceUnit, Scenario
+
+from .kit import crop_marks, draw_text, fill_box, new_canvas, paper_size
+from .layout import Box, Layout, layout
+
+
+@dataclass(frozen=True)
+class Card:
+    """What one card says."""
+
+    type: str
+    data: Mapping[str, Any]
+    unit_id: str = ""
+    where: str = ""
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """Where cards go on one side of the paper (points, bottom-left of each card's trim)."""
+
+    page: tuple[float, float]
+    card_w: float
+    card_h: float
+    bleed: float
+    cols: int
+    rows: int
+
+    @property
+    def per_page(self) -> int:
+        return self.cols * self.rows
+
+    @property
+    def block(self) -> Box:
+        cw, ch = self.card_w + 2 * self.bleed, self.card_h + 2 * self.bleed
+        w, h = self.cols * cw, self.rows * ch
+        return Box("block", (self.page[0] - w) / 2, (self.page[1] - h) / 2, w, h)
+
+    def slot(self, i: int) -> tuple[float, float]:
+        """Trim-box origin of the i-th card, filled left to right, top to bottom."""
+        row, col = divmod(i, self.cols)
+        b = self.block
+        cw, ch = self.card_w + 2 * self.bleed, self.card_h + 2 * self.bleed
+        return (b.x + col * cw + self.bleed, b.top - (row + 1) * ch + self.bleed)
+
+    def back_slot(self, i: int) -> tuple[float, float]:
+        """The same card's back: mirrored across the page's long-edge fold axis."""
+        x, y = self.slot(i)
+        if self.page[0] <= self.page[1]:  # portrait: flipped about the vertical long edge
+            return (self.page[0] - x - self.card_w, y)
+        return (x, self.page[1] - y - self.card_h)
+
+
+def plan_sheet(paper: str, bleed: bool) -> tuple[Sheet, Layout]:
+    """Most cards per page (portrait on a tie), at most the layout's ``max_cards``."""
+    pw, ph = paper_size(paper)
+    name = "card_sheet_bleed" if bleed else "card_sheet"
+    card = layout("card_front")
+    best: tuple[Sheet, Layout] | None = None
+    for w, h in ((pw, ph), (ph, pw)):
+        lay = layout(name, w, h)
+        b, m = lay.length("bleed"), lay.length("min_margin")
+        cw, ch = card.width + 2 * b, card.height + 2 * b
+        cols, rows = int((w - 2 * m) // cw), int((h - 2 * m) // ch)
+        while cols * rows > int(lay.setting("max_cards", 9)):
+            if cols >= rows:
+                cols -= 1
+            else:
+                rows -= 1
+        sheet = Sheet((w, h), card.width, card.height, b, cols, rows)
+        if best is None or sheet.per_page > best[0].per_page:
+            best = (sheet, lay)
+    assert best is not None
+    if best[0].per_page == 0:
+        raise ValueError(f"a card does not fit on {paper} paper")
+    return best
+
+
+# -- content ------------------------------------------------------------------------------
+def unit_catalogue(scenario: Scenario | None) -> Mapping[str, Mapping[str, Any]]:
+    """The equipment table of the scenario's ruleset, house rules applied."""
+    from fireground.engine import ruleset as rs
+
+    name = scenario.ruleset if scenario is not None else "blitz"
+    load = getattr(rs, "load_ruleset", None)
+    if load is not None:
+        rules = load(name, dict(scenario.house_rules) if scenario is not None else {})
+        units = getattr(rules, "units", None)
+        if units is not None:
+            return dict(units)
+    return dict(rs.ruleset_data(name).get("units", {}))
+
+
+def cards_for(scenario: Scenario | None, catalogue: bool = False) -> list[Card]:
+    units = unit_catalogue(scenario)
+    if scenario is None or catalogue or not scenario.forces:
+        return [Card(t, d) for t, d in units.items()]
+    return [Card(u.type, units.get(u.type, {"name": u.type}), u.id, _where(u))
+            for u in scenario.forces]
+
+
+def _where(u: ForceUnit) -> str:
+    if u.area is not None:
+        lvl = f", level {u.level}" if u.level else ""
+        start = f"starts in {u.area}{lvl}"
+        return start if u.arrives <= 1 else f"arrives turn {u.arrives} in {u.area}{lvl}"
+    return f"arrives turn {u.arrives}" + (f" {u.entry}" if u.entry else "")
+
+
+def _ladders(value: Any) -> str:
+    if not value:
+        return "none"
+    if not isinstance(value, list):
+        return str(value)
+    counts = Counter(
+        (int(ld.get("rating", 1)), bool(ld.get("hook")), str(ld.get("name", "ladder")))
+        for ld in value if isinstance(ld, Mapping)
+    )
+    return ", ".join(
+        f"{n} × {name} (level {rating}{', hook' if hook else ''})"
+        for (rating, hook, name), n in sorted(counts.items())
+    )
+
+
+def stat_text(key: str, data: Mapping[str, Any]) -> str:
+    v = data.get(key)
+    if key == "ladders":
+        return _ladders(v)
+    if key == "moves":
+        moves = {"road": "by road (vehicle)", "foot": "on foot", "towed": "towed",
+                 "carried": "carried"}
+        return moves.get(str(v), str(v)) if v else "—"
+    if key == "water" and data.get("dam_points"):
+        return f"dam of {data['dam_points']}"
+    if v in (None, 0, "", []):
+        return "—"
+    return str(v)
+
+
+def special_text(data: Mapping[str, Any]) -> str:
+    lines = [str(s) for s in data.get("special") or []]
+    extra = {
+        "deploy_turns": "{} turn(s) to deploy or unload",
+        "lays_areas": "lays {} areas of hose a turn",
+        "rations": "{} stand-turns of rations",
+        "carries": "carries {} casualties",
+    }
+    for key, text in extra.items():
+        if data.get(key):
+            lines.append(text.format(data[key]))
+    return "\n".join(f"• {s}" for s in lines) or "—"
+
+
+# -- drawing ------------------------------------------------------------------------------
+def _colour(lay: Layout, role: str) -> str:
+    colours: Mapping[str, str] = lay.setting("role_colours") or {}
+    return colours.get(role, colours.get("default", "#7f1d1d"))
+
+
+def _bled(box: Box, card: Layout, bleed: float) -> Box:
+    """Stretch a box that touches the trim edge out to the bleed edge."""
+    if not box.get("bleed") or not bleed:
+        return box
+    x0 = box.x - bleed if box.x <= 0.01 else box.x
+    y0 = box.y - bleed if box.y <= 0.01 else box.y
+    x1 = box.right + bleed if box.right >= card.width - 0.01 else box.right
+    y1 = box.top + bleed if box.top >= card.height - 0.01 else box.top
+    return Box(box.name, x0, y0, x1 - x0, y1 - y0, box.style)
+
+
+def draw_front(c: Canvas, card: Card, x: float, y: float, bleed: float) -> None:
+    lay = layout("card_front")
+    role = str(card.data.get("role", "default"))
+    colour = _colour(lay, role)
+    c.saveState()
+    c.translate(x, y)
+    fill_box(c, Box("bg", -bleed, -bleed, lay.width + 2 * bleed, lay.height + 2 * bleed),
+             fill=lay.setting("background"))
+    fill_box(c, _bled(lay.box("band"), lay, bleed), fill=colour)
+    fill_box(c, _bled(lay.box("footer"), lay, bleed), fill=colour)
+    draw_text(c, lay.box("name"), str(card.data.get("name", card.type)))
+    draw_text(c, lay.box("role"), role.replace("_", " "))
+    _stats(c, lay, card.data)
+    draw_text(c, lay.box("special_title"), "Special")
+    draw_text(c, lay.box("special"), special_text(card.data))
+    draw_text(c, lay.box("id"), card.unit_id or "")
+    draw_text(c, lay.box("arrives"), card.where or "catalogue card")
+    c.restoreState()
+
+
+def _stats(c: Canvas, lay: Layout, data: Mapping[str, Any]) -> None:
+    box = lay.box("stats")
+    rows: Sequence[Sequence[str]] = lay.setting("stats") or []
+    h = box.height / max(1, len(rows))
+    label_w = box.width * 0.36
+    c.saveState()
+    c.setStrokeColor("#c9b99a")
+    c.setLineWidth(0.3)
+    for i, (key, label) in enumerate(rows):
+        top = box.top - i * h
+        if i:
+            c.line(box.x, top, box.right, top)
+        lbox = Box("label", box.x, top - h, label_w, h, {**box.style, "font": "bold",
+                                                        "valign": "middle", "max_lines": 1})
+        vbox = Box("value", box.x + label_w, top - h, box.width - label_w, h,
+                   {**box.style, "valign": "middle", "max_lines": 2})
+        draw_text(c, lbox, str(label))
+        draw_text(c, vbox, stat_text(str(key), data))
+    c.restoreState()
+
+
+def draw_back(c: Canvas, card: Card, x: float, y: float, bleed: float) -> None:
+    lay = layout("card_back")
+    c.saveState()
+    c.translate(x, y)
+    fill_box(c, Box("bg", -bleed, -bleed, lay.width + 2 * bleed, lay.height + 2 * bleed),
+             fill=lay.setting("background"))
+    fill_box(c, lay.box("frame"), stroke=lay.setting("border"), width=1.2, radius=6)
+    draw_text(c, lay.box("title"), "BLITZ!")
+    draw_text(c, lay.box("subtitle"), "London Fire Service 1940")
+    draw_text(c, lay.box("kind"), f"{card.unit_id} · " * bool(card.unit_id)
+              + str(card.data.get("name", card.type)))
+    c.restoreState()
+
+
+def write_cards(scenario: Scenario | None, path: Path, paper: str = "a4", bleed: bool = False,
+                catalogue: bool = False) -> Path:
+    cards = cards_for(scenario, catalogue)
+    sheet, lay = plan_sheet(paper, bleed)
+    title = f"Unit cards: {scenario.name}" if scenario is not None and scenario.name else "Unit cards"
+    c = new_canvas(path, sheet.page, title, "fireground unit cards")
+    n = sheet.per_page
+    for start in range(0, max(1, len(cards)), n):
+        batch = cards[start:start + n]
+        for side in ("front", "back"):
+            c.setPageSize(sheet.page)
+            for i, card in enumerate(batch):
+                if side == "front":
+                    draw_front(c, card, *sheet.slot(i), sheet.bleed)
+                else:
+                    draw_back(c, card, *sheet.back_slot(i), sheet.bleed)
+            _marks(c, sheet, lay, len(batch), side)
+            note = ("Fronts: cut on the marks." if side == "front" else
+                    "Backs: print double-sided, flip on the long edge.")
+            draw_text(c, lay.box("note"), f"{note} Print at 100% (actual size). "
+                      f"Cards {start + 1}-{start + len(batch)} of {len(cards)}.")
+            c.showPage()
+    c.save()
+    return path
+
+
+def _marks(c: Canvas, sheet: Sheet, lay: Layout, count: int, side: str) -> None:
+    slots = [sheet.slot(i) if side == "front" else sheet.back_slot(i) for i in range(count)]
+    xs = sorted({round(x, 3) for x, _ in slots} | {round(x + sheet.card_w, 3) for x, _ in slots})
+    ys = sorted({round(y, 3) for _, y in slots} | {round(y + sheet.card_h, 3) for _, y in slots})
+    b = sheet.block
+    gap, length = lay.length("mark_gap"), lay.length("mark_length")
+    room = min(b.x, b.y)
+    if room > gap + 1.0:
+        crop_marks(c, xs, ys, b, gap, min(length, room - gap - 0.5))

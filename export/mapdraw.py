@@ -1,0 +1,335 @@
+"""Draw the map of a scenario: one level at a time (floor plans) or a summary of all
+levels (small maps in the briefing and the turn report).
+
+Coordinates: table cm with y north go to points as ``(x - minx) * scale``; north is up.
+Colours and symbol sizes come from the ``map_style`` layout.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from reportlab.pdfgen.canvas import Canvas
+
+from fireground.engine.scenario import AreaKind, FeatureType, Location, Scenario
+
+from . import symbols as sym
+from .kit import FONT, FONT_BOLD
+from .layout import CM, Layout, layout
+
+
+@dataclass
+class Marks:
+    """What is on the map at one moment: the scenario's start or a turn-log ``state``."""
+
+    fires: dict[Location, int] = field(default_factory=dict)
+    embers: set[Location] = field(default_factory=set)
+    damp: dict[Location, int] = field(default_factory=dict)
+    damage: dict[Location, int] = field(default_factory=dict)
+    rubble: set[str] = field(default_factory=set)
+    craters: set[str] = field(default_factory=set)
+    units: dict[Location, list[str]] = field(default_factory=dict)
+    casualties: dict[Location, int] = field(default_factory=dict)
+
+    @classmethod
+    def from_start(cls, scenario: Scenario) -> Marks:
+        st = scenario.start
+        units: dict[Location, list[str]] = defaultdict(list)
+        for u in scenario.forces:
+            if u.area is not None and u.arrives <= 1:
+                units[(u.area, u.level)].append(u.id)
+        return cls(
+            fires={v.location: v.value for v in st.fires},
+            embers={r.location for r in st.embers},
+            damp={v.location: v.value for v in st.damp if v.value > 0},
+            damage={v.location: v.value for v in st.damage},
+            rubble=set(st.rubble),
+            craters=set(st.craters),
+            units=dict(units),
+        )
+
+    @classmethod
+    def from_log_state(cls, state: Mapping[str, Any]) -> Marks:
+        """Read the ``state`` of a turn-log entry (scenario-format.md)."""
+
+        def loc(d: Mapping[str, Any]) -> Location:
+            return (str(d["area"]), int(d.get("level", 0)))
+
+        units: dict[Location, list[str]] = defaultdict(list)
+        for u in state.get("units", []):
+            if isinstance(u, Mapping) and u.get("area") is not None:
+                units[loc(u)].append(str(u.get("id", "?")))
+        cas: dict[Location, int] = defaultdict(int)
+        for k in state.get("casualties", []):
+            if isinstance(k, Mapping) and k.get("area") is not None:
+                cas[loc(k)] += 1
+        return cls(
+            fires={loc(d): int(d.get("fire", 1)) for d in state.get("fires", [])},
+            embers={loc(d) for d in state.get("embers", [])},
+            damp={loc(d): int(d.get("damp", 1)) for d in state.get("damp", [])},
+            damage={loc(d): int(d.get("damage", 1)) for d in state.get("damage", [])},
+            rubble={str(a if isinstance(a, str) else a.get("area")) for a in state.get("rubble", [])},
+            craters={str(a if isinstance(a, str) else a.get("area")) for a in state.get("craters", [])},
+            units=dict(units),
+            casualties=dict(cas),
+        )
+
+
+@dataclass(frozen=True)
+class MapView:
+    """Table cm -> points: ``scale`` points per table cm, the map's (minx, miny) at (ox, oy)."""
+
+    minx: float
+    miny: float
+    scale: float
+    ox: float = 0.0
+    oy: float = 0.0
+
+    def pt(self, x: float, y: float) -> tuple[float, float]:
+        return (self.ox + (x - self.minx) * self.scale, self.oy + (y - self.miny) * self.scale)
+
+    @property
+    def ratio(self) -> float:
+        """Table cm per cm of paper (1.0 at true scale)."""
+        return CM / self.scale
+
+
+def map_extent(scenario: Scenario, margin_cm: float = 1.0) -> tuple[float, float, float, float]:
+    """(minx, miny, width, height) of the map in table cm, with a margin all round."""
+    minx, miny, maxx, maxy = scenario.bounds()
+    return (minx - margin_cm, miny - margin_cm, maxx - minx + 2 * margin_cm,
+            maxy - miny + 2 * margin_cm)
+
+
+def all_levels(scenario: Scenario) -> list[int]:
+    levels: set[int] = {0}
+    for a in scenario.areas:
+        levels.update(scenario.levels_of(a.id))
+    return sorted(levels)
+
+
+def level_name(level: int) -> str:
+    return {-1: "Basement", 0: "Ground level"}.get(level, f"Level {level}")
+
+
+def style() -> Layout:
+    return layout("map_style")
+
+
+def _poly_path(c: Canvas, view: MapView, pts: Iterable[tuple[float, float]]) -> Any:
+    p = c.beginPath()
+    for i, (x, y) in enumerate(pts):
+        px, py = view.pt(x, y)
+        if i == 0:
+            p.moveTo(px, py)
+        else:
+            p.lineTo(px, py)
+    p.close()
+    return p
+
+
+def _label_point(scenario: Scenario, area_id: str) -> tuple[float, float]:
+    a = scenario.area(area_id)
+    shape = a.shape
+    if shape.is_valid and not shape.is_empty:
+        p = shape.point_on_surface()
+        return (float(p.x), float(p.y))
+    return a.centroid
+
+
+def glyphs_at(scenario: Scenario, marks: Marks, level: int) -> dict[str, list[tuple[str, str]]]:
+    """Per area, the (legend key, caption) symbols to draw on the plan of ``level``."""
+    out: dict[str, list[tuple[str, str]]] = defaultdict(list)
+    for f in scenario.features:
+        if f.type is FeatureType.STAIRWELL:
+            shown = level in scenario.levels_of(f.area)  # serves every level of its area
+        else:
+            shown = (f.level if f.level is not None else 0) == level
+        if not shown:
+            continue
+        if f.type is FeatureType.STORE:
+            out[f.area].append(("store", (f.material or "?")[0].upper()))
+        elif f.type is FeatureType.HYDRANT:
+            out[f.area].append(("hydrant", str(f.pressure or "")))
+        elif f.type is FeatureType.OCCUPANTS:
+            out[f.area].append(("occupants", str(f.count or "")))
+        elif f.type in (FeatureType.STAIRWELL, FeatureType.WATER, FeatureType.ENTRY):
+            out[f.area].append((f.type.value, ""))
+    for (area, lvl), v in sorted(marks.fires.items()):
+        if lvl == level:
+            out[area].append(("fire", str(v)))
+    for area, lvl in sorted(marks.embers):
+        if lvl == level:
+            out[area].append(("embers", ""))
+    for (area, lvl), v in sorted(marks.damp.items()):
+        if lvl == level:
+            out[area].append(("damp", str(v)))
+    for (area, lvl), v in sorted(marks.damage.items()):
+        if lvl == level:
+            out[area].append(("damage", str(v)))
+    if level == 0:
+        for area in sorted(marks.rubble):
+            out[area].append(("rubble", ""))
+        for area in sorted(marks.craters):
+            out[area].append(("crater", ""))
+    for (area, lvl), ids in sorted(marks.units.items()):
+        if lvl == level:
+            out[area].extend(("unit", u) for u in ids)
+    for (area, lvl), n in sorted(marks.casualties.items()):
+        if lvl == level:
+            out[area].extend(("casualty", "") for _ in range(n))
+    return out
+
+
+def draw_level(c: Canvas, scenario: Scenario, view: MapView, level: int, marks: Marks,
+               symbol_size: float | None = None) -> set[str]:
+    """Draw one level of the map; returns the legend keys it used."""
+    st = style()
+    s = symbol_size if symbol_size is not None else st.length("symbol")
+    gap = st.length("symbol_gap") * s / st.length("symbol")
+    fills: Mapping[str, str] = st.setting("fill")
+    used: set[str] = set()
+    present = [a for a in scenario.areas if level in scenario.levels_of(a.id)]
+    ghosts = [a for a in scenario.areas if level not in scenario.levels_of(a.id)]
+    c.saveState()
+    c.setLineJoin(1)
+    # areas that do not exist at this level: pale, for orientation only
+    c.setFillColor(st.setting("ghost_fill"))
+    c.setStrokeColor(st.setting("ghost_stroke"))
+    c.setLineWidth(st.length("ghost_outline"))
+    for a in ghosts:
+        c.drawPath(_poly_path(c, view, a.polygon), stroke=1, fill=1)
+    c.setStrokeColor(st.setting("outline"))
+    c.setLineWidth(st.length("outline"))
+    for a in present:
+        c.setFillColor(fills.get(a.kind.value, "#ffffff"))
+        c.drawPath(_poly_path(c, view, a.polygon), stroke=1, fill=1)
+    # building outlines heavier, so party walls between buildings read clearly
+    c.setStrokeColor(st.setting("building_outline"))
+    c.setLineWidth(st.length("building_outline"))
+    for b in scenario.buildings:
+        if level not in b.level_range:
+            continue
+        for a in present:
+            if a.building == b.id:
+                c.drawPath(_poly_path(c, view, a.polygon), stroke=1, fill=0)
+    # ids, labels and symbols
+    glyphs = glyphs_at(scenario, marks, level)
+    k = s / st.length("symbol")  # text shrinks with the symbols on small maps
+    id_size = st.length("id_font") / 0.72 * k  # cap height to font size
+    labels = {f.area: f.text for f in scenario.features
+              if f.type is FeatureType.LABEL and f.text and (f.level or 0) == level}
+    for a in present:
+        x, y = view.pt(*_label_point(scenario, a.id))
+        c.setFillColor(st.setting("id_colour"))
+        c.setFont(FONT_BOLD, id_size)
+        c.drawCentredString(x, y + gap, a.id)
+        if a.id in labels:
+            c.setFont(FONT, id_size * 0.8)
+            c.drawCentredString(x, y + gap + id_size * 1.05, str(labels[a.id]))
+        row = glyphs.get(a.id, [])
+        widths = [sym.unit_width(c, s, cap) if key == "unit" else s for key, cap in row]
+        total = sum(widths) + gap * max(0, len(row) - 1)
+        cx = x - total / 2
+        for (key, cap), w in zip(row, widths, strict=True):
+            fn = sym.LEGEND[key][0]
+            c.saveState()
+            fn(c, cx + w / 2, y - s / 2 - gap / 2, s, cap)
+            c.restoreState()
+            cx += w + gap
+            used.add(key)
+    for f in scenario.features:
+        if f.type is FeatureType.WATER and f.name and level == 0:
+            x, y = view.pt(*_label_point(scenario, f.area))
+            c.setFillColor(st.setting("water_symbol"))
+            c.setFont(FONT, id_size * 0.85)
+            c.drawCentredString(x, y - s - 2 * gap - id_size * 0.6, f"{f.name} ({f.points} pts)")
+        if f.type is FeatureType.ENTRY and f.name and level == 0:
+            x, y = view.pt(*_label_point(scenario, f.area))
+            c.setFillColor("#1d7a34")
+            c.setFont(FONT, id_size * 0.8)
+            c.drawCentredString(x, y - s - 2 * gap - id_size * 0.6, str(f.name))
+    # building names, with how many levels
+    c.setFillColor(st.setting("name_colour"))
+    name_size = st.length("name_font") / 0.72 * k
+    for b in scenario.buildings:
+        if level not in b.level_range:
+            continue
+        mine = [a for a in present if a.building == b.id]
+        if not mine:
+            continue
+        top = max(max(p[1] for p in a.polygon) for a in mine)
+        left = min(min(p[0] for p in a.polygon) for a in mine)
+        right = max(max(p[0] for p in a.polygon) for a in mine)
+        x, y = view.pt((left + right) / 2, top)
+        text = b.name or b.id
+        room = (right - left) * view.scale * 0.94
+        size = min(name_size, name_size * room / max(1e-6, c.stringWidth(text, FONT_BOLD, name_size)))
+        c.setFont(FONT_BOLD, size)
+        c.drawCentredString(x, y - size * 1.15, text)
+    c.restoreState()
+    return used
+
+
+def draw_summary(c: Canvas, scenario: Scenario, view: MapView, marks: Marks,
+                 symbol_size: float | None = None, ids: bool = True) -> None:
+    """A small map of every level at once: each area shaded by its hottest fire (any level),
+    destroyed areas dark, with the fire value and burning levels written in."""
+    st = style()
+    s = symbol_size if symbol_size is not None else st.length("small_symbol")
+    fills: Mapping[str, str] = st.setting("fill")
+    ramp: list[str] = st.setting("fire_ramp")
+    hottest: dict[str, int] = {}
+    levels_burning: dict[str, list[int]] = defaultdict(list)
+    for (area, lvl), v in marks.fires.items():
+        hottest[area] = max(hottest.get(area, 0), v)
+        levels_burning[area].append(lvl)
+    destroyed = {a for (a, _l), v in marks.damage.items() if v >= 5}
+    c.saveState()
+    c.setLineJoin(1)
+    c.setLineWidth(0.3)
+    c.setStrokeColor(st.setting("outline"))
+    for a in scenario.areas:
+        if a.id in hottest:
+            fill = ramp[min(len(ramp), max(1, hottest[a.id])) - 1]
+        elif a.id in destroyed:
+            fill = st.setting("destroyed")
+        else:
+            fill = fills.get(a.kind.value, "#ffffff")
+        c.setFillColor(fill)
+        c.drawPath(_poly_path(c, view, a.polygon), stroke=1, fill=1)
+    for a in scenario.areas:
+        x, y = view.pt(*_label_point(scenario, a.id))
+        dark = a.id in destroyed and a.id not in hottest
+        if ids:
+            c.setFillColor("#ffffff" if dark else "#333333")
+            c.setFont(FONT, s * 0.55)
+            c.drawCentredString(x, y + s * 0.1, a.id)
+        if a.id in hottest:
+            lv = ",".join(str(v) for v in sorted(levels_burning[a.id]))
+            c.setFillColor("#000000" if hottest[a.id] < 4 else "#ffffff")
+            c.setFont(FONT_BOLD, s * 0.6)
+            c.drawCentredString(x, y - s * 0.6, f"F{hottest[a.id]} L{lv}")
+        extras = [k for k, hit in (
+            ("rubble", a.id in marks.rubble), ("crater", a.id in marks.craters),
+            ("embers", any(e[0] == a.id for e in marks.embers)),
+        ) if hit]
+        units = [u for (ar, _l), us in marks.units.items() if ar == a.id for u in us]
+        if units:
+            extras.append("unit")
+        cx = x - (len(extras) - 1) * s * 0.55
+        for k in extras:
+            c.saveState()
+            if k == "unit":
+                c.setFillColor("#1b3a8a")
+                c.rect(cx - s * 0.3, y - s * 1.5, s * 0.6, s * 0.6, stroke=0, fill=1)
+                c.setFont(FONT_BOLD, s * 0.45)
+                c.drawCentredString(cx, y - s * 2.1, str(len(units)))
+            else:
+                sym.LEGEND[k][0](c, cx, y - s * 1.2, s * 0.8, "")
+            c.restoreState()
+            cx += s * 1.1
+    c.restoreState()

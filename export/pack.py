@@ -1,0 +1,121 @@
+"""The whole play-aid pack: ``fireground export`` and the function the demo and the
+editor call.
+
+>>> # export_pack(scenario, Path("out"), only=["plans", "cards"], paper="letter")
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+
+from fireground.engine.errors import UsageError
+from fireground.engine.scenario import Scenario
+
+KINDS: tuple[str, ...] = ("plans", "cards", "reference", "counters", "turns", "briefing")
+DEFAULT_TURNS = 6
+
+
+def slug(text: str) -> str:
+    """A file-name-safe stem: ASCII letters, digits and dashes."""
+    s = re.sub(r"[^A-Za-z0-9]+", "-", text).strip("-").lower()
+    return s[:60] or "scenario"
+
+
+def parse_only(only: str | Iterable[str] | None) -> list[str]:
+    if only is None:
+        return list(KINDS)
+    items = [p.strip() for p in (only.split(",") if isinstance(only, str) else only)]
+    items = [p for p in items if p]
+    for p in items:
+        if p not in KINDS:
+            import difflib
+
+            close = difflib.get_close_matches(p, KINDS, n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise UsageError(f"--only: unknown document {p!r}{hint}; choose from {', '.join(KINDS)}")
+    return [k for k in KINDS if k in items]
+
+
+def export_pack(
+    scenario: Scenario,
+    out_dir: Path | str,
+    *,
+    only: str | Iterable[str] | None = None,
+    paper: str = "a4",
+    turns: int | None = None,
+    seed: int | None = None,
+    fit: bool = False,
+    bleed: bool = False,
+    fmt: str = "pdf",
+    stem: str | None = None,
+) -> list[Path]:
+    """Write the chosen documents into ``out_dir``; their paths, in pack order. Each name
+    starts with its kind (``plans-…pdf``). ``fmt`` svg/png applies to the plans."""
+    from .briefing import write_briefing
+    from .cards import write_cards
+    from .counters import write_counters
+    from .plans import write_plans
+    from .reference import write_reference
+    from .turn_report import write_turn_report
+
+    kinds = parse_only(only)
+    if paper.lower() not in ("a4", "letter"):
+        raise UsageError(f"--paper: unknown paper {paper!r} (a4 or letter)")
+    if turns is not None and turns < 1:
+        raise UsageError("--turns must be at least 1")
+    if fmt not in ("pdf", "svg", "png"):
+        raise UsageError(f"--format: unknown format {fmt!r}")
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    base = stem or slug(Path(scenario.source_file).name.split(".")[0] if scenario.source_file
+                        else scenario.name)
+    paper = paper.lower()
+    written: list[Path] = []
+    for kind in kinds:
+        path = out / f"{kind}-{base}.pdf"
+        if kind == "plans":
+            if fmt == "pdf":
+                written.append(write_plans(scenario, path, paper, fit=fit))
+            else:
+                from .plans_image import export_plan_images
+
+                written += export_plan_images(scenario, out, base, fmt)
+        elif kind == "cards":
+            written.append(write_cards(scenario, path, paper, bleed=bleed))
+        elif kind == "reference":
+            written.append(write_reference(scenario, path, paper))
+        elif kind == "counters":
+            written.append(write_counters(scenario, path, paper))
+        elif kind == "turns":
+            n = turns if turns is not None else min(DEFAULT_TURNS, scenario.turns)
+            written.append(write_turn_report(scenario, path, paper, turns=n, seed=seed))
+        elif kind == "briefing":
+            written.append(write_briefing(scenario, path, paper))
+    return written
+
+
+def cli_export(args: argparse.Namespace) -> int:
+    """``fireground export FILE --out DIR [...]``: print each file written."""
+    from fireground.engine.io import load_scenario
+
+    only = parse_only(args.only)  # bad usage before any work
+    scenario = load_scenario(args.file)
+    paths = export_pack(
+        scenario,
+        Path(args.out),
+        only=only,
+        paper=args.paper,
+        turns=args.turns,
+        seed=args.seed,
+        fit=bool(getattr(args, "fit", False)),
+        bleed=bool(getattr(args, "bleed", False)),
+        fmt=getattr(args, "format", "pdf") or "pdf",
+    )
+    for p in paths:
+        print(p)
+    sys.stdout.flush()
+    return 0

@@ -1,0 +1,354 @@
+"""Floor plans at true table scale (1 table cm = 1 cm of paper), tiled over A4 or Letter.
+
+Each level's plan is drawn once into a PDF form XObject and placed, clipped, on every tile
+page, so a 100-page plan stays small and quick. Pages: an overview of the whole map, then
+for each level an assembly guide (when it takes more than one sheet) and its tiles. Every
+page carries the 5 cm calibration square and the "print at 100 %" note, and the PDF asks
+viewers not to scale it. ``fit=True`` instead puts each level on one page and states its
+scale.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+from reportlab.pdfgen.canvas import Canvas
+
+from fireground.engine.scenario import AreaKind, Scenario
+
+from . import planaids as aids
+from .kit import draw_calibration, draw_text, new_canvas, paper_size
+from .layout import CM, Box, Layout, layout
+from .mapdraw import MapView, Marks, all_levels, draw_level, level_name, style
+
+KIND_SWATCHES = (
+    (AreaKind.BUILDING, "building"),
+    (AreaKind.STREET, "street"),
+    (AreaKind.OPEN, "open ground"),
+    (AreaKind.WATER, "water"),
+)
+
+
+@dataclass(frozen=True)
+class Extent:
+    """A rectangle of the table in cm."""
+
+    minx: float
+    miny: float
+    width: float
+    height: float
+
+
+@dataclass(frozen=True)
+class TileGrid:
+    """How one level's plan (``map_w`` x ``map_h`` points at 1:1) is cut into pages."""
+
+    lay: Layout
+    cols: int
+    rows: int
+    map_w: float
+    map_h: float
+    overlap: float
+
+    @property
+    def window(self) -> Box:
+        return self.lay.box("window")
+
+    @property
+    def pages(self) -> int:
+        return self.cols * self.rows
+
+    @property
+    def landscape(self) -> bool:
+        return self.lay.width > self.lay.height
+
+    def _offset(self) -> tuple[float, float]:
+        w, h, ov = self.window.width, self.window.height, self.overlap
+        total_w = self.cols * w - (self.cols - 1) * ov
+        total_h = self.rows * h - (self.rows - 1) * ov
+        return ((total_w - self.map_w) / 2, (total_h - self.map_h) / 2)
+
+    def tile(self, col: int, row: int) -> tuple[float, float, float, float]:
+        """(x0, y0, x1, y1) of a tile's window in map points; row 0 is the north row."""
+        w, h, ov = self.window.width, self.window.height, self.overlap
+        dx, dy = self._offset()
+        x0 = -dx + col * (w - ov)
+        y1 = self.map_h + dy - row * (h - ov)
+        return (x0, y1 - h, x0 + w, y1)
+
+    def label(self, col: int, row: int) -> str:
+        return f"{aids.column_name(col)}{row + 1}"
+
+    def marks(self) -> list[tuple[float, float]]:
+        """Alignment marks in map points: the middle of every overlap strip, at tile
+        corners and half way along each edge."""
+        w, h, ov = self.window.width, self.window.height, self.overlap
+        xs = [self.tile(i, 0)[2] - ov / 2 for i in range(self.cols - 1)]
+        ys = [self.tile(0, j)[1] + ov / 2 for j in range(self.rows - 1)]
+        col_mid = [self.tile(i, 0)[0] + w / 2 for i in range(self.cols)]
+        row_mid = [self.tile(0, j)[1] + h / 2 for j in range(self.rows)]
+        pts = {(x, y) for x in xs for y in ys + row_mid}
+        pts |= {(x, y) for x in col_mid for y in ys}
+        return sorted(pts)
+
+
+def level_extent(scenario: Scenario, level: int, margin_cm: float = 1.0) -> Extent:
+    """The part of the table that has this level (the whole map at ground level)."""
+    areas = [a for a in scenario.areas if level in scenario.levels_of(a.id)] or list(
+        scenario.areas
+    )
+    if not areas:
+        return Extent(0.0, 0.0, 10.0, 10.0)
+    xs = [p[0] for a in areas for p in a.polygon]
+    ys = [p[1] for a in areas for p in a.polygon]
+    return Extent(min(xs) - margin_cm, min(ys) - margin_cm,
+                  max(xs) - min(xs) + 2 * margin_cm, max(ys) - min(ys) + 2 * margin_cm)
+
+
+def plan_tiles(map_w: float, map_h: float, paper: str) -> TileGrid:
+    """The tile grid using the fewest pages (portrait wins a tie)."""
+    pw, ph = paper_size(paper)
+    best: TileGrid | None = None
+    for name, (w, h) in (("plan_tile_portrait", (pw, ph)), ("plan_tile_landscape", (ph, pw))):
+        lay = layout(name, w, h)
+        win, ov = lay.box("window"), lay.length("overlap")
+
+        def count(size: float, room: float) -> int:
+            return 1 if size <= room + 1e-6 else math.ceil((size - ov) / (room - ov) - 1e-9)
+
+        grid = TileGrid(lay, count(map_w, win.width), count(map_h, win.height), map_w, map_h, ov)
+        if best is None or grid.pages < best.pages:
+            best = grid
+    assert best is not None
+    return best
+
+
+def _sheet_layout(paper: str, aspect: float) -> Layout:
+    """The whole-map sheet in the orientation that shows the map larger."""
+    pw, ph = paper_size(paper)
+    options = [layout("plan_sheet_portrait", pw, ph), layout("plan_sheet_landscape", ph, pw)]
+
+    def scale(lay: Layout) -> float:
+        m = lay.box("map")
+        return min(m.width / aspect, m.height)
+
+    return max(options, key=scale)
+
+
+def _fit_view(box: Box, ext: Extent) -> MapView:
+    s = min(box.width / (ext.width * CM), box.height / (ext.height * CM)) * CM
+    ox = box.x + (box.width - ext.width * s) / 2
+    oy = box.y + (box.height - ext.height * s) / 2
+    return MapView(ext.minx, ext.miny, s, ox, oy)
+
+
+def _frame(c: Canvas, lay: Layout, title: str, subtitle: str) -> None:
+    """What every plan page carries: titles, calibration square, print note, north."""
+    draw_text(c, lay.box("title"), title)
+    draw_text(c, lay.box("subtitle"), subtitle)
+    draw_calibration(c, lay.box("calibration"), lay.setting("print_note"))
+    draw_text(c, lay.box("print_note"), lay.setting("print_note").replace("|", ""))
+    aids.draw_north(c, lay.box("north"))
+
+
+def _swatches() -> list[tuple[str, str]]:
+    fills = style().setting("fill")
+    return [(fills[k.value], text) for k, text in KIND_SWATCHES]
+
+
+def _subtitle(scenario: Scenario) -> str:
+    parts = [f"area {scenario.scale.area_cm:g} cm", f"figures {scenario.scale.figure_mm:g} mm"]
+    if scenario.wind.from_:
+        parts.append(f"wind from {scenario.wind.from_}{' (strong)' if scenario.wind.strong else ''}")
+    return " · ".join(parts)
+
+
+def _sheet_page(c: Canvas, scenario: Scenario, lay: Layout, ext: Extent, level: int,
+                title: str, marks: Marks) -> set[str]:
+    c.setPageSize((lay.width, lay.height))
+    view = _fit_view(lay.box("map"), ext)
+    st = style()
+    small = max(st.length("small_symbol"), st.length("symbol") * view.scale / CM)
+    c.saveState()
+    m = lay.box("map")
+    p = c.beginPath()
+    p.rect(m.x, m.y, m.width, m.height)
+    c.clipPath(p, stroke=0, fill=0)
+    used = draw_level(c, scenario, view, level, marks, symbol_size=min(small, st.length("symbol")))
+    c.restoreState()
+    scale = "true scale 1:1" if abs(view.ratio - 1) < 1e-9 else (
+        f"scale 1:{view.ratio:.3g} (1 cm on paper = {view.ratio:.3g} cm on the table)")
+    _frame(c, lay, title, f"{scale} · {_subtitle(scenario)}")
+    aids.draw_scale_bar(c, lay.box("scale_bar"), view.ratio, lay.setting("scale_steps"))
+    return used
+
+
+def write_plans(scenario: Scenario, path: Path, paper: str = "a4", fit: bool = False) -> Path:
+    """Write the floor plans PDF; returns its path."""
+    pw, ph = paper_size(paper)
+    c = new_canvas(path, (pw, ph), f"Floor plans: {scenario.name}", "fireground floor plans")
+    marks = Marks.from_start(scenario)
+    name = scenario.name or "Untitled scenario"
+    levels = all_levels(scenario)
+    swatches = _swatches()
+    symbol = layout("plan_page", pw, ph).length("legend_symbol")
+
+    if fit:
+        for level in levels:
+            ext = level_extent(scenario, level)
+            lay = _sheet_layout(paper, ext.width / ext.height)
+            used = _sheet_page(c, scenario, lay, ext, level,
+                               f"{name}: {level_name(level)}", marks)
+            aids.draw_legend(c, lay.box("legend"), used, symbol, swatches)
+            c.showPage()
+        c.save()
+        return path
+
+    # overview: the whole map on one sheet
+    ext = level_extent(scenario, 0)
+    lay = _sheet_layout(paper, ext.width / ext.height)
+    used = _sheet_page(c, scenario, lay, ext, 0, f"{name}: overview", marks)
+    all_used = set(used)
+    for level in levels:
+        all_used |= _used_at(scenario, marks, level)
+    aids.draw_legend(c, lay.box("legend"), all_used, symbol, swatches)
+    c.showPage()
+
+    for level in levels:
+        ext = level_extent(scenario, level)
+        mw, mh = ext.width * CM, ext.height * CM
+        form = f"plan_level_{level + 1}"
+        c.beginForm(form, 0, 0, mw, mh)
+        used = draw_level(c, scenario, MapView(ext.minx, ext.miny, CM), level, marks)
+        c.endForm()
+        grid = plan_tiles(mw, mh, paper)
+        keep = _tiles_with_map(scenario, grid, ext, level)
+        if grid.pages > 1:
+            _assembly_page(c, scenario, grid, form, paper, ext, level, name, keep)
+        _tile_pages(c, scenario, grid, form, level, name, used, swatches, symbol, keep)
+    c.save()
+    return path
+
+
+def _tiles_with_map(scenario: Scenario, grid: TileGrid, ext: Extent,
+                    level: int) -> set[tuple[int, int]]:
+    """Tiles that show some area of this level (blank sheets of upper floors are skipped)."""
+    from shapely import STRtree, box
+
+    shapes = [a.shape for a in scenario.areas if level in scenario.levels_of(a.id)]
+    if not shapes:
+        return {(col, row) for col in range(grid.cols) for row in range(grid.rows)}
+    tree = STRtree(shapes)
+    keep: set[tuple[int, int]] = set()
+    for col in range(grid.cols):
+        for row in range(grid.rows):
+            x0, y0, x1, y1 = grid.tile(col, row)
+            win = box(ext.minx + x0 / CM, ext.miny + y0 / CM, ext.minx + x1 / CM,
+                      ext.miny + y1 / CM)
+            hits = tree.query(win, predicate="intersects")
+            if any(shapes[int(i)].intersection(win).area > 0.01 for i in hits):
+                keep.add((col, row))
+    return keep
+
+
+def _used_at(scenario: Scenario, marks: Marks, level: int) -> set[str]:
+    from .mapdraw import glyphs_at
+
+    return {k for row in glyphs_at(scenario, marks, level).values() for k, _ in row}
+
+
+def _assembly_page(c: Canvas, scenario: Scenario, grid: TileGrid, form: str, paper: str,
+                   ext: Extent, level: int, name: str, keep: set[tuple[int, int]]) -> None:
+    lay = _sheet_layout(paper, grid.map_w / grid.map_h)
+    c.setPageSize((lay.width, lay.height))
+    box = lay.box("map")
+    x0, y0, _, _ = grid.tile(0, grid.rows - 1)
+    _, _, x1, y1 = grid.tile(grid.cols - 1, 0)
+    s = min(box.width / (x1 - x0), box.height / (y1 - y0))
+    ox = box.x + (box.width - (x1 - x0) * s) / 2 - x0 * s
+    oy = box.y + (box.height - (y1 - y0) * s) / 2 - y0 * s
+    c.saveState()
+    c.translate(ox, oy)
+    c.scale(s, s)
+    c.doForm(form)
+    c.restoreState()
+    c.saveState()
+    c.setLineWidth(0.8)
+    for col in range(grid.cols):
+        for row in range(grid.rows):
+            tx0, ty0, tx1, ty1 = grid.tile(col, row)
+            colour = "#c4161c" if (col, row) in keep else "#b0b0b0"
+            c.setStrokeColor(colour)
+            c.rect(ox + tx0 * s, oy + ty0 * s, (tx1 - tx0) * s, (ty1 - ty0) * s, stroke=1, fill=0)
+            c.setFillColor(colour)
+            size = max(6.0, min(28.0, (tx1 - tx0) * s / 4))
+            c.setFont("DejaVuSans-Bold", size)
+            c.drawCentredString(ox + (tx0 + tx1) / 2 * s, oy + (ty0 + ty1) / 2 * s - size / 3,
+                                grid.label(col, row))
+    c.restoreState()
+    ratio = CM / (s * CM) if s else 1.0
+    orient = "landscape" if grid.landscape else "portrait"
+    _frame(c, lay, f"{name}: {level_name(level)}, how to assemble",
+           f"{grid.cols} × {grid.rows} sheets ({len(keep)} printed, {paper.upper()} {orient}"
+           f"{'; grey ones are blank and left out' if len(keep) < grid.pages else ''}), "
+           f"{grid.overlap / CM * 10:g} mm glue overlap · map {ext.width:g} × {ext.height:g} cm")
+    draw_text(c, lay.box("legend"), lay.setting("assembly_note"), font_size=8)
+    aids.draw_scale_bar(c, lay.box("scale_bar"), ratio, lay.setting("scale_steps"))
+    c.showPage()
+
+
+def _tile_pages(c: Canvas, scenario: Scenario, grid: TileGrid, form: str, level: int, name: str,
+                used: set[str], swatches: list[tuple[str, str]], symbol: float,
+                keep: set[tuple[int, int]]) -> None:
+    lay = grid.lay
+    win = grid.window
+    band = f"band_{form}"
+    # the unchanging print aids of the band are one more form, placed on every page
+    c.beginForm(band, 0, 0, lay.width, lay.height)
+    draw_calibration(c, lay.box("calibration"), lay.setting("print_note"))
+    draw_text(c, lay.box("print_note"), lay.setting("print_note").replace("|", ""))
+    aids.draw_north(c, lay.box("north"))
+    aids.draw_scale_bar(c, lay.box("scale_bar"), 1.0, lay.setting("scale_steps"))
+    aids.draw_legend(c, lay.box("legend"), used, symbol, swatches)
+    draw_text(c, lay.box("title"), f"{name}: {level_name(level)}")
+    draw_text(c, lay.box("subtitle"), f"1:1 table scale · {_subtitle(scenario)}")
+    c.endForm()
+    marks = grid.marks()
+    d = lay.length("mark")
+    ov = grid.overlap
+    for row in range(grid.rows):
+        for col in range(grid.cols):
+            if (col, row) not in keep:
+                continue
+            c.setPageSize((lay.width, lay.height))
+            x0, y0, x1, y1 = grid.tile(col, row)
+            c.saveState()
+            p = c.beginPath()
+            p.rect(win.x, win.y, win.width, win.height)
+            c.clipPath(p, stroke=0, fill=0)
+            c.translate(win.x - x0, win.y - y0)
+            c.doForm(form)
+            # where the neighbours' edges land (dashed) and the alignment marks
+            c.setLineWidth(0.4)
+            c.setStrokeColor("#c4161c")
+            c.setDash(3, 2)
+            if col + 1 < grid.cols:
+                c.line(x1 - ov, y0, x1 - ov, y1)
+            if row + 1 < grid.rows:
+                c.line(x0, y0 + ov, x1, y0 + ov)
+            c.setDash()
+            for mx, my in marks:
+                if x0 - d < mx < x1 + d and y0 - d < my < y1 + d:
+                    aids.draw_mark(c, mx, my, d)
+            c.restoreState()
+            c.setLineWidth(0.6)
+            c.setStrokeColor("#000000")
+            c.rect(win.x, win.y, win.width, win.height, stroke=1, fill=0)
+            c.doForm(band)
+            draw_text(c, lay.box("tile"), grid.label(col, row))
+            draw_text(c, lay.box("tile_of"),
+                      f"of {grid.cols}×{grid.rows} · {level_name(level)}")
+            aids.draw_locator(c, lay.box("locator"), grid.cols, grid.rows, col, row)
+            c.showPage()

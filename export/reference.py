@@ -1,0 +1,144 @@
+"""The quick reference sheet, written from the ruleset data as played.
+
+Every number on it is read from the scenario's ruleset with its house rules applied, through
+the sentences of ``templates/layouts/reference.yaml``; a value changed by a house rule is
+starred. The sheet ends with every value in play, so nothing the engine uses is missing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from reportlab.platypus import KeepTogether
+from reportlab.platypus.flowables import Flowable
+
+from fireground.engine.scenario import Scenario
+
+from . import flow
+from .kit import paper_size
+from .layout import layout
+
+_FIELD = re.compile(r"\{(\+?)([A-Za-z0-9_.]+)\}")
+HOUSE_MARK = "★"
+
+
+class Rules:
+    """Dotted look-ups into the ruleset with house rules applied."""
+
+    def __init__(self, scenario: Scenario | None) -> None:
+        from fireground.engine import ruleset as rs
+
+        name = scenario.ruleset if scenario is not None else "blitz"
+        house = dict(scenario.house_rules) if scenario is not None else {}
+        self.name = name
+        self.house = house
+        self.data: Mapping[str, Any] = rs.load_ruleset(name, house).data
+
+    def get(self, key: str) -> Any:
+        node: Any = self.data
+        for part in key.split("."):
+            if isinstance(node, Mapping) and part in node:
+                node = node[part]
+            elif isinstance(node, Mapping) and part.lstrip("-").isdigit() and int(part) in node:
+                node = node[int(part)]
+            else:
+                return None
+        return node
+
+    def is_house(self, key: str) -> bool:
+        return any(key == h or key.startswith(h + ".") for h in self.house)
+
+
+def _fmt(value: Any, signed: bool = False) -> str:
+    if value is None:
+        return "?"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list):
+        return ", ".join(_fmt(v) for v in value)
+    if signed and isinstance(value, int | float):
+        return f"{value:+g}"
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
+
+
+def fill(text: str, rules: Rules) -> str:
+    """Replace ``{key}`` / ``{+key}`` by the value in play (starred if a house rule)."""
+
+    def sub(m: re.Match[str]) -> str:
+        key = m.group(2)
+        out = _fmt(rules.get(key), signed=bool(m.group(1)))
+        return out + HOUSE_MARK if rules.is_house(key) else out
+
+    return _FIELD.sub(sub, text)
+
+
+def _section_table(sec: Mapping[str, Any], rules: Rules, style: Any, width: float) -> Flowable:
+    key = str(sec["table"])
+    data = rules.get(key) or {}
+    cols = list(sec.get("columns") or ["key", "value"])
+    names: Mapping[str, str] = sec.get("names") or {}
+    rows: list[list[str]] = [cols]
+    for k, v in data.items() if isinstance(data, Mapping) else []:
+        mark = HOUSE_MARK if rules.is_house(f"{key}.{k}") else ""
+        if isinstance(v, Mapping):
+            rows.append([str(k)] + [_fmt(v.get(c)) + mark for c in sec.get("keys") or list(v)])
+        else:
+            rows.append([str(k), names.get(str(v), _fmt(v, bool(sec.get("signed")))) + mark])
+    n = len(cols)
+    return flow.table(rows, style, [width / n] * n)
+
+
+def _leaves(node: Any, prefix: str = "") -> list[tuple[str, Any]]:
+    if isinstance(node, Mapping):
+        out: list[tuple[str, Any]] = []
+        for k, v in node.items():
+            out += _leaves(v, f"{prefix}{k}.")
+        return out
+    return [(prefix[:-1], node)]
+
+
+def story(scenario: Scenario | None, width: float, base: float) -> list[Flowable]:
+    rules = Rules(scenario)
+    st = flow.styles(base)
+    sections = layout("reference_text").setting("sections") or []
+    out: list[Flowable] = []
+    if rules.house:
+        listed = "; ".join(f"{k} = {_fmt(v)}" for k, v in sorted(rules.house.items()))
+        out.append(flow.para(f"House rules in play ({HOUSE_MARK}): {listed}.", st["body"]))
+    for sec in sections:
+        parts: list[Flowable] = [flow.para(str(sec["title"]), st["h2"])]
+        parts += [flow.para(fill(str(line), rules), st["body"]) for line in sec.get("lines", [])]
+        if sec.get("table"):
+            parts.append(_section_table(sec, rules, st["cell"], width * 0.9))
+        out.append(KeepTogether(parts))
+    leaves = [(k, v) for k, v in _leaves(rules.data) if not k.startswith("units.")]
+    out.append(flow.para("Every value in play", st["h2"]))
+    rows = [["rule", "value"]] + [
+        [k, _fmt(v) + (HOUSE_MARK if rules.is_house(k) else "")] for k, v in leaves
+    ]
+    out.append(flow.table(rows, st["small"], [width * 0.68, width * 0.32]))
+    return out
+
+
+def write_reference(scenario: Scenario | None, path: Path, paper: str = "a4") -> Path:
+    pw, ph = paper_size(paper)
+    lay = layout("reference_page", pw, ph)
+    columns = int(lay.setting("columns", 2))
+    gap = lay.length("column_gap")
+    width = flow.column_width(lay, columns, gap)
+    base = float(lay.box("body").get("font_size", 7.2))
+    name = scenario.name if scenario is not None and scenario.name else "BLITZ!"
+    ruleset = scenario.ruleset if scenario is not None else "blitz"
+    house = f", {len(scenario.house_rules)} house rule(s) ★" if scenario and scenario.house_rules else ""
+    return flow.build(
+        path, lay, story(scenario, width, base),
+        title="BLITZ! quick reference",
+        subtitle=f"{name} · ruleset {ruleset}{house} · d6 = one six-sided die",
+        footer="fireground: numbers as played, from the ruleset data",
+        columns=columns, gap=gap,
+    )

@@ -1,0 +1,174 @@
+"""Handlers of the file-level commands: check, convert, schema, new, demo, GeoJSON.
+
+Each ``cmd_*(args) -> int`` returns the exit code of cli.md. Bad files raise
+:class:`~fireground.engine.errors.ScenarioError`, which :func:`fireground.cli.main` prints
+as ``FILE:LINE:COL: message`` with exit code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from importlib import resources
+from typing import Any
+
+from fireground.engine.errors import ScenarioError, UsageError
+from fireground.engine.io import atomic_write, dump_scenario, json_schema, load_scenario
+from fireground.engine.scenario import FORMAT_VERSION, Scenario
+
+EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+
+
+# -- check -------------------------------------------------------------------------------
+
+
+def run_checks(s: Scenario) -> list[Any] | None:
+    """Findings of the rules-aware checks, or None when that module is not installed."""
+    try:
+        from fireground.engine.checks import check
+    except ModuleNotFoundError as e:
+        if e.name != "fireground.engine.checks":
+            raise
+        return None
+    return list(check(s))
+
+
+def _finding_dict(f: Any) -> dict[str, Any]:
+    return {
+        "code": f.code,
+        "severity": f.severity,
+        "message": f.message,
+        "area": f.area,
+        "level": f.level,
+        "line": f.line,
+    }
+
+
+def _column(s: Scenario, f: Any) -> int:
+    """Column of a finding: where its area's entry starts when on that line, else 1."""
+    if f.area is not None and f.line:
+        for i, a in enumerate(s.areas):
+            if a.id == f.area:
+                pos = s.source.get(("areas", i))
+                if pos and pos[0] == f.line:
+                    return pos[1]
+                break
+    return 1
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    """Load FILE (format errors: exit 2), run the checks (errors: exit 1)."""
+    try:
+        s = load_scenario(args.file)
+    except ScenarioError as e:
+        if args.json:
+            errors = [
+                {"code": "FG001", "severity": "error", "message": d.message, "area": None,
+                 "level": None, "line": d.line or None}
+                for d in e.diagnostics
+            ]  # fmt: skip
+            print(json.dumps({"errors": errors, "warnings": []}, indent=2))
+        raise
+    findings = run_checks(s)
+    if findings is None:
+        print(
+            "fireground: the rules-aware checks are not installed yet; "
+            "only the file format was checked",
+            file=sys.stderr,
+        )
+        findings = []
+    findings.sort(key=lambda f: (f.line or 0, f.code, str(f.area), f.level or 0, f.message))
+    errors = [f for f in findings if f.severity == "error"]
+    warnings = [f for f in findings if f.severity != "error"]
+    if args.json:
+        out = {
+            "errors": [_finding_dict(f) for f in errors],
+            "warnings": [_finding_dict(f) for f in warnings],
+        }
+        print(json.dumps(out, indent=2))
+    else:
+        for f in findings:
+            where = f"{args.file}:{f.line}:{_column(s, f)}" if f.line else args.file
+            print(f"{where}: {f.code} {f.message}")
+        print(
+            f"{args.file}: {len(errors)} error{'s' * (len(errors) != 1)}, "
+            f"{len(warnings)} warning{'s' * (len(warnings) != 1)}",
+            file=sys.stderr,
+        )
+    return EXIT_FINDINGS if errors else EXIT_OK
+
+
+# -- convert, schema, new ----------------------------------------------------------------
+
+
+def cmd_convert(args: argparse.Namespace) -> int:
+    """Load IN (migrating it), write OUT or IN in place, atomically, keeping a .bak."""
+    s = load_scenario(args.input)
+    target = args.output or args.input
+    atomic_write(target, dump_scenario(s).encode("utf-8"))
+    print(f"{target}: written in format {FORMAT_VERSION}")
+    return EXIT_OK
+
+
+def cmd_schema(args: argparse.Namespace) -> int:
+    """Print the JSON Schema of the scenario format."""
+    print(json.dumps(json_schema(), indent=2, ensure_ascii=False))
+    return EXIT_OK
+
+
+def template_names() -> list[str]:
+    root = resources.files("fireground.templates")
+    return sorted(
+        p.name.removesuffix(".fg.yaml") for p in root.iterdir() if p.name.endswith(".fg.yaml")
+    )
+
+
+def cmd_new(args: argparse.Namespace) -> int:
+    """Write a new scenario FILE from a starter template; never overwrite a file."""
+    names = template_names()
+    if args.template not in names:
+        raise UsageError(
+            f"unknown template '{args.template}' (templates: {', '.join(names) or 'none'})"
+        )
+    data = (
+        resources.files("fireground.templates").joinpath(f"{args.template}.fg.yaml").read_bytes()
+    )
+    try:
+        fd = os.open(args.file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    except FileExistsError:
+        raise UsageError(f"{args.file}: already exists (not overwritten)") from None
+    with os.fdopen(fd, "wb") as f:
+        f.write(data)
+    print(f"{args.file}: new scenario from template '{args.template}'")
+    return EXIT_OK
+
+
+# -- demo (the lead grows it as the engine and export land) ------------------------------
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    """Check the bundled example and print its summary."""
+    examples = resources.files("fireground.examples")
+    name = "stepney.fg.yaml"
+    with resources.as_file(examples.joinpath(name)) as path:
+        s = load_scenario(path)
+        findings = run_checks(s) or []
+    errors = sum(1 for f in findings if f.severity == "error")
+    locations = sum(1 for _ in s.locations())
+    print(f"{s.name}: {len(s.areas)} areas, {len(s.buildings)} buildings, {locations} locations")
+    print(f"  {len(s.features)} features, {len(s.forces)} units, {s.turns} turns")
+    print(f"  check: {errors} errors, {len(findings) - errors} warnings")
+    return EXIT_FINDINGS if errors else EXIT_OK
+
+
+# -- GeoJSON (issue 8) -------------------------------------------------------------------
+
+
+def cmd_import_geojson(args: argparse.Namespace) -> int:
+    raise UsageError("import-geojson is not available yet")
+
+
+def cmd_export_geojson(args: argparse.Namespace) -> int:
+    raise UsageError("export-geojson is not available yet")
