@@ -33,6 +33,12 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="fewer games (CI smoke run)")
     ap.add_argument("--games", type=int, default=1000)
     ap.add_argument("--turns", type=int, default=60)
+    ap.add_argument(
+        "--autopilot-games",
+        type=int,
+        default=20,
+        help="autopilot games actually timed (the 1,000-game figure is scaled)",
+    )
     a = ap.parse_args()
     path = largest()
     sc = load_scenario(path)
@@ -62,14 +68,16 @@ def main() -> None:
     print(f"{'reference engine':24s} {ref / 1e6:16.3f} M {1:11.0f}x")
     print("targets: >= 100 M/s and >= 20x the reference engine")
 
-    sample = 10 if a.quick else a.games
+    sample = min(4 if a.quick else a.autopilot_games, a.games)
     t = time.perf_counter()
     analysis.autopilot_outcomes(sc, sample, a.turns, seed=1, workers=cores)
     dt = time.perf_counter() - t
     est = dt * a.games / sample
     kind = "measured" if sample == a.games else f"extrapolated from {sample} games"
-    print(f"autopilot: {a.games} games x {a.turns} turns of {path.name}: {est:.1f} s ({kind}); "
-          "target <= 30 s")
+    print(
+        f"autopilot: {a.games} games x {a.turns} turns of {path.name}: {est:.1f} s ({kind}); "
+        "target <= 30 s"
+    )
 
 
 if __name__ == "__main__":

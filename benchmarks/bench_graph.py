@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from fireground.engine import graph as graph_mod
+from fireground.engine.checks import check
 from fireground.engine.graph import build_graph
 from fireground.engine.scenario import (
     Area,
@@ -98,11 +99,13 @@ def bench_one(n: int) -> None:
     g.neighbours((target.id, 0))  # warm the per-level tables an editor would have
     t_edit = best_of(lambda: g.with_area_replaced(moved), runs=5)
     t_edit_q = best_of(lambda: g.with_area_replaced(moved).neighbours((moved.id, 0)), runs=5)
+    t_check = best_of(lambda: check(city), runs=1)
     print(
         f"{len(city.areas):>6} areas, {len(g.locations):>6} locations: "
         f"build (grid path) {t_grid:.3f} s | adjacency general path {t_general:.3f} s | "
         f"build + CSR {t_locs:.3f} s | water reach {t_reach:.3f} s | "
-        f"one-area update {t_edit * 1000:.1f} ms (+ first query {t_edit_q * 1000:.1f} ms)"
+        f"one-area update {t_edit * 1000:.1f} ms (+ first query {t_edit_q * 1000:.1f} ms) | "
+        f"check() {t_check:.2f} s"
     )
 
 

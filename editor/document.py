@@ -62,8 +62,8 @@ class Document(QObject):
         if new is old:
             return
         self._scenario = new
-        if new.areas is not old.areas:
-            self._snap_index = None
+        if new.areas is not old.areas and self._snap_index is not None:
+            self._snap_index = self._snap_index.updated(new.areas)
         sel = self._selection
         valid = Selection(
             areas=tuple(a for a in sel.areas if a in new.area_by_id),

@@ -56,15 +56,40 @@ class Snap:
 
 
 class SnapIndex:
-    """Finds the nearest vertex or edge of the map's areas (an STRtree over polygons).
+    """Finds the nearest vertex or edge of the map's areas (an STRtree over outlines).
 
     Vertices win over edges, edges over the grid, so neighbours share exact coordinates.
+    After an edit, :meth:`updated` keeps the tree and checks the few changed areas apart,
+    so a big map does not rebuild its tree on every drag step.
     """
 
     def __init__(self, areas: Iterable[Area]) -> None:
         self._areas = [a for a in areas if len(a.polygon) >= 3]
         self._tree = shapely.STRtree([shapely.LineString([*a.polygon, a.polygon[0]])
                                       for a in self._areas])
+        #: Areas that replaced tree entries (by id), and ids no longer valid in the tree.
+        self._extra: dict[str, Area] = {}
+        self._stale: set[str] = set()
+
+    def updated(self, areas: Sequence[Area]) -> SnapIndex:
+        """An index for ``areas`` that reuses this tree when few areas changed."""
+        by_id = {a.id: a for a in self._areas}
+        changed = {a.id: a for a in areas if by_id.get(a.id) is not a}
+        gone = by_id.keys() - {a.id for a in areas}
+        if len(changed) + len(gone) > 256:
+            return SnapIndex(areas)
+        out = SnapIndex.__new__(SnapIndex)
+        out._areas, out._tree = self._areas, self._tree
+        out._extra = {k: v for k, v in changed.items() if len(v.polygon) >= 3}
+        out._stale = set(changed) | gone
+        return out
+
+    def _candidates(self, probe: object) -> Iterable[Area]:
+        for i in self._tree.query(probe):
+            a = self._areas[int(i)]
+            if a.id not in self._stale:
+                yield a
+        yield from self._extra.values()
 
     def nearest(
         self, p: Coord, tolerance: float, *, exclude: Iterable[str] = ()
@@ -73,11 +98,17 @@ class SnapIndex:
         probe = Point(p).buffer(tolerance)
         best_v: tuple[float, Coord, str] | None = None
         best_e: tuple[float, Coord, str] | None = None
-        for i in self._tree.query(probe):
-            a = self._areas[int(i)]
+        px, py = p
+        for a in self._candidates(probe):
             if a.id in skip:
                 continue
             pts = a.polygon
+            if self._extra and a.id in self._extra:
+                xs = [q[0] for q in pts]
+                ys = [q[1] for q in pts]
+                if (px < min(xs) - tolerance or px > max(xs) + tolerance
+                        or py < min(ys) - tolerance or py > max(ys) + tolerance):
+                    continue
             for j, v in enumerate(pts):
                 d = math.dist(p, v)
                 if d <= tolerance and (best_v is None or d < best_v[0]):

@@ -100,7 +100,8 @@ def replace_area(s: Scenario, area_id: str, new: Area) -> Scenario:
     out = replace(s, areas=tuple(new if a.id == area_id else a for a in s.areas))
     if new.id != area_id:
         out = rename_area_refs(out, area_id, new.id)
-    if new.kind is not AreaKind.BUILDING or new.building != s.area(area_id).building:
+    was = s.area(area_id)
+    if new.kind is not was.kind or new.building != was.building:
         out = _drop_missing_levels(out, new.id)
     return out
 

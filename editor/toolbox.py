@@ -140,6 +140,13 @@ class OptionsBar(QToolBar):
         self.text.setMaximumWidth(160)
         self.text.textChanged.connect(self._text_changed)
         self.text_act = self.addWidget(self.text)
+        self.corner = QLineEdit()
+        self.corner.setPlaceholderText("corner x, y")
+        self.corner.setToolTip("Type the selected corner's position in table cm, then Enter")
+        self.corner.setMaximumWidth(140)
+        self.corner.editingFinished.connect(self._corner_typed)
+        self.corner_act = self.addWidget(self.corner)
+        toolbox.vertices.on_vertex_changed.append(self._show_corner)
         doc.scenarioChanged.connect(self._on_scenario)
         self._fill_kinds()
         self.tool_changed()
@@ -215,6 +222,7 @@ class OptionsBar(QToolBar):
                 self.value.setValue(int(self.toolbox.split_cells.cell_cm
                                         or self.doc.scenario.scale.area_cm))
         self.value.blockSignals(False)
+        self.corner_act.setVisible(tool is self.toolbox.vertices)
         is_store = isinstance(tool, PlaceFeatureTool) and tool.ftype is FeatureType.STORE
         self.material_act.setVisible(is_store)
         texty = isinstance(tool, PlaceFeatureTool) and tool.ftype in (
@@ -226,6 +234,23 @@ class OptionsBar(QToolBar):
             self.text.blockSignals(True)
             self.text.setText(tool.options.get(key, ""))
             self.text.blockSignals(False)
+
+    def _show_corner(self) -> None:
+        v = self.toolbox.vertices.current_vertex()
+        self.corner.setEnabled(v is not None)
+        if not self.corner.hasFocus():
+            self.corner.setText(f"{v[0]:g}, {v[1]:g}" if v else "")
+
+    def _corner_typed(self) -> None:
+        from .geometry import parse_points
+
+        try:
+            pts = parse_points(self.corner.text())
+        except ValueError as exc:
+            self.toolbox.view.statusMessage.emit(str(exc))
+            return
+        if len(pts) == 1:
+            self.toolbox.vertices.set_vertex(pts[0])
 
     def _value_changed(self, v: int) -> None:
         vk = self._value_key()

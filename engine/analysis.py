@@ -98,8 +98,12 @@ class Outcomes:
         return int(self.burned.shape[0])
 
 
-def _objective_met(scenario: Scenario, destroyed: npt.NDArray[np.bool_], locs: list[Location],
-                   rescued: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]:  # fmt: skip
+def _objective_met(
+    scenario: Scenario,
+    destroyed: npt.NDArray[np.bool_],
+    locs: list[Location],
+    rescued: npt.NDArray[np.int64],
+) -> npt.NDArray[np.bool_]:
     games = destroyed.shape[0]
     out = np.zeros((games, len(scenario.objectives)), dtype=bool)
     area_of = np.array([a for a, _ in locs], dtype=object)
@@ -120,9 +124,13 @@ def _objective_met(scenario: Scenario, destroyed: npt.NDArray[np.bool_], locs: l
 
 
 def no_response_outcomes(
-    scenario: Scenario, games: int, turns: int, seed: int | None, workers: int = 1,
+    scenario: Scenario,
+    games: int,
+    turns: int,
+    seed: int | None,
+    workers: int = 1,
     progress: Progress | None = None,
-) -> Outcomes:  # fmt: skip
+) -> Outcomes:
     """Fire, bombs and collapse alone, on the vectorised core."""
     from .fastsim import run_games
 
@@ -170,9 +178,9 @@ def _play_full(scenario: Scenario, seeds: list[int], turns: int) -> dict[str, An
     destroyed_at = rules.int("damage.destroyed")
     g, n = len(seeds), len(locs)
     first = np.full((g, n), -1, dtype=np.int16)
-    for loc in scenario.start.fires:
-        if loc.location in index:
-            first[:, index[loc.location]] = 0
+    for fv in scenario.start.fires:
+        if fv.location in index:
+            first[:, index[fv.location]] = 0
     destroyed = np.zeros((g, n), dtype=bool)
     clear = np.full(g, 0 if scenario.start.all_clear else -1, dtype=np.int16)
     score = {f: np.zeros(g, dtype=np.int64) for f in SCORE_FIELDS}
@@ -196,8 +204,13 @@ def _play_full(scenario: Scenario, seeds: list[int], turns: int) -> dict[str, An
             score[f][j] = int(card.get(f, 0))
         for k, o in enumerate(card["objectives"]):
             objectives[j, k] = bool(o.get("met"))
-    return {"first": first, "destroyed": destroyed, "clear": clear, "score": score,
-            "objectives": objectives}  # fmt: skip
+    return {
+        "first": first,
+        "destroyed": destroyed,
+        "clear": clear,
+        "score": score,
+        "objectives": objectives,
+    }
 
 
 def _full_job(job: tuple[Scenario, list[int], int]) -> dict[str, Any]:
@@ -205,14 +218,19 @@ def _full_job(job: tuple[Scenario, list[int], int]) -> dict[str, Any]:
 
 
 def autopilot_outcomes(
-    scenario: Scenario, games: int, turns: int, seed: int | None, workers: int = 1,
+    scenario: Scenario,
+    games: int,
+    turns: int,
+    seed: int | None,
+    workers: int = 1,
     progress: Progress | None = None,
-) -> Outcomes:  # fmt: skip
+    chunk: int = FULL_CHUNK,
+) -> Outcomes:
     """Full games with the standing-orders autopilot of the reference engine."""
     from .graph import build_graph
 
     seeds = game_seeds(seed, games)
-    jobs = [(scenario, seeds[k : k + FULL_CHUNK], turns) for k in range(0, games, FULL_CHUNK)]
+    jobs = [(scenario, seeds[k : k + chunk], turns) for k in range(0, games, chunk)]
     parts: list[dict[str, Any]] = []
     done = 0
     if workers <= 1 or len(jobs) <= 1:
@@ -330,30 +348,52 @@ class AnalysisReport:
             "turns": self.turns,
             "seed": self.seed,
             "locations": [
-                {"area": s.area, "level": s.level, "name": s.name, "burn": r(s.burn),
-                 "destroyed": r(s.destroyed), "first_alight": r(s.first_alight)}
+                {
+                    "area": s.area,
+                    "level": s.level,
+                    "name": s.name,
+                    "burn": r(s.burn),
+                    "destroyed": r(s.destroyed),
+                    "first_alight": r(s.first_alight),
+                }
                 for s in self.locations
-            ],  # fmt: skip
+            ],
             "scorecard": {
-                s.name: {"mean": r(s.mean), "histogram": dict(zip(map(str, s.values), s.counts,
-                                                                   strict=True))}
+                s.name: {
+                    "mean": r(s.mean),
+                    "histogram": dict(zip(map(str, s.values), s.counts, strict=True)),
+                }
                 for s in self.scorecard
-            },  # fmt: skip
+            },
             "objectives": [
-                {"label": o.label, "type": o.type, "met": o.met, "games": o.games,
-                 "chance": r(o.chance), "low": r(o.low), "high": r(o.high)}
+                {
+                    "label": o.label,
+                    "type": o.type,
+                    "met": o.met,
+                    "games": o.games,
+                    "chance": r(o.chance),
+                    "low": r(o.low),
+                    "high": r(o.high),
+                }
                 for o in self.objectives
-            ],  # fmt: skip
+            ],
             "all_clear_by_turn": [r(x) for x in self.all_clear_by_turn],
             "verdict": self.verdict,
             "against": self.against,
             "comparison": None
             if self.comparison is None
             else [
-                {"what": d.what, "label": d.label, "chance": r(d.chance), "other": r(d.other),
-                 "z": r(d.z), "p_value": r(d.p_value), "significant": d.significant}
+                {
+                    "what": d.what,
+                    "label": d.label,
+                    "chance": r(d.chance),
+                    "other": r(d.other),
+                    "z": r(d.z),
+                    "p_value": r(d.p_value),
+                    "significant": d.significant,
+                }
                 for d in self.comparison
-            ],  # fmt: skip
+            ],
         }
 
 
@@ -395,27 +435,50 @@ def summarise(
     for k, (a, lv) in enumerate(out.locations):
         lit = out.first_alight[:, k]
         lit = lit[lit >= 0]
-        locs.append(LocationStat(a, lv, place_name(scenario, a), float(burn[k]), float(dest[k]),
-                                 float(lit.mean()) if len(lit) else None))  # fmt: skip
+        locs.append(
+            LocationStat(
+                a,
+                lv,
+                place_name(scenario, a),
+                float(burn[k]),
+                float(dest[k]),
+                float(lit.mean()) if len(lit) else None,
+            )
+        )
     cards: list[ScoreStat] = []
     for f in SCORE_FIELDS:
         v = out.score[f]
-        values, counts = np.unique(v, return_counts=True) if len(v) else ([], [])
-        cards.append(ScoreStat(f, float(v.mean()) if len(v) else 0.0,
-                               [int(x) for x in values], [int(c) for c in counts]))  # fmt: skip
+        values, counts = np.unique(v, return_counts=True)
+        cards.append(
+            ScoreStat(
+                f,
+                float(v.mean()) if len(v) else 0.0,
+                [int(x) for x in values],
+                [int(c) for c in counts],
+            )
+        )
     objs: list[ObjectiveStat] = []
     for k, o in enumerate(scenario.objectives):
         met = int(out.objectives[:, k].sum())
         lo, hi = wilson(met, out.games)
-        objs.append(ObjectiveStat(objective_label(scenario, k), o.type, met, out.games,
-                                  met / g, lo, hi))  # fmt: skip
+        objs.append(
+            ObjectiveStat(objective_label(scenario, k), o.type, met, out.games, met / g, lo, hi)
+        )
     ac = out.all_clear_turn
     by_turn = [float(((ac >= 0) & (ac <= t)).sum() / g) for t in range(out.turns + 1)]
     report = AnalysisReport(
-        scenario=scenario.name, file=file, mode=mode, games=out.games, turns=out.turns,
-        seed=seed, locations=locs, scorecard=cards, objectives=objs,
-        all_clear_by_turn=by_turn, verdict="",
-    )  # fmt: skip
+        scenario=scenario.name,
+        file=file,
+        mode=mode,
+        games=out.games,
+        turns=out.turns,
+        seed=seed,
+        locations=locs,
+        scorecard=cards,
+        objectives=objs,
+        all_clear_by_turn=by_turn,
+        verdict="",
+    )
     report.verdict = verdict(scenario, report, out)
     return report
 
@@ -443,23 +506,36 @@ def verdict(scenario: Scenario, report: AnalysisReport, out: Outcomes) -> str:
     objs = report.objectives
     if objs:
         mean = sum(o.chance for o in objs) / len(objs)
-        grade = ("Easy" if mean >= 0.75 else "Fair" if mean >= 0.4
-                 else "Hard" if mean >= 0.15 else "Very hard")  # fmt: skip
+        grade = (
+            "Easy"
+            if mean >= 0.75
+            else "Fair"
+            if mean >= 0.4
+            else "Hard"
+            if mean >= 0.15
+            else "Very hard"
+        )
         worst = min(objs, key=lambda o: o.chance)
         half = (worst.high - worst.low) / 2
-        parts.append(f"{grade}: the hardest objective ({worst.label}) is met in "
-                     f"{_pct(worst.chance)} ± {_pct(half)} of games.")  # fmt: skip
+        parts.append(
+            f"{grade}: the hardest objective ({worst.label}) is met in "
+            f"{_pct(worst.chance)} ± {_pct(half)} of games."
+        )
     else:
         frac = float(out.destroyed.mean()) if out.destroyed.size else 0.0
-        parts.append(f"No objectives are set; on average {_pct(frac)} of the locations are "
-                     "destroyed by the end.")  # fmt: skip
+        parts.append(
+            f"No objectives are set; on average {_pct(frac)} of the locations are "
+            "destroyed by the end."
+        )
     if report.mode == "no-response":
         parts[-1] = parts[-1].rstrip(".") + " with no fire service at all."
     if table:
         ranked = sorted(table.items(), key=lambda kv: (-kv[1][1], -kv[1][0], kv[0]))
         worst_area, (wb, wd) = ranked[0]
-        parts.append(f"The worst place is {place_name(scenario, worst_area)}: it burns in "
-                     f"{_pct(wb)} of games and is destroyed in {_pct(wd)}.")  # fmt: skip
+        parts.append(
+            f"The worst place is {place_name(scenario, worst_area)}: it burns in "
+            f"{_pct(wb)} of games and is destroyed in {_pct(wd)}."
+        )
         others = [place_name(scenario, a) for a, (_, d) in ranked[1:4] if d >= 0.25]
         if others:
             parts.append("Also often lost: " + ", ".join(others) + ".")
@@ -469,24 +545,35 @@ def verdict(scenario: Scenario, report: AnalysisReport, out: Outcomes) -> str:
             parts.append(f"Rarely touched: {shown}.")
     starts = sorted({f.area for f in scenario.start.fires})
     if starts:
-        early = [s for s in report.locations if s.first_alight is not None and s.burn >= 0.5
-                 and s.area not in starts and s.area in buildings]  # fmt: skip
+        early = [
+            s
+            for s in report.locations
+            if s.first_alight is not None
+            and s.burn >= 0.5
+            and s.area not in starts
+            and s.area in buildings
+        ]
         early.sort(key=lambda s: (s.first_alight or 0.0, s.area, s.level))
         names = ", ".join(place_name(scenario, a) for a in starts[:3])
         text = f"Losses start from the fires at {names}"
         if early:
             e = early[0]
-            text += (f"; the fire usually reaches {place_name(scenario, e.area)} first "
-                     f"(about turn {e.first_alight:.0f})")  # fmt: skip
+            text += (
+                f"; the fire usually reaches {place_name(scenario, e.area)} first "
+                f"(about turn {e.first_alight:.0f})"
+            )
         parts.append(text + ".")
     if report.all_clear_by_turn and scenario.bombing and not scenario.start.all_clear:
-        parts.append(f"The All Clear has sounded by the last turn in "
-                     f"{_pct(report.all_clear_by_turn[-1])} of games.")  # fmt: skip
+        parts.append(
+            f"The All Clear has sounded by the last turn in "
+            f"{_pct(report.all_clear_by_turn[-1])} of games."
+        )
     return " ".join(parts)
 
 
-def compare(a: AnalysisReport, oa: Outcomes, b: AnalysisReport, ob: Outcomes,
-            alpha: float = 0.05) -> list[Difference]:  # fmt: skip
+def compare(
+    a: AnalysisReport, oa: Outcomes, b: AnalysisReport, ob: Outcomes, alpha: float = 0.05
+) -> list[Difference]:
     """Per-location burn and destruction chances and objective chances of two versions,
     each tested with a two-proportion z-test, significance by Holm over the whole family."""
     diffs: list[Difference] = []
@@ -495,15 +582,25 @@ def compare(a: AnalysisReport, oa: Outcomes, b: AnalysisReport, ob: Outcomes,
         j = bi.get(loc)
         if j is None:
             continue
-        for what, xa, xb in (("burns", oa.burned, ob.burned),
-                             ("destroyed", oa.destroyed, ob.destroyed)):  # fmt: skip
+        for what, xa, xb in (
+            ("burns", oa.burned, ob.burned),
+            ("destroyed", oa.destroyed, ob.destroyed),
+        ):
             ka, kb = int(xa[:, k].sum()), int(xb[:, j].sum())
             if ka == 0 and kb == 0:
                 continue
             z, p = two_proportion_z(ka, oa.games, kb, ob.games)
-            diffs.append(Difference("location", f"{loc[0]} level {loc[1]} {what}",
-                                    ka / max(oa.games, 1), kb / max(ob.games, 1), z, p))  # fmt: skip
-    for k, obj in enumerate(a.objectives):
+            diffs.append(
+                Difference(
+                    "location",
+                    f"{loc[0]} level {loc[1]} {what}",
+                    ka / max(oa.games, 1),
+                    kb / max(ob.games, 1),
+                    z,
+                    p,
+                )
+            )
+    for obj in a.objectives:
         match = next((o for o in b.objectives if o.label == obj.label), None)
         if match is None:
             continue
@@ -515,16 +612,29 @@ def compare(a: AnalysisReport, oa: Outcomes, b: AnalysisReport, ob: Outcomes,
 
 
 # -- running -----------------------------------------------------------------------------------
-def outcomes(scenario: Scenario, games: int, turns: int, seed: int | None, no_response: bool,
-             workers: int = 1, progress: Progress | None = None) -> Outcomes:  # fmt: skip
+def outcomes(
+    scenario: Scenario,
+    games: int,
+    turns: int,
+    seed: int | None,
+    no_response: bool,
+    workers: int = 1,
+    progress: Progress | None = None,
+) -> Outcomes:
     run = no_response_outcomes if no_response else autopilot_outcomes
     return run(scenario, games, turns, seed, workers=workers, progress=progress)
 
 
-def analyze(scenario: Scenario, games: int = 1000, turns: int | None = None,
-            seed: int | None = None, no_response: bool = False, workers: int = 1,
-            progress: Progress | None = None, file: str | None = None,
-            ) -> tuple[AnalysisReport, Outcomes]:  # fmt: skip
+def analyze(
+    scenario: Scenario,
+    games: int = 1000,
+    turns: int | None = None,
+    seed: int | None = None,
+    no_response: bool = False,
+    workers: int = 1,
+    progress: Progress | None = None,
+    file: str | None = None,
+) -> tuple[AnalysisReport, Outcomes]:
     """Play ``games`` games and report on them (``seed`` defaults to the scenario's, then 0)."""
     if seed is None:
         seed = scenario.seed if scenario.seed is not None else 0
@@ -548,8 +658,9 @@ class ProgressBar:
             return
         width = 30
         fill = int(width * done / self.total)
-        self.stream.write(f"\r{self.label} [{'#' * fill}{'.' * (width - fill)}] "
-                          f"{done}/{self.total} games")  # fmt: skip
+        self.stream.write(
+            f"\r{self.label} [{'#' * fill}{'.' * (width - fill)}] {done}/{self.total} games"
+        )
         if done >= self.total:
             self.stream.write("\n")
         self.stream.flush()
@@ -557,26 +668,35 @@ class ProgressBar:
 
 def _print_text(report: AnalysisReport) -> None:
     w = sys.stdout.write
-    w(f"{report.scenario or report.file}: {report.games} games of {report.turns} turns "
-      f"({report.mode}), seed {report.seed}\n\n")  # fmt: skip
+    w(
+        f"{report.scenario or report.file}: {report.games} games of {report.turns} turns "
+        f"({report.mode}), seed {report.seed}\n\n"
+    )
     w(report.verdict + "\n\n")
     if report.objectives:
         w("objectives (chance met, 95% interval):\n")
         for o in report.objectives:
             w(f"  {o.label:40s} {_pct(o.chance):>5s}  [{_pct(o.low)}, {_pct(o.high)}]\n")
         w("\n")
-    w("scorecard (mean):  " + ", ".join(f"{s.name} {s.mean:.1f}" for s in report.scorecard)
-      + "\n\n")  # fmt: skip
+    w(
+        "scorecard (mean):  "
+        + ", ".join(f"{s.name} {s.mean:.1f}" for s in report.scorecard)
+        + "\n\n"
+    )
     ranked = sorted(report.locations, key=lambda s: (-s.destroyed, -s.burn, s.area, s.level))
     w("locations most at risk (burns, destroyed, mean first turn alight):\n")
     for s in ranked[:15]:
         first = "-" if s.first_alight is None else f"{s.first_alight:.1f}"
-        w(f"  {s.area:>10s} level {s.level:2d}  {_pct(s.burn):>5s} {_pct(s.destroyed):>5s}  "
-          f"{first:>5s}  {s.name}\n")  # fmt: skip
+        w(
+            f"  {s.area:>10s} level {s.level:2d}  {_pct(s.burn):>5s} {_pct(s.destroyed):>5s}  "
+            f"{first:>5s}  {s.name}\n"
+        )
     if report.comparison is not None:
         sig = [d for d in report.comparison if d.significant]
-        w(f"\nagainst {report.against}: {len(sig)} significant of {len(report.comparison)} "
-          "differences (Holm, 5%)\n")  # fmt: skip
+        w(
+            f"\nagainst {report.against}: {len(sig)} significant of {len(report.comparison)} "
+            "differences (Holm, 5%)\n"
+        )
         for d in sorted(sig, key=lambda d: d.p_value)[:20]:
             w(f"  {d.label:40s} {_pct(d.chance):>5s} vs {_pct(d.other):>5s}  z={d.z:+.1f}\n")
 
@@ -596,14 +716,23 @@ def cli_analyze(args: argparse.Namespace) -> int:
     other = load_scenario(args.against) if args.against else None
     workers = int(os.environ.get("FIREGROUND_WORKERS", "0")) or (os.cpu_count() or 1)
     bar = ProgressBar(games * (2 if other else 1), "analyze")
-    report, out = analyze(scenario, games, turns, args.seed, args.no_response, workers, bar,
-                          file=args.file)  # fmt: skip
+    report, out = analyze(
+        scenario, games, turns, args.seed, args.no_response, workers, bar, file=args.file
+    )
     if other is not None:
-        rep_b, out_b = analyze(other, games, turns if turns is not None else report.turns,
-                               report.seed, args.no_response, workers,
-                               lambda d: bar(games + d), file=args.against)  # fmt: skip
-        report = replace(report, comparison=compare(report, out, rep_b, out_b),
-                         against=args.against)  # fmt: skip
+        rep_b, out_b = analyze(
+            other,
+            games,
+            turns if turns is not None else report.turns,
+            report.seed,
+            args.no_response,
+            workers,
+            lambda d: bar(games + d),
+            file=args.against,
+        )
+        report = replace(
+            report, comparison=compare(report, out, rep_b, out_b), against=args.against
+        )
     if args.out:
         # the PDF is drawn by the export layer (reportlab lives there, never in the engine)
         pdf = importlib.import_module("fireground.export.analysis_report")

@@ -26,7 +26,6 @@ from collections import deque
 
 from .rules import movement as mv
 from .rules import reach
-from .rules.fatigue import canteen_for
 from .rules.firefighting import party_targets, refill_point
 from .scenario import AreaKind, FeatureType, Location
 from .state import GameState
@@ -186,9 +185,11 @@ def choose_water(ctx: TurnContext, state: GameState, pump: UnitState) -> None:
         if f.type is FeatureType.HYDRANT and f.area == here:
             options.append(f"hydrant:{here}")
     for f in sc.features:
-        if f.type is FeatureType.WATER and (
-            f.area == here or f.area in ctx.graph.area_neighbours(here)
-        ) and state.water_left.get(f.area, 0) > 0:
+        if (
+            f.type is FeatureType.WATER
+            and (f.area == here or f.area in ctx.graph.area_neighbours(here))
+            and state.water_left.get(f.area, 0) > 0
+        ):
             options.append(f"open:{f.area}")
     for d in sorted(state.units.values(), key=lambda x: x.id):
         if d.type == "mobile_dam_unit" and d.in_play and d.deployed and d.water > 0:
@@ -237,13 +238,20 @@ def _bfs_steps(ctx: TurnContext, sources: list[Location], limit: int) -> dict[Lo
 
 def _water_at(ctx: TurnContext, state: GameState, area: str) -> bool:
     for f in ctx.scenario.features:
-        if f.type is FeatureType.HYDRANT and f.area == area:
-            if ctx.scenario.mains != "failed" and area not in state.hydrants_lost:
-                if len(mv.hydrant_users(state, area)) < ctx.rules.int("water.hydrant_appliances"):
-                    return True
-        if f.type is FeatureType.WATER and f.area in ctx.graph.area_neighbours(area):
-            if state.water_left.get(f.area, 0) > 0:
-                return True
+        if (
+            f.type is FeatureType.HYDRANT
+            and f.area == area
+            and ctx.scenario.mains != "failed"
+            and area not in state.hydrants_lost
+            and len(mv.hydrant_users(state, area)) < ctx.rules.int("water.hydrant_appliances")
+        ):
+            return True
+        if (
+            f.type is FeatureType.WATER
+            and f.area in ctx.graph.area_neighbours(area)
+            and state.water_left.get(f.area, 0) > 0
+        ):
+            return True
     return False
 
 
@@ -327,6 +335,23 @@ def _fire_team(
     if s.status == "tired" and not state.fire:
         s.task = "rest"
         return False
+    for hid in sorted(state.hoses):
+        o = state.hoses[hid]
+        if o.stock != home.id or o.crew or o.recover_left or o.plan:
+            continue
+        # a line its crew had to leave: man it again if the fire is still there, else take it up
+        dist, _ = reach.foot_search(ctx, state, s.loc)
+        if o.target in state.fire and o.branch in dist and not reach.unsafe(ctx, state, o.branch):
+            mv.walk(ctx, state, s, o.branch)
+            if s.loc == o.branch:
+                s.hose = o.id
+                o.crew.append(s.id)
+                s.task = "fight"
+            return True
+        s.hose = o.id
+        o.crew.append(s.id)
+        mv.recover_hose(ctx, state, o)
+        return True
     if not state.fire or not pump.deployed:
         return False
     job = best_job(ctx, state, pump, home, pri)
@@ -340,7 +365,7 @@ def _fire_team(
             other.stock == home.id and other.target in state.fire and not other.plan
             and len(other.crew) < ctx.rules.int("firefighting.crews_for_bonus")
         ):  # fmt: skip
-            dist, prev = reach.foot_search(ctx, state, s.loc)
+            dist, _ = reach.foot_search(ctx, state, s.loc)
             if other.branch in dist:
                 mv.walk(ctx, state, s, other.branch)
                 if s.loc == other.branch:
@@ -363,8 +388,8 @@ def _next_target(
         return min(
             fires,
             key=lambda lr: (
-                fire_priority(ctx, state, lr[0], pri),
                 cov.get(lr[0], 0) >= 2,
+                fire_priority(ctx, state, lr[0], pri),
                 -_p_extinguish(state.fire[lr[0]], ctx.rules.int(f"firefighting.range.{lr[1]}")),
                 lr[0],
             ),
@@ -393,7 +418,12 @@ def best_job(
     r = ctx.rules
     per = r.int("hose.steps_per_length")
     hyd = r.int("hose.hydrant_lengths") if (pump.source or "").startswith("hydrant:") else 0
-    max_len = min(stock.hose_left, r.int("hose.max_lengths") - hyd)
+    reserved = sum(
+        mv.path_lengths(ctx, [*h.path, *h.plan]) - h.lengths
+        for h in state.hoses.values()
+        if h.plan and h.stock == stock.id
+    )  # lengths other lines being laid will still take
+    max_len = min(stock.hose_left - reserved, r.int("hose.max_lengths") - hyd)
     if max_len <= 0:
         return None
     dist, prev = reach.foot_search(ctx, state, pump.loc, per * max_len, weight=2)
@@ -413,8 +443,8 @@ def best_job(
             if p <= 0:
                 continue
             key = (
-                float(fire_priority(ctx, state, t, pri)),
                 float(cov.get(t, 0) >= 2),
+                float(fire_priority(ctx, state, t, pri)),
                 -round(p, 3),
                 float(steps),
             )
@@ -431,10 +461,13 @@ def _pump(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Location]) 
     """A trailer without a tow, or a skid pump: go where water and fire meet, deploy."""
     if u.towed_by is not None or u.extra.get("tow") is not None or u.loc is None:
         return
-    if u.deployed and u.pumps:
-        if any(h.unit == u.id for h in state.hoses.values()) or u.task != "idle":
-            choose_water(ctx, state, u)
-            return
+    if (
+        u.deployed
+        and u.pumps
+        and (any(h.unit == u.id for h in state.hoses.values()) or u.task != "idle")
+    ):
+        choose_water(ctx, state, u)
+        return
     if u.task in ("deploy", "stow"):
         return
     if not u.deployed:
@@ -516,12 +549,13 @@ def _fire_party(ctx: TurnContext, state: GameState, u: UnitState) -> None:
 # -- rescue and casualties -------------------------------------------------------------------
 def _rescue_sites(ctx: TurnContext, state: GameState) -> list[Location]:
     return sorted(
-        {c.loc for c in state.casualties if c.status in ("buried", "located")}
-        - set(state.fire)
+        {c.loc for c in state.casualties if c.status in ("buried", "located")} - set(state.fire)
     )
 
 
-def _rescuer(ctx: TurnContext, state: GameState, u: UnitState, sites: list[Location] | None = None) -> None:
+def _rescuer(
+    ctx: TurnContext, state: GameState, u: UnitState, sites: list[Location] | None = None
+) -> None:
     """A rescue stand goes to the nearest buried casualty whose fire is out, and works."""
     assert u.loc is not None
     if sites is None:

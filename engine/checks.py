@@ -134,13 +134,12 @@ class _Context:
         kinds = {AreaKind.STREET}
         if not any(a.kind is AreaKind.STREET for a in areas):
             kinds.add(AreaKind.OPEN)
-        reach = _ladder_reach(self.units)
         seeds: list[Location] = [(a.id, 0) for a in areas if a.kind in kinds]
-        ground = {a.id for a in areas if a.kind in (AreaKind.STREET, AreaKind.OPEN)}
-        for a in areas:
-            if a.kind is AreaKind.BUILDING and not ground.isdisjoint(g.area_neighbours(a.id)):
-                seeds += [(a.id, lvl) for lvl in self.levels(a.id) if 1 <= lvl <= reach]
-        return set(g.hose_steps_from(seeds))
+        return set(g.hose_steps_from(seeds, ladders=self.ladder_reach))
+
+    @cached_property
+    def ladder_reach(self) -> int:
+        return _ladder_reach(self.units)
 
     def finding(
         self,
@@ -686,11 +685,9 @@ def _levels_text(levels: list[int]) -> str:
 
 
 def _sources(ctx: _Context) -> list[tuple[str, str, bool]]:
-    """(label, area, is_hydrant) of every water source that gives water."""
+    """(label, area, is_hydrant) of every water source, in ``MapGraph.water_sources`` order."""
     out: list[tuple[str, str, bool]] = []
     for f in ctx.s.features:
-        if ctx.kind(f.area) is None:
-            continue
         if f.type is FeatureType.HYDRANT and ctx.s.mains != "failed":
             out.append((f"hydrant {f.area}", f.area, True))
         elif f.type is FeatureType.WATER:
@@ -699,44 +696,15 @@ def _sources(ctx: _Context) -> list[tuple[str, str, bool]]:
 
 
 def _nearest_source(ctx: _Context) -> tuple[list[int], list[int]]:
-    """For every node: index into ``_sources`` of its nearest source (by lengths) and the
-    lengths needed, -1 when none reaches. One labelled breadth-first search per kind."""
-    g = ctx.graph
-    sources = _sources(ctx)
-    n = len(g.locations)
-    best_src, best_len = [-1] * n, [-1] * n
-    indptr, indices = g.csr_indptr.tolist(), g.csr_indices.tolist()
-    water = [ctx.kind(loc[0]) is AreaKind.WATER for loc in g.locations]
-    for hydrant in (True, False):
-        label, dist = [-1] * n, [-1] * n
-        queue: deque[int] = deque()
-        for k, (_, area, is_h) in enumerate(sources):
-            node = g.index.get((area, 0))
-            if is_h == hydrant and node is not None and dist[node] < 0:
-                dist[node], label[node] = 0, k
-                queue.append(node)
-        while queue:
-            v = queue.popleft()
-            for m in indices[indptr[v] : indptr[v + 1]]:
-                if dist[m] < 0 and not water[m]:
-                    dist[m], label[m] = dist[v] + 1, label[v]
-                    queue.append(m)
-        for v in range(n):
-            if dist[v] < 0 or water[v] or (not hydrant and dist[v] == 0):
-                continue
-            lengths = (
-                MapGraph.hose_lengths(dist[v])
-                if hydrant
-                else MapGraph.hose_lengths(dist[v] - 1, hydrant=False)
-            )
-            if best_len[v] < 0 or lengths < best_len[v]:
-                best_src[v], best_len[v] = label[v], lengths
-    return best_src, best_len
+    """For every node: index into ``_sources`` of its best source (fewest lengths, ladders
+    allowed) and the lengths needed; -1 when none reaches."""
+    lengths, source = ctx.graph.water_sources_reach(ladders=ctx.ladder_reach)
+    return source.tolist(), lengths.tolist()
 
 
 def _water(ctx: _Context) -> Iterator[Finding]:
     sources = _sources(ctx)
-    if not sources:
+    if not any(ctx.kind(area) is not None for _, area, _ in sources):
         why = (
             " (the mains have failed)"
             if ctx.s.mains == "failed"

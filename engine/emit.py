@@ -21,9 +21,7 @@ SCHEMA_URL = "https://fireground.invalid/schema/scenario-v1.schema.json"
 #: checked against the resolver so ``true``, ``12`` and the like get quotes.
 _PLAIN = re.compile(r"[A-Za-z_][A-Za-z0-9_./()' -]*\Z")
 #: YAML 1.1 words other readers take for booleans or null; quoted for their sake.
-_YAML11_WORDS = frozenset(
-    "y n yes no on off true false null".split() + ["~"]
-)
+_YAML11_WORDS = frozenset(["y", "n", "yes", "no", "on", "off", "true", "false", "null", "~"])
 _NEEDS_ESCAPE = re.compile(
     r"[^\x20\x21\x23-\x5b\x5d-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd"
     r"\U00010000-\U0010ffff]"
@@ -110,7 +108,10 @@ def _description(s: str, indent: str) -> str:
 
 def dump_scenario(s: Scenario, schema_url: str = SCHEMA_URL) -> str:
     """The YAML text of ``s``; equal scenarios give identical text."""
-    out: list[str] = [f"# yaml-language-server: $schema={schema_url}", f"fireground: {FORMAT_VERSION}"]
+    out: list[str] = [
+        f"# yaml-language-server: $schema={schema_url}",
+        f"fireground: {FORMAT_VERSION}",
+    ]
     out.append(f"name: {text(s.name)}")
     if s.description:
         out.append(f"description: {_description(s.description, '  ')}")

@@ -22,7 +22,7 @@ Chance comes from a numpy :class:`~numpy.random.Generator` per chunk of games, s
 
 from __future__ import annotations
 
-import math
+import itertools
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -236,9 +236,9 @@ def build_model(
         s = index[loc]
         for nb in graph.neighbours(loc):
             edges.append((index[nb], s, SPREAD, wmod(loc, nb)))
-        for up in graph.climb_targets(loc):
-            edges.append((index[up], s, CLIMB, 0))
-            climb.append((s, index[up]))
+        for above in graph.climb_targets(loc):
+            edges.append((index[above], s, CLIMB, 0))
+            climb.append((s, index[above]))
         for tgt, gaps in graph.jump_targets(loc, wind):
             down = graph.is_downwind(loc[0], tgt[0], wind)
             if tgt in index and gaps <= (p.jump_gap_downwind if down else p.jump_gap):
@@ -256,7 +256,7 @@ def build_model(
         lst.sort(key=lambda k: locs[k][1])
     up = np.full(n, -1, dtype=np.int64)
     for lst in area_locs:
-        for lo, hi in zip(lst, lst[1:], strict=False):
+        for lo, hi in itertools.pairwise(lst):
             up[lo] = hi
     levels = sorted(set(loc_level.tolist()))
     level_rank = [np.flatnonzero(loc_level == lv) for lv in levels]
@@ -266,10 +266,10 @@ def build_model(
         dtype=np.int64,
     )
     area_adj = [[apos[b] for b in graph.area_neighbours(a)] for a in area_ids]
-    above = [[k for k in area_locs[loc_area[i]] if loc_level[k] > loc_level[i]] for i in range(n)]
+    over = [[k for k in area_locs[loc_area[i]] if loc_level[k] > loc_level[i]] for i in range(n)]
     above_ptr = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum([len(x) for x in above], out=above_ptr[1:])
-    above_idx = np.array([k for x in above for k in x], dtype=np.int64)
+    np.cumsum([len(x) for x in over], out=above_ptr[1:])
+    above_idx = np.array([k for x in over for k in x], dtype=np.int64)
     pairs = [(b, a) for a, nbs in enumerate(area_adj) for b in nbs]
     adj_src, adj_ptr = _csr_by_dst(
         np.array([q[0] for q in pairs], dtype=np.int64),
@@ -393,6 +393,19 @@ class FastResult:
         )
 
 
+def kernels() -> Any:
+    """The numba kernels, or None (numba missing, or ``FIREGROUND_NO_NUMBA=1``)."""
+    import os
+
+    if os.environ.get("FIREGROUND_NO_NUMBA"):
+        return None
+    try:
+        from . import _fastkernels
+    except ImportError:
+        return None
+    return _fastkernels
+
+
 # --------------------------------------------------------------------------------------
 # bit masks gathered along CSR lists
 
@@ -487,6 +500,11 @@ class Batch:
         self._deg = np.diff(model.in_ptr)
         self._wind_mod = model.in_wind.astype(np.int64)
         self._store_mod = np.array(self.p.store_mod, dtype=np.int64)[model.store.astype(np.int64)]
+        self.k = kernels()
+        if self.k is not None:
+            self._out = np.zeros((g * n, 2), dtype=np.int64)
+            self._lose = np.zeros((g * n, 2), dtype=np.int64)
+            self._wood = model.store == WOOD
 
     # -- queries -------------------------------------------------------------------------
     def flammable(self) -> Bool:
@@ -642,6 +660,16 @@ class Batch:
     # -- step 7, for all games at once ---------------------------------------------------------
     def step_damage(self) -> None:
         m, p = self.m, self.p
+        if self.k is not None:
+            k = self.k.damage(
+                self.fire, self.damage, m.building, p.damage_fire, p.damage_add_on,
+                p.destroyed, self.rng, self._out,
+            )  # fmt: skip
+            if k:
+                self._collapse_waves(self._out[:k, 0].copy(), self._out[:k, 1].copy())
+            heavy = (self.fate == SAFE) & (self.damage >= p.heavy)
+            self.fate[heavy] = BURIED
+            return
         rolling = (self.fire >= p.damage_fire) & m.building[None, :] & (self.damage < p.destroyed)
         gs, ls = np.nonzero(rolling)
         if len(gs):
@@ -683,6 +711,9 @@ class Batch:
 
     # -- step 1 ----------------------------------------------------------------------------
     def step_spread(self) -> None:
+        if self.k is not None:
+            self._spread_numba()
+            return
         m, p = self.m, self.p
         fire = self.fire
         burning = fire > 0
@@ -721,6 +752,22 @@ class Batch:
             self._damp_losses(gs[lose], bs[lose], damp[lose], base_mod[lose])
         self.ignite_many(gs[caught], bs[caught], p.fire_start)
 
+    def _spread_numba(self) -> None:
+        m, p = self.m, self.p
+        k, nl = self.k.spread(
+            self.fire, self.damp, self.embers, self.rubble, m.building, m.road, m.in_ptr,
+            m.in_src, m.in_kind, self._wind_mod, self._store_mod, p.climb_min_fire,
+            p.jump_min_fire, p.jump_max, p.damp_per_level, p.embers_mod, self.rng,
+            self._out, self._lose,
+        )  # fmt: skip
+        if nl:
+            gs, bs = self._lose[:nl, 0].copy(), self._lose[:nl, 1].copy()
+            damp = self.damp[gs, bs].astype(np.int64) * p.damp_per_level
+            base_mod = damp + self.embers[gs, bs] * p.embers_mod + self._store_mod[bs]
+            self._damp_losses(gs, bs, damp, base_mod)
+        if k:
+            self.ignite_many(self._out[:k, 0].copy(), self._out[:k, 1].copy(), p.fire_start)
+
     def _damp_losses(self, gs: I64, bs: I64, damp: I64, base_mod: I64) -> None:
         m, p = self.m, self.p
         start, deg = m.in_ptr[bs], self._deg[bs]
@@ -750,12 +797,18 @@ class Batch:
         burning = fire > 0
         road = self.road_age >= 0
         any_road = bool(road.any())
-        if any_road:
+        if self.k is not None:
+            self.k.growth(
+                fire, self.road_age, m.nb_ptr, m.nb_idx, self._wood, p.fire_max,
+                p.road_max_fire, p.growth_on, p.growth_neighbour, p.growth_wood, self.rng,
+            )  # fmt: skip
+            growing = np.zeros((0, 0), dtype=bool)
+        elif any_road:
             growing = burning & (fire < np.where(road, p.road_max_fire, p.fire_max))
         else:
             growing = burning & (fire < p.fire_max)
         gs, ls = np.nonzero(growing)
-        if len(gs):
+        if len(gs) and self.k is None:
             nb = _any_in(burning, self._nb_src, self._nb_ptr)[gs, ls]
             mod = nb * p.growth_neighbour + (m.store[ls] == WOOD) * p.growth_wood
             chance = 1.0 - d6_at_most(p.growth_on - mod - 1)
@@ -816,9 +869,7 @@ def chunk_seeds(seed: int | None, n: int) -> list[np.random.SeedSequence]:
     return np.random.SeedSequence(seed).spawn(n)
 
 
-def run_chunk(
-    model: FastModel, games: int, turns: int, seed: np.random.SeedSequence
-) -> FastResult:
+def run_chunk(model: FastModel, games: int, turns: int, seed: np.random.SeedSequence) -> FastResult:
     """Play ``games`` games of ``turns`` turns with the generator of one chunk."""
     batch = Batch(model, games, np.random.Generator(np.random.Philox(seed)))
     for _ in range(turns):

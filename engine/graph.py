@@ -104,6 +104,7 @@ class MapGraph:
         else:  # shared with the graph this one was derived from (never mutated)
             self._ids, self._pos = ids
         self._jump_cache: dict[int, list[tuple[int, int]]] = {}
+        self._reach_cache: dict[int, tuple[IntArray, IntArray]] = {}
 
     # -- areas -----------------------------------------------------------------------------
     @property
@@ -194,7 +195,11 @@ class MapGraph:
         return int(self._first_node[i] - self._levels[0][i] + loc[1])
 
     def horizontal(self, loc: Location) -> list[Location]:
-        """Same-level neighbours: party walls at every shared level, ground to street/open."""
+        """Same-level neighbours: party walls at every shared level, ground to street/open.
+
+        Water areas are included (at level 0) like any area: they are geometric neighbours;
+        what may enter or burn there is the engine's question.
+        """
         i = self._pos.get(loc[0])
         if i is None or not self._has_level(i, loc[1]):
             return []
@@ -417,32 +422,85 @@ class MapGraph:
             g.add_edge(locs[s], locs[d], cost=1, kind="stairs" if st else "area")
         return nx.freeze(g)
 
-    def hose_steps_from(self, sources: Iterable[Location]) -> dict[Location, int]:
+    def hose_steps_from(self, sources: Iterable[Location], ladders: int = 0) -> dict[Location, int]:
         """Hose steps (1 per area, 1 per level by stairs) from the nearest source.
 
         Hose never crosses water; a water source is left through its banks (step 1).
+        ``ladders`` > 0 also lets hose go up a ladder of that rating pitched in a street or
+        open area into the adjacent building area: 1 step in and 1 per level (§7).
         """
-        dist = self._bfs([n for n in map(self._node, sources) if n is not None])
+        dist, _ = self.hose_search(list(sources), ladders)
         locs = self.locations
         return {locs[n]: int(d) for n, d in enumerate(dist.tolist()) if d >= 0}
 
-    def _bfs(self, starts: list[int]) -> IntArray:
+    def hose_search(self, sources: list[Location], ladders: int = 0) -> tuple[IntArray, IntArray]:
+        """(steps, source) per node id: hose steps from the nearest of ``sources`` and the
+        index in ``sources`` of that source; -1 where no hose path reaches (ties go to the
+        earlier source). See :meth:`hose_steps_from` for ``ladders``."""
+        starts = [(n, k) for k, n in enumerate(map(self._node, sources)) if n is not None]
+        if ladders > 0:
+            return self._dijkstra(starts, self._ladder_links(ladders))
+        return self._bfs(starts)
+
+    def _bfs(self, starts: list[tuple[int, int]]) -> tuple[IntArray, IntArray]:
         indptr, indices = self.csr_indptr.tolist(), self.csr_indices.tolist()
         water = self._water_nodes.tolist()
-        dist = [-1] * len(water)
+        dist, label = [-1] * len(water), [-1] * len(water)
         queue: deque[int] = deque()
-        for n in starts:
+        for n, k in starts:
             if dist[n] < 0:
-                dist[n] = 0
+                dist[n], label[n] = 0, k
                 queue.append(n)
         while queue:
             n = queue.popleft()
-            nd = dist[n] + 1
+            nd, lab = dist[n] + 1, label[n]
             for m in indices[indptr[n] : indptr[n + 1]]:
                 if dist[m] < 0 and not water[m]:
-                    dist[m] = nd
+                    dist[m], label[m] = nd, lab
                     queue.append(m)
-        return np.array(dist, dtype=np.int64)
+        return np.array(dist, dtype=np.int64), np.array(label, dtype=np.int64)
+
+    def _ladder_links(self, rating: int) -> dict[int, list[tuple[int, int]]]:
+        """node -> [(node, steps)]: from a street/open area's level 0 up a ladder into the
+        levels 1..rating of each adjacent building area, and back."""
+        lo, hi = self._levels
+        areas = self.scenario.areas
+        links: dict[int, list[tuple[int, int]]] = {}
+        for i, a in enumerate(areas):
+            if a.kind is not AreaKind.BUILDING or hi[i] < 1:
+                continue
+            for j in self._adj.get(i, {}):
+                if areas[j].kind not in (AreaKind.STREET, AreaKind.OPEN):
+                    continue
+                foot = int(self._first_node[j])
+                for lvl in range(1, min(int(hi[i]), rating) + 1):
+                    up = int(self._first_node[i] - lo[i] + lvl)
+                    links.setdefault(foot, []).append((up, 1 + lvl))
+                    links.setdefault(up, []).append((foot, 1 + lvl))
+        return links
+
+    def _dijkstra(
+        self, starts: list[tuple[int, int]], extra: dict[int, list[tuple[int, int]]]
+    ) -> tuple[IntArray, IntArray]:
+        import heapq
+
+        indptr, indices = self.csr_indptr.tolist(), self.csr_indices.tolist()
+        water = self._water_nodes.tolist()
+        dist, label = [-1] * len(water), [-1] * len(water)
+        heap = [(0, k, n) for n, k in starts]
+        heapq.heapify(heap)
+        while heap:
+            d, k, n = heapq.heappop(heap)
+            if dist[n] >= 0:
+                continue
+            dist[n], label[n] = d, k
+            for m in indices[indptr[n] : indptr[n + 1]]:
+                if dist[m] < 0 and not water[m]:
+                    heapq.heappush(heap, (d + 1, k, m))
+            for m, w in extra.get(n, ()):
+                if dist[m] < 0 and not water[m]:
+                    heapq.heappush(heap, (d + w, k, m))
+        return np.array(dist, dtype=np.int64), np.array(label, dtype=np.int64)
 
     @staticmethod
     def hose_lengths(steps: int, hydrant: bool = True) -> int:
@@ -454,41 +512,57 @@ class MapGraph:
     def max_hose_lengths(self) -> int:
         return max_hose_lengths(self.scenario)
 
-    def water_reach(self) -> dict[Location, int]:
+    def water_reach(self, ladders: int = 0) -> dict[Location, int]:
         """Fewest hose lengths from a hydrant (while the mains work) or open water to every
         location a hose can reach; water locations themselves are left out.
 
         A hydrant's appliance stands in the hydrant's area; an open-water pump stands on a
-        bank (an area next to the water), so a bank needs no length.
+        bank (an area next to the water), so a bank needs no length. ``ladders``: as in
+        :meth:`hose_steps_from`.
         """
-        return dict(self._water_reach)
+        lengths, _ = self.water_sources_reach(ladders)
+        locs = self.locations
+        return {locs[n]: v for n, v in enumerate(lengths.tolist()) if v >= 0}
 
-    @cached_property
-    def _water_reach(self) -> dict[Location, int]:
-        hydrants: list[Location] = []
-        waters: list[Location] = []
+    def water_sources(self) -> list[tuple[Location, bool]]:
+        """(location, is a hydrant) of every source giving water: hydrants while the mains
+        work, and open water, in feature order."""
+        out: list[tuple[Location, bool]] = []
         for f in self.scenario.features:
             if f.type is FeatureType.HYDRANT and self.scenario.mains != "failed":
-                hydrants.append((f.area, 0))
+                out.append(((f.area, 0), True))
             elif f.type is FeatureType.WATER:
-                waters.append((f.area, 0))
-        water = self._water_nodes
-        best = np.full(len(self.locations), -1, dtype=np.int64)
-        for starts, hydrant in ((hydrants, True), (waters, False)):
-            nodes = [n for n in map(self._node, starts) if n is not None]
-            if not nodes:
+                out.append(((f.area, 0), False))
+        return out
+
+    def water_sources_reach(self, ladders: int = 0) -> tuple[IntArray, IntArray]:
+        """(lengths, source) per node id: hose lengths from the best water source and its
+        index in :meth:`water_sources`; -1 where none reaches (and on water)."""
+        key = ladders
+        if key not in self._reach_cache:
+            self._reach_cache[key] = self._sources_reach(ladders)
+        return self._reach_cache[key]
+
+    def _sources_reach(self, ladders: int) -> tuple[IntArray, IntArray]:
+        sources = self.water_sources()
+        n = len(self.locations)
+        best, best_src = np.full(n, -1, dtype=np.int64), np.full(n, -1, dtype=np.int64)
+        for hydrant in (True, False):
+            picked = [k for k, (_, h) in enumerate(sources) if h == hydrant]
+            if not picked:
                 continue
-            # A pump on a bank: the bank is step 0, so shift open-water steps by one.
-            steps = self._bfs(nodes)
+            steps, lab = self.hose_search([sources[k][0] for k in picked], ladders)
             ok = steps >= 0
-            if not hydrant:
+            if not hydrant:  # a pump on a bank: the bank is step 0
                 ok &= steps >= 1
                 steps = steps - 1
             lengths = np.where(ok, (steps + 1) // 2 + (1 if hydrant else 0), -1)
             better = ok & ((best < 0) | (lengths < best))
             best[better] = lengths[better]
-        locs = self.locations
-        return {locs[n]: int(v) for n, v in enumerate(best.tolist()) if v >= 0 and not water[n]}
+            best_src[better] = np.array(picked, dtype=np.int64)[lab[better]]
+        best[self._water_nodes] = -1
+        best_src[self._water_nodes] = -1
+        return best, best_src
 
     # -- editing ---------------------------------------------------------------------------
     def with_area_replaced(self, area: Area) -> MapGraph:
@@ -661,8 +735,8 @@ def _grid_adjacency(scenario: Scenario, geoms: npt.NDArray[np.object_]) -> Adjac
         return None
     # Callers pass only valid, non-empty polygons, so each is one Polygon without holes.
     coords, owner = shapely.get_coordinates(shapely.get_exterior_ring(geoms), return_index=True)
-    if not np.array_equal(coords, np.round(coords)):
-        return None
+    if not np.array_equal(coords, np.round(coords)) or np.abs(coords).max() > 1e7:
+        return None  # (huge coordinates would lose the exactness of the packed keys)
     same = owner[1:] == owner[:-1]  # closed rings: consecutive points of one ring are edges
     p0, p1, who = coords[:-1][same], coords[1:][same], owner[:-1][same]
     dx, dy = p1[:, 0] - p0[:, 0], p1[:, 1] - p0[:, 1]

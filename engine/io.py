@@ -106,7 +106,10 @@ def loads_scenario(text: str | bytes, filename: str = "<string>") -> Scenario:
 
 def _too_big(filename: str, size: int) -> ScenarioError:
     return ScenarioError.at(
-        filename, 1, 1, f"file too large ({size / 2**20:.1f} MB; the limit is {MAX_BYTES // 2**20} MB)"
+        filename,
+        1,
+        1,
+        f"file too large ({size / 2**20:.1f} MB; the limit is {MAX_BYTES // 2**20} MB)",
     )
 
 
@@ -160,9 +163,10 @@ def _capped(diags: list[Diagnostic]) -> list[Diagnostic]:
 def _suggest(word: object, among: Iterable[str]) -> str:
     if not isinstance(word, str) or not word:
         return ""
-    close = difflib.get_close_matches(word, list(among), n=1, cutoff=0.6)
+    cutoff = 0.5 if len(word) <= 4 else 0.6  # 'R2' vs 'R1' scores 0.5
+    close = difflib.get_close_matches(word, list(among), n=1, cutoff=cutoff)
     if not close and word.lower() != word:  # 'Hydrant' -> 'hydrant'
-        close = difflib.get_close_matches(word.lower(), list(among), n=1, cutoff=0.6)
+        close = difflib.get_close_matches(word.lower(), list(among), n=1, cutoff=cutoff)
     return f" (did you mean '{close[0]}'?)" if close else ""
 
 
@@ -202,7 +206,18 @@ _TYPE_WORDS = {
 
 def _pydantic_diagnostics(exc: ValidationError, data: Any, filename: str) -> list[Diagnostic]:
     out = []
-    for e in exc.errors(include_url=False):
+    errors = exc.errors(include_url=False)
+    # 'polgon' misspelt gives an unknown key *and* a missing 'polygon': say it once.
+    suggested = set()
+    for e in errors:
+        if e["type"] == "extra_forbidden":
+            message, _ = _message(e, tuple(e["loc"]), data)
+            hint = re.search(r"did you mean '([^']*)'", message)
+            if hint:
+                suggested.add((*e["loc"][:-1], hint.group(1)))
+    for e in errors:
+        if e["type"] == "missing" and tuple(e["loc"]) in suggested:
+            continue
         loc = tuple(e["loc"])
         # Drop the union tag pydantic inserts: ('features', 2, 'hydrant', 'pressure').
         if len(loc) > 2 and loc[0] in ("features", "objectives") and isinstance(loc[2], str):
@@ -271,9 +286,9 @@ def _message(e: Any, loc: tuple[Any, ...], data: Any) -> tuple[str, bool]:
 def _value_at(data: Any, path: tuple[Any, ...]) -> Any:
     node = data
     for p in path:
-        if isinstance(node, dict) and isinstance(p, str) and p in node:
-            node = node[p]
-        elif isinstance(node, list) and isinstance(p, int) and 0 <= p < len(node):
+        in_dict = isinstance(node, dict) and isinstance(p, str) and p in node
+        in_list = isinstance(node, list) and isinstance(p, int) and 0 <= p < len(node)
+        if in_dict or in_list:
             node = node[p]
     return node
 
@@ -334,7 +349,9 @@ def atomic_write(path: str | os.PathLike[str], data: bytes, *, backup: bool = Tr
         os.umask(umask)
         mode, exists = 0o666 & ~umask, False
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=".tmp", dir=folder)
+        fd, tmp = tempfile.mkstemp(
+            prefix=f".{os.path.basename(target)}.", suffix=".tmp", dir=folder
+        )
     except OSError as e:
         raise OSError(e.errno, f"cannot save: {e.strerror}", target) from None
     try:
@@ -399,7 +416,6 @@ def json_schema() -> dict[str, Any]:
     def fix(node: Any) -> Any:
         if isinstance(node, dict):
             out = {k: fix(v) for k, v in node.items()}
-            ref = out.get("$ref")
             return out
         if isinstance(node, list):
             return [fix(v) for v in node]

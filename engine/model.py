@@ -214,9 +214,7 @@ class ContainModel(_Strict):
     max_destroyed: int = Field(ge=0)
 
 
-ObjectiveModel = Annotated[
-    ProtectModel | RescueModel | ContainModel, Field(discriminator="type")
-]
+ObjectiveModel = Annotated[ProtectModel | RescueModel | ContainModel, Field(discriminator="type")]
 OBJECTIVE_MODELS: dict[str, type[_Strict]] = {
     "protect": ProtectModel,
     "rescue": RescueModel,
@@ -234,16 +232,16 @@ class ScenarioModel(_Strict):
     description: str = ""
     ruleset: Annotated[str, Field(description="rules to play, e.g. blitz")]
     house_rules: dict[str, Any] = Field({}, description="ruleset constants by dotted key")
-    scale: ScaleModel = ScaleModel()
+    scale: ScaleModel = Field(default_factory=lambda: ScaleModel.model_validate({}))
     turns: int = _ranged("turns", default=40)
     seed: int | None = None
-    wind: WindModel = WindModel()
+    wind: WindModel = Field(default_factory=lambda: WindModel.model_validate({}))
     bombing: bool = True
     mains: Literal["working", "failed"] = "working"
     buildings: list[BuildingModel] = []
     areas: list[AreaModel] = []
     features: list[FeatureModel] = []
-    start: StartModel = StartModel()
+    start: StartModel = Field(default_factory=StartModel)
     forces: list[ForceModel] = []
     objectives: list[ObjectiveModel] = []
 
@@ -308,7 +306,9 @@ def semantic_errors(
 
     def levels(area_id: str) -> range:
         a = area_kind.get(area_id)
-        b = buildings.get(a.building) if a is not None and a.building is not None else None
+        b = None
+        if a is not None and a.kind == "building" and a.building is not None:
+            b = buildings.get(a.building)
         if b is None:
             return range(0, 1)
         return range(-1 if b.basement else 0, b.levels)
@@ -320,14 +320,24 @@ def semantic_errors(
     def level_ok(path: Path, area_id: str, level: int) -> Iterator[Problem]:
         if area_id in area_kind and level not in levels(area_id):
             lv = levels(area_id)
-            yield path, f"level {level} does not exist in area '{area_id}' (levels {lv[0]}..{lv[-1]})", None, ()
+            yield (
+                path,
+                f"level {level} does not exist in area '{area_id}' (levels {lv[0]}..{lv[-1]})",
+                None,
+                (),
+            )
 
     for i, a in enumerate(m.areas):
         if a.kind == "building":
             if a.building is None:
                 yield ("areas", i), f"building area '{a.id}' needs a 'building' key", None, ()
             elif a.building not in buildings:
-                yield ("areas", i, "building"), f"unknown building '{a.building}'", a.building, bnames
+                yield (
+                    ("areas", i, "building"),
+                    f"unknown building '{a.building}'",
+                    a.building,
+                    bnames,
+                )
         elif a.building is not None:
             yield ("areas", i, "building"), f"a {a.kind} area has no building", None, ()
 
@@ -358,18 +368,38 @@ def semantic_errors(
             yield from area_ref(("forces", i, "area"), u.area)
             yield from level_ok(("forces", i, "level"), u.area, u.level)
         elif u.level != 0:
-            yield ("forces", i, "level"), "'level' applies only to a unit placed in an area", None, ()
+            yield (
+                ("forces", i, "level"),
+                "'level' applies only to a unit placed in an area",
+                None,
+                (),
+            )
         if u.entry is not None and u.entry not in entries:
-            yield ("forces", i, "entry"), f"no entry feature named '{u.entry}'", u.entry, tuple(sorted(entries))
+            yield (
+                ("forces", i, "entry"),
+                f"no entry feature named '{u.entry}'",
+                u.entry,
+                tuple(sorted(entries)),
+            )
         if u.arrives > m.turns:
-            yield ("forces", i, "arrives"), f"arrives on turn {u.arrives}, after the last turn ({m.turns})", None, ()
+            yield (
+                ("forces", i, "arrives"),
+                f"arrives on turn {u.arrives}, after the last turn ({m.turns})",
+                None,
+                (),
+            )
 
     for i, o in enumerate(m.objectives):
         if isinstance(o, ProtectModel):
             if (o.building is None) == (o.area is None):
                 yield ("objectives", i), "protect needs either 'building' or 'area'", None, ()
             if o.building is not None and o.building not in buildings:
-                yield ("objectives", i, "building"), f"unknown building '{o.building}'", o.building, bnames
+                yield (
+                    ("objectives", i, "building"),
+                    f"unknown building '{o.building}'",
+                    o.building,
+                    bnames,
+                )
             if o.area is not None:
                 yield from area_ref(("objectives", i, "area"), o.area)
 
@@ -385,7 +415,12 @@ def _unique(m: ScenarioModel) -> Iterator[Problem]:
         first: dict[str, int] = {}
         for i, v in enumerate(ids):
             if v in first:
-                yield (key, i, "id"), f"duplicate {what} '{v}' (first in item {first[v] + 1})", None, ()
+                yield (
+                    (key, i, "id"),
+                    f"duplicate {what} '{v}' (first in item {first[v] + 1})",
+                    None,
+                    (),
+                )
             else:
                 first[v] = i
     seen: dict[str, int] = {}

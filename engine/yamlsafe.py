@@ -42,9 +42,7 @@ from .errors import ScenarioError
 MAX_DEPTH = 100
 #: Keys whose plain values are always text, even when they look like numbers or
 #: booleans (an area id ``012`` stays "012"). Not applied inside ``house_rules``.
-TEXT_KEYS = frozenset(
-    {"id", "area", "building", "name", "text", "description", "entry", "ruleset"}
-)
+TEXT_KEYS = frozenset({"id", "area", "building", "name", "text", "description", "entry", "ruleset"})
 #: Lists whose items are ids.
 ID_LISTS = frozenset({"rubble", "craters"})
 
@@ -68,7 +66,9 @@ _SPECIAL = {
     ".nan": math.nan, ".NaN": math.nan, ".NAN": math.nan,
 }  # fmt: skip
 #: Characters a YAML reader refuses outright (and that we must escape when writing).
-NON_PRINTABLE = re.compile("[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]")
+NON_PRINTABLE = re.compile(
+    "[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]"
+)
 
 Mark = tuple[int, int]
 
@@ -121,7 +121,10 @@ def decode(data: bytes, filename: str) -> str:
         line = data.count(b"\n", 0, e.start) + 1
         col = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
         raise ScenarioError.at(
-            filename, line, col, f"not UTF-8 text (byte 0x{data[e.start]:02x}); save the file as UTF-8"
+            filename,
+            line,
+            col,
+            f"not UTF-8 text (byte 0x{data[e.start]:02x}); save the file as UTF-8",
         ) from None
     return text[1:] if text.startswith("\ufeff") else text
 
@@ -269,9 +272,13 @@ def _build(events: Any, filename: str) -> Any:
 
 
 def _plain_value(raw: str, top: _Frame | None) -> Any:
-    if top is not None and top.text_keys and raw not in ("", "~", "null", "Null", "NULL"):
-        if top.id_list or (type(top.container) is MDict and top.key in TEXT_KEYS):
-            return raw
+    if (
+        top is not None
+        and top.text_keys
+        and raw not in ("", "~", "null", "Null", "NULL")
+        and (top.id_list or (type(top.container) is MDict and top.key in TEXT_KEYS))
+    ):
+        return raw
     return resolve_plain(raw)
 
 
@@ -284,7 +291,7 @@ def _tagged(raw: str, tag: str) -> Any:
     if kind == "int":
         return value if type(value) is int else _BAD
     if kind == "float":
-        return float(value) if type(value) in (int, float) else _BAD
+        return float(value) if isinstance(value, int | float) and type(value) is not bool else _BAD
     if kind == "bool":
         return value if type(value) is bool else _BAD
     return None if value is None else _BAD  # null
@@ -308,13 +315,13 @@ def position(root: Any, path: tuple[str | int, ...], *, key: bool = False) -> Ma
     last = len(path) - 1
     for i, p in enumerate(path):
         if isinstance(node, dict) and isinstance(p, str) and p in node:
-            marks = getattr(node, "kmarks" if key and i == last else "vmarks", {})
+            dmarks: dict[str, Mark] = getattr(node, "kmarks" if key and i == last else "vmarks", {})
             child = node[p]
-            pos = marks.get(p) or getattr(child, "mark", None) or pos
+            pos = dmarks[p] if p in dmarks else getattr(child, "mark", pos)
             node = child
         elif isinstance(node, list) and type(p) is int and 0 <= p < len(node):
             child = node[p]
             marks = getattr(node, "vmarks", [])
-            pos = (marks[p] if len(marks) == len(node) else None) or getattr(child, "mark", pos)
+            pos = marks[p] if len(marks) == len(node) else getattr(child, "mark", pos)
             node = child
     return pos

@@ -8,27 +8,31 @@ with ``--against``, the significant differences.
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 from typing import Any
 
+from fireground.engine.scenario import Scenario
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen.canvas import Canvas
-
-from fireground.engine.scenario import Scenario
 
 from .kit import FONT, FONT_BOLD, register_fonts
 
 MARGIN = 40.0
 # white (0) -> yellow -> orange -> deep red (1)
-RAMP = ((0.0, (1.0, 1.0, 1.0)), (0.25, (1.0, 0.93, 0.55)), (0.6, (0.98, 0.55, 0.15)),
-        (1.0, (0.6, 0.05, 0.05)))  # fmt: skip
+RAMP = (
+    (0.0, (1.0, 1.0, 1.0)),
+    (0.25, (1.0, 0.93, 0.55)),
+    (0.6, (0.98, 0.55, 0.15)),
+    (1.0, (0.6, 0.05, 0.05)),
+)
 
 
 def heat_colour(x: float) -> tuple[float, float, float]:
     """A colour for a chance 0..1 on a white-to-dark-red ramp."""
     x = min(max(x, 0.0), 1.0)
-    for (x0, c0), (x1, c1) in zip(RAMP, RAMP[1:], strict=False):
+    for (x0, c0), (x1, c1) in itertools.pairwise(RAMP):
         if x <= x1:
             t = (x - x0) / (x1 - x0) if x1 > x0 else 0.0
             r, g, b = (c0[i] + (c1[i] - c0[i]) * t for i in range(3))
@@ -115,8 +119,14 @@ def _all_clear(d: _Doc, report: Any) -> None:
     d.y = y0 - 20
 
 
-def _heat_map(d: _Doc, scenario: Scenario, values: dict[tuple[str, int], float], level: int,
-              title: str, box_h: float) -> None:  # fmt: skip
+def _heat_map(
+    d: _Doc,
+    scenario: Scenario,
+    values: dict[tuple[str, int], float],
+    level: int,
+    title: str,
+    box_h: float,
+) -> None:
     minx, miny, maxx, maxy = scenario.bounds()
     wid = d.w - 2 * MARGIN
     scale = min(wid / max(maxx - minx, 1e-9), (box_h - 30) / max(maxy - miny, 1e-9))
@@ -198,25 +208,37 @@ def _comparison(d: _Doc, report: Any) -> None:
     d.page()
     sig = sorted((x for x in report.comparison if x.significant), key=lambda x: x.p_value)
     d.text(f"Against {report.against}", 12, bold=True)
-    d.text(f"{len(sig)} of {len(report.comparison)} differences are significant (two-proportion "
-           "z-tests, Holm's correction at 5% over all of them).", 9)  # fmt: skip
+    d.text(
+        f"{len(sig)} of {len(report.comparison)} differences are significant (two-proportion "
+        "z-tests, Holm's correction at 5% over all of them).",
+        9,
+    )
     for x in sig[:60]:
-        d.text(f"{x.label}: {_pct(x.chance)} here, {_pct(x.other)} in the other (z = {x.z:+.1f})",
-               9, gap=0)  # fmt: skip
+        d.text(
+            f"{x.label}: {_pct(x.chance)} here, {_pct(x.other)} in the other (z = {x.z:+.1f})",
+            9,
+            gap=0,
+        )
 
 
 def write_analysis_report(report: Any, scenario: Scenario, path: str | Path) -> None:
     """Write the analysis PDF for ``report`` (an AnalysisReport) of ``scenario``."""
     d = _Doc(path, f"Analysis: {report.scenario}")
     d.text(f"Balance analysis: {report.scenario or report.file}", 16, bold=True)
-    d.text(f"{report.games} games of {report.turns} turns, "
-           f"{'fire and bombs alone (no response)' if report.mode == 'no-response' else 'autopilot'}"
-           f", seed {report.seed}", 9)  # fmt: skip
+    d.text(
+        f"{report.games} games of {report.turns} turns, "
+        f"{'fire and bombs alone (no response)' if report.mode == 'no-response' else 'autopilot'}"
+        f", seed {report.seed}",
+        9,
+    )
     d.text("Verdict", 12, bold=True)
     d.text(report.verdict, 10, gap=10)
     _objectives(d, report)
-    d.text("Scorecard means: " + ", ".join(f"{s.name} {s.mean:.1f}" for s in report.scorecard),
-           9, gap=10)  # fmt: skip
+    d.text(
+        "Scorecard means: " + ", ".join(f"{s.name} {s.mean:.1f}" for s in report.scorecard),
+        9,
+        gap=10,
+    )
     _all_clear(d, report)
     burn = {(s.area, s.level): s.burn for s in report.locations}
     dest = {(s.area, s.level): s.destroyed for s in report.locations}

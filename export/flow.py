@@ -89,7 +89,8 @@ def build(path: Path, lay: Layout, story: list[Flowable], title: str, subtitle: 
             on_page(c, doc.page)
 
     doc = BaseDocTemplate(str(path), pagesize=(lay.width, lay.height), title=title,
-                          author="fireground", invariant=1, pageCompression=1)
+                          author="fireground", invariant=1, pageCompression=1,
+                          initialFontName=FONT)
     doc.addPageTemplates([PageTemplate(id="page", frames=frames, onPage=decorate)])
     doc.build(story)
     return path

@@ -51,7 +51,8 @@ def paper_size(paper: str) -> tuple[float, float]:
 def new_canvas(path: Path, pagesize: tuple[float, float], title: str, subject: str) -> Canvas:
     """A canvas with embedded fonts that asks viewers to print at 100 %."""
     register_fonts()
-    c = Canvas(str(path), pagesize=pagesize, pageCompression=1, invariant=1)
+    c = Canvas(str(path), pagesize=pagesize, pageCompression=1, invariant=1,
+               initialFontName=FONT, initialFontSize=9)
     c.setTitle(title)
     c.setSubject(subject)
     c.setAuthor("fireground")

@@ -109,8 +109,14 @@ def level_extent(scenario: Scenario, level: int, margin_cm: float = 1.0) -> Exte
 
 def plan_tiles(map_w: float, map_h: float, paper: str) -> TileGrid:
     """The tile grid using the fewest pages (portrait wins a tie)."""
+    options = tile_options(map_w, map_h, paper)
+    return min(options, key=lambda g: g.pages)  # min keeps the first (portrait) on a tie
+
+
+def tile_options(map_w: float, map_h: float, paper: str) -> list[TileGrid]:
+    """The portrait and the landscape tile grids."""
     pw, ph = paper_size(paper)
-    best: TileGrid | None = None
+    out: list[TileGrid] = []
     for name, (w, h) in (("plan_tile_portrait", (pw, ph)), ("plan_tile_landscape", (ph, pw))):
         lay = layout(name, w, h)
         win, ov = lay.box("window"), lay.length("overlap")
@@ -118,11 +124,9 @@ def plan_tiles(map_w: float, map_h: float, paper: str) -> TileGrid:
         def count(size: float, room: float) -> int:
             return 1 if size <= room + 1e-6 else math.ceil((size - ov) / (room - ov) - 1e-9)
 
-        grid = TileGrid(lay, count(map_w, win.width), count(map_h, win.height), map_w, map_h, ov)
-        if best is None or grid.pages < best.pages:
-            best = grid
-    assert best is not None
-    return best
+        out.append(TileGrid(lay, count(map_w, win.width), count(map_h, win.height), map_w,
+                            map_h, ov))
+    return out
 
 
 def _sheet_layout(paper: str, aspect: float) -> Layout:

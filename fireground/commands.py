@@ -132,9 +132,7 @@ def cmd_new(args: argparse.Namespace) -> int:
         raise UsageError(
             f"unknown template '{args.template}' (templates: {', '.join(names) or 'none'})"
         )
-    data = (
-        resources.files("fireground.templates").joinpath(f"{args.template}.fg.yaml").read_bytes()
-    )
+    data = resources.files("fireground.templates").joinpath(f"{args.template}.fg.yaml").read_bytes()
     try:
         fd = os.open(args.file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     except FileExistsError:

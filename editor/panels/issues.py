@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout,
 from fireground.engine.scenario import Scenario
 
 from ..document import Document
+from ..local_check import LocalChecker
 
 #: Wait this long after the last edit before checking.
 DEBOUNCE_MS = 150
@@ -64,12 +65,30 @@ class IssuesPanel(QWidget):
         self._slow = False
         self._pool: ThreadPoolExecutor | None = None
         self._done.connect(self._show, Qt.QueuedConnection)
-        doc.scenarioChanged.connect(lambda *_: self.schedule())
+        self.local = LocalChecker()
+        #: True while the list shows quick local findings and a full check is pending.
+        self.partial = False
+        doc.scenarioChanged.connect(self._on_changed)
         self.last_seconds = 0.0
         self.markers: Any = None  # the MapScene, set by the window for canvas markers
 
+    def _on_changed(self, old: Scenario, new: Scenario) -> None:
+        self.schedule()
+        if self._slow:
+            # A big map: refresh the findings near the edit now, the rest in the background.
+            self.refresh_local(old, new)
+
+    def refresh_local(self, old: Scenario, new: Scenario) -> bool:
+        found = self.local.findings(old, new, self.findings, run_checks)
+        if found is None:
+            return False
+        self._render(found)
+        self.partial = True
+        return True
+
     def schedule(self) -> None:
         self._generation += 1
+        self._timer.setInterval(DEBOUNCE_MS * (4 if self._slow else 1))
         self._timer.start()
 
     def refresh(self) -> None:
@@ -97,6 +116,10 @@ class IssuesPanel(QWidget):
         self._slow = secs > THREAD_ABOVE_S
         if gen != self._generation:
             return  # the scenario changed while checking; a newer check is on its way
+        self.partial = False
+        self._render(found)
+
+    def _render(self, found: Sequence[Any]) -> None:
         self.findings = list(found)
         self.tree.clear()
         items = []

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen, QPolygonF
+from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPen, QPolygonF, QTransform
 from PySide6.QtWidgets import (
     QGraphicsItem,
+    QGraphicsPolygonItem,
     QGraphicsSimpleTextItem,
     QStyleOptionGraphicsItem,
     QWidget,
@@ -16,72 +19,80 @@ from fireground.engine.scenario import Area, Feature, FeatureType
 from . import style
 from .coords import polygon_to_scene, to_scene
 
-#: Labels show only when an area is at least this many pixels across.
-LABEL_MIN_PX = 28.0
 
 
-class AreaItem(QGraphicsItem):
-    """One area's polygon, filled by kind; its id is drawn only when big enough on screen."""
+class AreaItem(QGraphicsPolygonItem):
+    """One area's polygon, filled by kind. Painting stays in C++ (no Python ``paint``), which
+    keeps a full view of 20,000 areas fast; the id label is a separate item shown only when
+    zoomed in (see MapScene.set_labels_visible)."""
 
     def __init__(self, area: Area) -> None:
         super().__init__()
-        self.area = area
         self.ghost = False
         self.selected = False
-        self.setZValue(0)
+        self.label: QGraphicsSimpleTextItem | None = None
         self.set_area(area)
+        self._restyle()
 
     def set_area(self, area: Area) -> None:
-        self.prepareGeometryChange()
         self.area = area
-        self.poly: QPolygonF = polygon_to_scene(area.polygon)
-        self._rect = self.poly.boundingRect()
-        self._pad = self._rect.adjusted(-0.5, -0.5, 0.5, 0.5)
-        self._path: QPainterPath | None = None
-        c = area.centroid
-        self._label_at = to_scene(c)
-        self.update()
+        self.setPolygon(polygon_to_scene(area.polygon))
+        self.label_at = label_point(area.polygon)
+        if self.label is not None:
+            self.label.setText(area.id)
+            self._place_label()
 
     def set_look(self, *, ghost: bool, selected: bool) -> None:
         if ghost != self.ghost or selected != self.selected:
             self.ghost, self.selected = ghost, selected
-            self.setZValue(2 if selected else (-1 if ghost else 0))
-            self.update()
+            self._restyle()
 
-    def boundingRect(self) -> QRectF:
-        return self._pad
-
-    def shape(self) -> QPainterPath:
-        if self._path is None:
-            self._path = QPainterPath()
-            self._path.addPolygon(self.poly)
-            self._path.closeSubpath()
-        return self._path
-
-    def paint(
-        self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
-    ) -> None:
+    def _restyle(self) -> None:
         if self.ghost:
-            painter.setBrush(style.GHOST_BRUSH)
-            painter.setPen(style.GHOST_OUTLINE)
+            self.setBrush(style.GHOST_BRUSH)
+            self.setPen(style.GHOST_OUTLINE)
         else:
-            painter.setBrush(style.FILL_BRUSH[self.area.kind])
-            painter.setPen(style.SELECTED_OUTLINE if self.selected else style.OUTLINE)
-        painter.drawPolygon(self.poly)
-        lod = option.levelOfDetailFromTransform(painter.worldTransform())  # type: ignore[attr-defined]
-        if not self.ghost and lod * min(self._rect.width(), self._rect.height()) >= LABEL_MIN_PX:
-            self._paint_label(painter, lod)
+            self.setBrush(style.FILL_BRUSH[self.area.kind])
+            self.setPen(style.SELECTED_OUTLINE if self.selected else style.OUTLINE)
+        self.setZValue(2 if self.selected else (-1 if self.ghost else 0))
+        if self.label is not None:
+            self.label.setVisible(not self.ghost)
 
-    def _paint_label(self, painter: QPainter, lod: float) -> None:
-        painter.save()
-        painter.translate(self._label_at)
-        painter.scale(1 / lod, 1 / lod)
-        painter.setPen(style.LABEL_COLOR)
-        f = painter.font()
-        f.setPointSizeF(7.5)
-        painter.setFont(f)
-        painter.drawText(QRectF(-40, -22, 80, 13), Qt.AlignCenter, self.area.id)
-        painter.restore()
+    def show_label(self, on: bool) -> None:
+        if on and self.label is None:
+            self.label = QGraphicsSimpleTextItem(self.area.id, self)
+            self.label.setFlag(QGraphicsItem.ItemIgnoresTransformations)
+            self.label.setBrush(QBrush(style.LABEL_COLOR))
+            self.label.setFont(_LABEL_FONT)
+            self._place_label()
+        if self.label is not None:
+            self.label.setVisible(on and not self.ghost)
+
+    def _place_label(self) -> None:
+        assert self.label is not None
+        br = self.label.boundingRect()
+        self.label.setPos(to_scene(self.label_at))
+        self.label.setTransform(QTransform.fromTranslate(-br.width() / 2, -br.height() - 8))
+
+
+def label_point(points: Sequence[tuple[float, float]]) -> tuple[float, float]:
+    """Centroid by the shoelace formula (much cheaper than shapely for one small polygon)."""
+    n = len(points)
+    a2 = cx = cy = 0.0
+    for i in range(n):
+        x0, y0 = points[i]
+        x1, y1 = points[(i + 1) % n]
+        cross = x0 * y1 - x1 * y0
+        a2 += cross
+        cx += (x0 + x1) * cross
+        cy += (y0 + y1) * cross
+    if abs(a2) < 1e-12:
+        return (sum(p[0] for p in points) / max(n, 1), sum(p[1] for p in points) / max(n, 1))
+    return (cx / (3 * a2), cy / (3 * a2))
+
+
+_LABEL_FONT = QFont()
+_LABEL_FONT.setPointSizeF(7.5)
 
 
 _GLYPH = {
@@ -199,7 +210,6 @@ class RingItem(QGraphicsItem):
     def paint(
         self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
     ) -> None:
-        painter.setRenderHint(QPainter.Antialiasing)
         painter.setPen(QPen(self.color, self.width))
         painter.setBrush(Qt.NoBrush)
         painter.drawEllipse(QPointF(0, 0), self.radius, self.radius)

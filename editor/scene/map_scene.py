@@ -22,6 +22,11 @@ from .coords import polygon_to_scene, to_scene
 from .items import AreaItem, FeatureItem, MarkerText, RingItem, SnapIndicatorItem
 
 
+#: An area of ``area_cm`` must be this many pixels across for its id / symbols to show.
+LABEL_MIN_PX = 36.0
+SYMBOL_MIN_PX = 22.0
+
+
 class MapScene(QGraphicsScene):
     def __init__(self, doc: Document) -> None:
         super().__init__()
@@ -36,6 +41,11 @@ class MapScene(QGraphicsScene):
         self.overlays = {"adjacency": False, "hose": False, "wind": False}
         #: A test-turn state (turn-log ``state`` dict) shown instead of the start, or None.
         self.state: Mapping[str, Any] | None = None
+        #: Screen pixels per table cm; labels and symbols show only when zoomed in enough.
+        self.px_per_cm = 1.0
+        self.labels_on = False
+        self.symbols_on = True
+        self._selected_before: set[str] = set()
         self.snap_indicator = SnapIndicatorItem()
         self.addItem(self.snap_indicator)
         self.setBackgroundBrush(QBrush(style.BACKGROUND))
@@ -43,6 +53,27 @@ class MapScene(QGraphicsScene):
         doc.scenarioChanged.connect(self._on_scenario_changed)
         doc.levelChanged.connect(lambda _lvl: self._on_level_changed())
         doc.selectionChanged.connect(self._on_selection_changed)
+
+    def centre(self, area_id: str) -> tuple[float, float]:
+        """Where an area's id, symbols and markers go (its centroid)."""
+        it = self.area_items.get(area_id)
+        if it is not None:
+            return it.label_at
+        return self.doc.scenario.area(area_id).centroid
+
+    def set_detail(self, px_per_cm: float) -> None:
+        """Show ids and symbols only when an area is big enough on screen to read them."""
+        self.px_per_cm = px_per_cm
+        cell_px = float(self.doc.scenario.scale.area_cm or 10.0) * px_per_cm
+        labels, symbols = cell_px >= LABEL_MIN_PX, cell_px >= SYMBOL_MIN_PX
+        if labels != self.labels_on:
+            self.labels_on = labels
+            for it in self.area_items.values():
+                it.show_label(labels)
+        if symbols != self.symbols_on:
+            self.symbols_on = symbols
+            for f in self.feature_items:
+                f.setVisible(symbols)
 
     # -- building items -----------------------------------------------------------------------
     def _rebuild_all(self) -> None:
@@ -60,24 +91,36 @@ class MapScene(QGraphicsScene):
         self._update_rect()
 
     def _on_scenario_changed(self, old: Scenario, new: Scenario) -> None:
+        changed: set[str] = set()
+        removed_or_added = False
         if new.areas is not old.areas:
             old_by_id = old.area_by_id
             new_by_id = new.area_by_id
+            removed_or_added = old_by_id.keys() != new_by_id.keys()
             for aid in old_by_id.keys() - new_by_id.keys():
                 self.removeItem(self.area_items.pop(aid))
             for a in new.areas:
                 it = self.area_items.get(a.id)
                 if it is None:
                     it = AreaItem(a)
+                    it.show_label(self.labels_on)
                     self.area_items[a.id] = it
                     self.addItem(it)
+                    changed.add(a.id)
                 elif it.area is not a:
                     it.set_area(a)
+                    changed.add(a.id)
             self._update_rect()
-        if (new.areas is not old.areas or new.buildings is not old.buildings):
+        if new.buildings is not old.buildings:
             self._update_looks()
-        if new.features is not old.features or new.areas is not old.areas:
+        elif new.areas is not old.areas:
+            self._update_looks(changed)
+        if new.features is not old.features or removed_or_added:
             self._rebuild_features()
+        elif changed:
+            for f in self.feature_items:
+                if f.feature.area in changed:
+                    f.setPos(to_scene(self.centre(f.feature.area)))
         self._rebuild_markers()
         self.refresh_overlays()
 
@@ -88,19 +131,22 @@ class MapScene(QGraphicsScene):
         self.refresh_overlays()
 
     def _on_selection_changed(self, sel: Selection) -> None:
-        self._update_looks()
+        now = set(sel.areas)
+        self._update_looks(now ^ self._selected_before)
+        self._selected_before = now
         for it in self.feature_items:
             sel_now = it.index in sel.features
             if sel_now != it.selected:
                 it.selected = sel_now
                 it.update()
 
-    def _update_looks(self) -> None:
+    def _update_looks(self, only: set[str] | None = None) -> None:
         s = self.doc.scenario
         level = self.doc.level
         selected = set(self.doc.selection.areas)
-        for aid, it in self.area_items.items():
-            it.set_look(ghost=level not in s.levels_of(aid), selected=aid in selected)
+        items = self.area_items
+        for aid in items if only is None else only & items.keys():
+            items[aid].set_look(ghost=level not in s.levels_of(aid), selected=aid in selected)
 
     def _update_rect(self) -> None:
         s = self.doc.scenario
@@ -145,11 +191,12 @@ class MapScene(QGraphicsScene):
             symbols = [i for i in idxs if s.features[i].type is not FeatureType.LABEL]
             for i in idxs:
                 slot = symbols.index(i) - (len(symbols) - 1) / 2 if i in symbols else 0.0
-                self._add_feature(i, s.features[i], by_id[area].centroid, slot, sel)
+                self._add_feature(i, s.features[i], self.centre(area), slot, sel)
 
     def _add_feature(self, i: int, f: Any, at: tuple[float, float], slot: float,
                      sel: set[int]) -> None:
         it = FeatureItem(i, f, at, slot)
+        it.setVisible(self.symbols_on)
         it.selected = i in sel
         self.feature_items.append(it)
         self.addItem(it)
@@ -186,7 +233,7 @@ class MapScene(QGraphicsScene):
             a = by_id.get(area)
             if a is None or (level is not None and level != lvl):
                 return
-            m = MarkerText(text, color, a.centroid, dx, dy, size=size)
+            m = MarkerText(text, color, self.centre(area), dx, dy, size=size)
             m.role = role  # type: ignore[attr-defined]
             m.location = (area, level if level is not None else 0)  # type: ignore[attr-defined]
             self.markers.append(m)
@@ -219,7 +266,7 @@ class MapScene(QGraphicsScene):
                 area = step.get("area") if isinstance(step, Mapping) else step[0]
                 a = by_id.get(area)
                 if a is not None:
-                    pts.append(to_scene(a.centroid))
+                    pts.append(to_scene(self.centre(a.id)))
             if len(pts) < 2:
                 continue
             path = QPainterPath(pts[0])
@@ -241,7 +288,7 @@ class MapScene(QGraphicsScene):
         for aid in sorted(set(areas)):
             a = by_id.get(aid)
             if a is not None:
-                r = RingItem(a.centroid, style.ISSUE, 11, 2)
+                r = RingItem(self.centre(aid), style.ISSUE, 11, 2)
                 r.setToolTip(f"issue in {aid}")
                 self.rings.append(r)
                 self.addItem(r)
@@ -254,7 +301,7 @@ class MapScene(QGraphicsScene):
         for aid, _lvl in locations:
             a = by_id.get(aid)
             if a is not None:
-                r = RingItem(a.centroid, QColor("#ff9800"), 16, 3.5)
+                r = RingItem(self.centre(aid), QColor("#ff9800"), 16, 3.5)
                 self.highlights.append(r)
                 self.addItem(r)
 
@@ -293,8 +340,8 @@ class MapScene(QGraphicsScene):
             a = s.area_by_id[loc[0]]
             for n in g.horizontal(loc):
                 if n[0] > loc[0] and n[1] == lvl:
-                    path.moveTo(to_scene(a.centroid))
-                    path.lineTo(to_scene(s.area_by_id[n[0]].centroid))
+                    path.moveTo(to_scene(self.centre(a.id)))
+                    path.lineTo(to_scene(self.centre(n[0])))
         it = QGraphicsPathItem(path)
         it.setPen(style.cosmetic("#7a3cc0", 1.2))
         it.setZValue(4)
@@ -355,8 +402,9 @@ class MapScene(QGraphicsScene):
             return
         step = float(self.doc.scenario.scale.area_cm or 10.0)
         lod = painter.worldTransform().m11()
-        if step * lod < 8:  # grid lines closer than 8 px: skip (too dense to help)
+        if step * lod < 12:  # grid lines closer than 12 px: skip (too dense to help)
             return
+        painter.setRenderHint(QPainter.Antialiasing, False)
         pen = QPen(style.GRID)
         pen.setCosmetic(True)
         painter.setPen(pen)
@@ -372,6 +420,9 @@ class MapScene(QGraphicsScene):
             lines.append(QLineF(rect.left(), y, rect.right(), y))
             y += step
         painter.drawLines(lines)
+        painter.setRenderHint(QPainter.Antialiasing, self.views()[0].renderHints()
+                              & QPainter.Antialiasing == QPainter.Antialiasing
+                              if self.views() else False)
 
     # -- look-ups -----------------------------------------------------------------------------
     def area_at(self, p: tuple[float, float]) -> Area | None:

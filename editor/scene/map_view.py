@@ -36,10 +36,18 @@ class MapView(QGraphicsView):
         self.setTransformationAnchor(QGraphicsView.AnchorUnderMouse)
         self.setResizeAnchor(QGraphicsView.AnchorViewCenter)
         self.setViewportUpdateMode(QGraphicsView.SmartViewportUpdate)
-        self.setOptimizationFlags(QGraphicsView.DontAdjustForAntialiasing)
+        self.setOptimizationFlags(QGraphicsView.DontAdjustForAntialiasing
+                                  | QGraphicsView.DontSavePainterState)
         self.setMouseTracking(True)
         self.setDragMode(QGraphicsView.NoDrag)
         self.setFocusPolicy(Qt.StrongFocus)
+        self.zoomChanged.connect(self._on_zoom)
+
+    def _on_zoom(self, px_per_cm: float) -> None:
+        self.map_scene.set_detail(px_per_cm)
+        # Antialiasing thousands of tiny polygons costs more than it shows.
+        cell_px = float(self.doc.scenario.scale.area_cm or 10.0) * px_per_cm
+        self.setRenderHint(QPainter.Antialiasing, cell_px >= 12)
 
     # -- tools --------------------------------------------------------------------------------
     def set_tool(self, tool: AbstractTool | None) -> None:

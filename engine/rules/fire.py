@@ -218,7 +218,7 @@ def step_spread(ctx: TurnContext, state: GameState) -> None:
 def step_growth(ctx: TurnContext, state: GameState) -> None:
     """Step 2: each fire rolls 1d6 to grow one (bonuses: a burning neighbour, a wood store);
     road incendiaries age and burn out."""
-    rules, graph = ctx.rules, ctx.graph
+    rules = ctx.rules
     on = rules.int("growth.on")
     nb_bonus = rules.int("growth.neighbour_burning")
     wood_bonus = rules.int("growth.wood_store")

@@ -18,12 +18,13 @@ orders and the autopilot call; each checks the rule it applies and returns wheth
 
 from __future__ import annotations
 
+import itertools
 import math
 
 from ..scenario import AreaKind, FeatureType, Location
 from ..state import GameState
 from ..turn import TurnContext
-from ..units import EQUIPMENT, STAND, VEHICLE, HoseLine, Ladder, UnitState, crew_of, path_steps
+from ..units import STAND, VEHICLE, HoseLine, Ladder, UnitState, crew_of, path_steps
 from . import reach
 
 
@@ -296,7 +297,7 @@ def lengths_for_steps(ctx: TurnContext, steps: int) -> int:
 
 def path_lengths(ctx: TurnContext, path: list[Location]) -> int:
     """Lengths a line along ``path`` takes (see :func:`lengths_for_steps`)."""
-    return lengths_for_steps(ctx, sum(path_steps(a, b) for a, b in zip(path, path[1:])))
+    return lengths_for_steps(ctx, sum(path_steps(a, b) for a, b in itertools.pairwise(path)))
 
 
 def pump_capacity(state: GameState, pump: UnitState) -> int:
@@ -546,9 +547,7 @@ def strike_ladders(ctx: TurnContext, state: GameState, u: UnitState) -> None:
 
 # -- water connections ----------------------------------------------------------------------
 def hydrant_users(state: GameState, area: str) -> list[str]:
-    return sorted(
-        u.id for u in state.units.values() if u.in_play and u.source == f"hydrant:{area}"
-    )
+    return sorted(u.id for u in state.units.values() if u.in_play and u.source == f"hydrant:{area}")
 
 
 def connect_problem(ctx: TurnContext, state: GameState, pump: UnitState, source: str) -> str | None:
@@ -565,9 +564,7 @@ def connect_problem(ctx: TurnContext, state: GameState, pump: UnitState, source:
     if kind == "tank":
         return None
     if kind == "hydrant":
-        if not any(
-            f.type is FeatureType.HYDRANT and f.area == ref for f in ctx.scenario.features
-        ):
+        if not any(f.type is FeatureType.HYDRANT and f.area == ref for f in ctx.scenario.features):
             return f"§8: there is no hydrant in {ref}"
         if ref != here:
             return "§7: an appliance connects to a hydrant in its own area"

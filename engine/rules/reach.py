@@ -130,7 +130,8 @@ def foot_search(
         if d > dist.get(loc, d):
             continue
         for link in foot_links(ctx, loc, ladders):
-            nb, cost = link[0], link[weight]
+            nb = link[0]
+            cost = link[1] if weight == 1 else link[2] if weight == 2 else link[3]
             nd = d + cost
             if budget is not None and nd > budget:
                 continue
@@ -233,9 +234,7 @@ def stands_at(state: GameState, loc: Location) -> list[UnitState]:
     return [u for u in state.units_at(loc) if u.kind == STAND]
 
 
-def nearest(
-    dist: dict[Location, int], goals: Iterable[Location]
-) -> tuple[Location | None, int]:
+def nearest(dist: dict[Location, int], goals: Iterable[Location]) -> tuple[Location | None, int]:
     """The goal with the least cost (ties by location id)."""
     best: tuple[int, Location] | None = None
     for g in goals:

@@ -59,34 +59,34 @@ def step_rescue(ctx: TurnContext, state: GameState) -> None:
             t.task = "rescue"
         # Heavy Rescue digs first: one casualty per heavy crew
         for t in heavy_teams:
-            c = next((c for c in cas if c.status == "located" and c.need == "heavy"), None)
-            if c is None:
+            hc = next((x for x in cas if x.status == "located" and x.need == "heavy"), None)
+            if hc is None:
                 continue
-            if c.dig_left == 0:
-                pips = ctx.roll("dig_out", dice=r.int("rescue.heavy_dice"), at=loc, casualty=c.id)
-                c.dig_left = pips * r.int("rescue.heavy_turns_per_pip")
-            c.dig_left -= 1
-            if c.dig_left <= 0:
-                c.dig_left = 0
-                _found(ctx, state, c)
+            if hc.dig_left == 0:
+                pips = ctx.roll("dig_out", dice=r.int("rescue.heavy_dice"), at=loc, casualty=hc.id)
+                hc.dig_left = pips * r.int("rescue.heavy_turns_per_pip")
+            hc.dig_left -= 1
+            if hc.dig_left <= 0:
+                hc.dig_left = 0
+                _found(ctx, state, hc)
             teams = [x for x in teams if x is not t]
         # the others: a dig roll for a casualty that only needs digging, else a search
         for t in teams:
-            c = next((c for c in cas if c.status == "located" and c.need == "dig"), None)
-            if c is not None:
-                ok, _ = ctx.test("dig_out", f">={dig_on}", at=loc, casualty=c.id, unit=t.id)
+            dc = next((x for x in cas if x.status == "located" and x.need == "dig"), None)
+            if dc is not None:
+                ok, _ = ctx.test("dig_out", f">={dig_on}", at=loc, casualty=dc.id, unit=t.id)
                 if ok:
-                    _found(ctx, state, c)
+                    _found(ctx, state, dc)
                 continue
-            c = next((c for c in cas if c.status == "buried"), None)
-            if c is None:
+            bc = next((x for x in cas if x.status == "buried"), None)
+            if bc is None:
                 continue
-            score = ctx.roll("rescue", at=loc, casualty=c.id, unit=t.id)
+            score = ctx.roll("rescue", at=loc, casualty=bc.id, unit=t.id)
             result = str(r[f"rescue.search.{score}"])
             if result == "free":
-                _found(ctx, state, c)
+                _found(ctx, state, bc)
             elif result in ("heavy", "dig"):
-                c.status, c.need = "located", result
+                bc.status, bc.need = "located", result
     for c in sorted(state.casualties, key=lambda c: c.id):
         if c.status == "found":
             casualty_status(ctx, state, c)

@@ -46,7 +46,9 @@ def hydrant_feeds(ctx: TurnContext, state: GameState) -> dict[str, int]:
 
 def effective_lengths(ctx: TurnContext, pump: UnitState, h: HoseLine) -> int:
     """A line's lengths for the pressure limit, with the hydrant's connecting length."""
-    extra = ctx.rules.int("hose.hydrant_lengths") if (pump.source or "").startswith("hydrant:") else 0
+    extra = (
+        ctx.rules.int("hose.hydrant_lengths") if (pump.source or "").startswith("hydrant:") else 0
+    )
     return h.lengths + extra
 
 

@@ -193,3 +193,14 @@ def test_screenshot_command(qapp, tmp_path: Path, recovery_dir: Path, repo: Path
     bad = tmp_path / "bad.fg.yaml"
     bad.write_text("fireground: 1\nareas: [\n")
     assert cli_edit(argparse.Namespace(file=str(bad), screenshot=str(out))) == 2
+
+
+def test_typed_coordinates_move_the_selected_corner(qtbot, window) -> None:  # type: ignore[no-untyped-def]
+    win = window
+    win.doc.select_areas(["R1"])
+    win.toolbox.actions["Vertices"].trigger()
+    click(qtbot, win, 20, 0)  # pick the south-east corner
+    assert win.options.corner.text() == "20, 0"
+    win.options.corner.setText("21.5, -1")
+    win.options.corner.editingFinished.emit()
+    assert win.doc.scenario.area("R1").polygon[1] == (21.5, -1)

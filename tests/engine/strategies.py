@@ -14,8 +14,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from hypothesis import strategies as st
-
 from fireground.engine.ruleset import unit_types
 from fireground.engine.scenario import (
     COMPASS,
@@ -34,6 +32,7 @@ from fireground.engine.scenario import (
     Start,
     Wind,
 )
+from hypothesis import strategies as st
 
 #: Ids a YAML 1.1 reader would turn into booleans, numbers or null.
 TRICKY_IDS = ("NO", "no", "on", "OFF", "yes", "y", "n", "true", "null", "012", "1e3", "0x1F",
@@ -68,7 +67,9 @@ def scenarios(draw: st.DrawFn, max_areas: int = 10) -> Scenario:
     n_build = draw(st.integers(0, 3))
     bids = draw(_unique_ids(n_build))
     buildings = tuple(
-        Building(id=b, name=draw(texts), levels=draw(st.integers(1, 4)), basement=draw(st.booleans()))
+        Building(
+            id=b, name=draw(texts), levels=draw(st.integers(1, 4)), basement=draw(st.booleans())
+        )
         for b in bids
     )
     area_ids = draw(_unique_ids(n_areas))

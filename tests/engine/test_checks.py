@@ -133,6 +133,16 @@ def test_fg113_near_miss() -> None:
     assert "FG113" not in codes(base())  # touching edges and corners are not near-misses
 
 
+def test_fg112_fg113_for_shapes_that_are_not_rectangles() -> None:
+    tri = ((20, 20), (30, 20), (20, 30))  # the yard as a triangle
+    ok = area(base(), "Y", polygon=tri)
+    assert not {"FG112", "FG113"} & set(codes(ok))
+    into = area(base(), "Y", polygon=((20, 18), (30, 18), (20, 30)))  # 2 cm into H1
+    assert codes(into)["FG112"] == "error"
+    slip = area(base(), "Y", polygon=((20, 20.4), (30, 20.4), (20, 30)))
+    assert codes(slip)["FG113"] == "warning"
+
+
 def test_fg114_odd_size() -> None:
     assert codes(area(base(), "Y", polygon=rect(20, 20, 30, 30)))["FG114"] == "warning"
     assert codes(area(base(), "Y", polygon=rect(20, 20, 4, 5)))["FG114"] == "warning"

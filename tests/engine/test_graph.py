@@ -112,6 +112,55 @@ def test_grid_path_agrees_with_general_path() -> None:
         assert {k: v for k, v in grid.items() if v} == {k: v for k, v in general.items() if v}
 
 
+def _random_partition(rng: random.Random, side: int = 12, n_seeds: int = 25) -> Scenario:
+    """A side x side board of 5 cm cells grown into random regions; each region that is one
+    polygon without holes becomes an area (L, T and U shapes with collinear runs)."""
+    import shapely
+
+    owner = [[-1] * side for _ in range(side)]
+    frontier = []
+    for k in range(n_seeds):
+        x, y = rng.randrange(side), rng.randrange(side)
+        if owner[x][y] < 0:
+            owner[x][y] = k
+            frontier.append((x, y))
+    while frontier:
+        x, y = frontier.pop(rng.randrange(len(frontier)))
+        for nx_, ny in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+            if 0 <= nx_ < side and 0 <= ny < side and owner[nx_][ny] < 0:
+                owner[nx_][ny] = owner[x][y]
+                frontier.append((nx_, ny))
+    cells: dict[int, list[object]] = {}
+    for x in range(side):
+        for y in range(side):
+            cells.setdefault(owner[x][y], []).append(
+                shapely.box(x * 5, y * 5, x * 5 + 5, y * 5 + 5)
+            )
+    areas = []
+    for k, boxes in sorted(cells.items()):
+        poly = shapely.union_all(boxes).simplify(0)
+        if poly.geom_type != "Polygon" or poly.interiors:
+            continue
+        ring = tuple((float(x), float(y)) for x, y in poly.exterior.coords[:-1])
+        areas.append(Area(f"p{k}", ST, ring))
+    return scen(*areas)
+
+
+def test_grid_path_agrees_with_general_path_on_irregular_regions() -> None:
+    rng = random.Random(11)
+    for _ in range(15):
+        s = _random_partition(rng)
+        geoms = graph_mod._shapes(s.areas)
+        grid = graph_mod._grid_adjacency(s, geoms)
+        assert grid is not None
+        general = graph_mod._general_adjacency(geoms, s.scale.min_contact_cm)
+        assert grid.keys() == general.keys()
+        for i, nb in grid.items():
+            assert nb.keys() == general[i].keys()
+            for j, cm in nb.items():
+                assert cm == pytest.approx(general[i][j])
+
+
 def test_grid_path_declines_diagonal_edges_and_fractions() -> None:
     tri = scen(Area("T", ST, ((0, 0), (10, 0), (0, 10))), street("B", 0, -10))
     assert graph_mod._grid_adjacency(tri, graph_mod._shapes(tri.areas)) is None
@@ -401,3 +450,46 @@ def test_with_area_replaced_adds_new_area_and_keeps_old_graph() -> None:
     assert ("R4", 0) in g2.locations
     assert _signature(g) == before
     assert _signature(g2) == _signature(build_graph(g2.scenario))
+
+
+def test_hose_up_ladders_from_the_street() -> None:
+    s = _lane()
+    no_stairs = replace(s, features=())
+    g = build_graph(no_stairs)
+    assert ("H", 2) not in g.hose_steps_from([("R0", 0)])
+    up = g.hose_steps_from([("R0", 0)], ladders=4)
+    assert up[("H", 2)] == 3 + 1 + 2  # R0..R3, into H, two levels up the ladder
+    assert up[("H", 1)] == 3 + 1 + 1
+    short = g.hose_steps_from([("R0", 0)], ladders=1)
+    assert ("H", 1) in short and ("H", 2) not in short
+    # The open yard Y beside H also takes a ladder: from R2 it is R2 -> Y -> ladder.
+    assert g.hose_steps_from([("R2", 0)], ladders=4)[("H", 2)] == 1 + 1 + 2
+
+
+def test_hose_search_labels_the_nearest_source() -> None:
+    g = build_graph(_lane())
+    steps, source = g.hose_search([("R0", 0), ("R4", 0)])
+    at = g.index
+    assert source[at[("R1", 0)]] == 0 and source[at[("R3", 0)]] == 1
+    assert source[at[("R2", 0)]] == 0  # a tie goes to the earlier source
+    assert steps[at[("H", 2)]] == 1 + 1 + 2
+    assert steps[at[("W", 0)]] == -1 and source[at[("W", 0)]] == -1
+
+
+def test_water_sources_reach_names_the_source() -> None:
+    s = _lane()
+    s = replace(
+        s,
+        features=(
+            *s.features,
+            Feature(FeatureType.HYDRANT, "R4", pressure=3),
+            Feature(FeatureType.WATER, "W", points=100),
+        ),
+    )
+    g = build_graph(s)
+    assert g.water_sources() == [(("R4", 0), True), (("W", 0), False)]
+    lengths, source = g.water_sources_reach()
+    at = g.index
+    assert (lengths[at[("R4", 0)]], source[at[("R4", 0)]]) == (0, 1)  # a bank beats a hydrant
+    assert (lengths[at[("H", 2)]], source[at[("H", 2)]]) == (2, 1)
+    assert lengths[at[("Y", 0)]] == 1  # bank R2, then Y: one step, one length

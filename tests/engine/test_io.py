@@ -11,10 +11,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
-from strategies import scenarios
-
-from fireground.engine import io, migrate
+from fireground.engine import migrate
 from fireground.engine.emit import text
 from fireground.engine.errors import ScenarioError
 from fireground.engine.io import (
@@ -26,6 +23,8 @@ from fireground.engine.io import (
 )
 from fireground.engine.scenario import Area, AreaKind, Building, Scenario
 from fireground.engine.yamlsafe import parse
+from hypothesis import given, settings
+from strategies import scenarios
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = """\
@@ -261,8 +260,7 @@ def test_committed_schema_is_current() -> None:
     committed = REPO / "docs" / "scenario.schema.json"
     generated = json.dumps(json_schema(), indent=2, ensure_ascii=False) + "\n"
     assert committed.read_text(encoding="utf-8") == generated, (
-        "docs/scenario.schema.json is stale: run "
-        "`fireground schema > docs/scenario.schema.json`"
+        "docs/scenario.schema.json is stale: run `fireground schema > docs/scenario.schema.json`"
     )
 
 
@@ -286,7 +284,9 @@ def test_schema_is_draft07_with_local_refs() -> None:
     assert refs and all(r.startswith("#/definitions/") for r in refs)
     assert all(r.removeprefix("#/definitions/") in schema["definitions"] for r in refs)
     assert schema["additionalProperties"] is False
-    assert "escape_carrying_unit" in schema["definitions"]["ForceModel"]["properties"]["type"]["enum"]
+    assert (
+        "escape_carrying_unit" in schema["definitions"]["ForceModel"]["properties"]["type"]["enum"]
+    )
 
 
 def test_examples_validate_against_the_schema() -> None:

@@ -16,13 +16,14 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from fireground.engine.io import load_scenario
 from fireground.engine.simulate import new_game
 
 HERE = Path(__file__).resolve().parent
 EXAMPLES = sorted((HERE.parents[2] / "examples").glob("*.fg.yaml"))
 SEED, TURNS = 1940, 10
+#: the smallest example, for the tests that start subprocesses
+SMALL = sorted(EXAMPLES, key=lambda p: p.stat().st_size)[:1]
 
 
 def example_id(p: Path) -> str:
@@ -51,8 +52,18 @@ def test_log_shape(path):
     for t in log["turns"]:
         for ev in t["events"]:
             assert {"step", "rule", "dice", "modifier", "need", "success"} <= set(ev)
-        for key in ("fires", "embers", "damp", "damage", "rubble", "craters", "all_clear",
-                    "units", "hoses", "casualties"):
+        for key in (
+            "fires",
+            "embers",
+            "damp",
+            "damage",
+            "rubble",
+            "craters",
+            "all_clear",
+            "units",
+            "hoses",
+            "casualties",
+        ):
             assert key in t["state"]
     for key in ("destroyed", "burning", "dead", "injured", "rescued", "units_lost", "objectives"):
         assert key in log["score"]
@@ -68,11 +79,11 @@ print(hashlib.sha256(g.log_json().encode()).hexdigest())
 """
 
 
-@pytest.mark.parametrize("path", EXAMPLES[:1], ids=example_id)
+@pytest.mark.parametrize("path", SMALL, ids=example_id)
 def test_same_bytes_across_hash_seeds(path):
     """The log never depends on set/dict iteration order (PYTHONHASHSEED)."""
     digests = set()
-    for hs in ("0", "1", "12345"):
+    for hs in ("1", "12345"):
         env = dict(os.environ, PYTHONHASHSEED=hs)
         out = subprocess.run([sys.executable, "-c", SCRIPT, str(path)], env=env,
                              capture_output=True, text=True, check=True)  # fmt: skip
@@ -88,7 +99,7 @@ def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
                           capture_output=True, text=True)  # fmt: skip
 
 
-@pytest.mark.parametrize("path", EXAMPLES[:1], ids=example_id)
+@pytest.mark.parametrize("path", SMALL, ids=example_id)
 def test_cli_simulate(path, tmp_path):
     log = tmp_path / "log.json"
     r = run_cli(str(path), "--turns", "3", "--seed", "5", "--log", str(log))
