@@ -20,13 +20,12 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtWidgets import QApplication  # noqa: E402
-
-from fireground.editor.commands import ChangePolygonCommand  # noqa: E402
-from fireground.editor.document import Document  # noqa: E402
-from fireground.editor.main_window import MainWindow  # noqa: E402
-from fireground.engine.io import load_scenario  # noqa: E402
-from fireground.engine.synthetic import write_synthetic_city  # noqa: E402
+from fireground.editor.commands import ChangePolygonCommand
+from fireground.editor.document import Document
+from fireground.editor.main_window import MainWindow
+from fireground.engine.io import load_scenario
+from fireground.engine.synthetic import write_synthetic_city
+from PySide6.QtWidgets import QApplication
 
 TARGET_REPAINT_MS = {5_000: 20.0, 20_000: 60.0}
 
@@ -58,13 +57,17 @@ def bench(app: QApplication, n: int, repeat: int, folder: Path) -> None:
     t2 = time.perf_counter()
     win.issues.refresh_now()
     t3 = time.perf_counter()
-    print(f"editor {n:6d} areas: open {t2 - t0:5.2f} s (load {t1 - t0:.2f} s, window "
-          f"{t2 - t1:.2f} s); first issues check {t3 - t2:.2f} s "
-          f"({len(win.issues.findings)} findings)")
+    print(
+        f"editor {n:6d} areas: open {t2 - t0:5.2f} s (load {t1 - t0:.2f} s, window "
+        f"{t2 - t1:.2f} s); first issues check {t3 - t2:.2f} s "
+        f"({len(win.issues.findings)} findings)"
+    )
     full = repaint_ms(win, repeat)
     target = TARGET_REPAINT_MS.get(n)
-    print(f"  full-view repaint: {full:6.1f} ms (best of {repeat})"
-          + (f"; target {target:.0f} ms" if target else ""))
+    print(
+        f"  full-view repaint: {full:6.1f} ms (best of {repeat})"
+        + (f"; target {target:.0f} ms" if target else "")
+    )
     a = s.areas[len(s.areas) // 2]
     win.view.center_on_map(a.centroid, zoom_to_cm=120)
     app.processEvents()
@@ -87,10 +90,14 @@ def bench(app: QApplication, n: int, repeat: int, folder: Path) -> None:
         t = time.perf_counter()
         win.issues.refresh_now()
         fulls.append(time.perf_counter() - t)
-    print(f"  one edit + issues refresh (near the edit) + repaint: "
-          f"{statistics.median(edits) * 1000:6.0f} ms (median of {repeat}; target 300 ms)")
-    print(f"  full issues check after it (background thread): "
-          f"{statistics.median(fulls) * 1000:6.0f} ms")
+    print(
+        f"  one edit + issues refresh (near the edit) + repaint: "
+        f"{statistics.median(edits) * 1000:6.0f} ms (median of {repeat}; target 300 ms)"
+    )
+    print(
+        f"  full issues check after it (background thread): "
+        f"{statistics.median(fulls) * 1000:6.0f} ms"
+    )
     win.doc.mark_saved()
     win.close()
     win.deleteLater()

@@ -7,9 +7,8 @@ import sys
 
 
 def cli_edit(args: argparse.Namespace) -> int:
-    from PySide6.QtWidgets import QApplication
-
     from fireground.engine.errors import ScenarioError
+    from PySide6.QtWidgets import QApplication
 
     from .document import Document
     from .main_window import MainWindow
@@ -47,6 +46,10 @@ def _screenshot(app: object, win: object, path: str) -> int:
 
     assert isinstance(win, MainWindow)
     win.resize(1500, 950)
+    # Show the level where the start is burning, the most telling view of a scenario.
+    fires = [v.level for v in win.doc.scenario.start.fires]
+    if fires:
+        win.doc.set_level(max(set(fires), key=lambda lvl: (fires.count(lvl), -lvl)))
     win.show()
     for _ in range(3):
         QApplication.processEvents()

@@ -11,10 +11,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import shapely
+from fireground.engine.scenario import Area
 from shapely.geometry import LineString, MultiPolygon, Point, Polygon
 from shapely.ops import split as shapely_split
-
-from fireground.engine.scenario import Area
 
 Coord = tuple[float, float]
 
@@ -65,8 +64,9 @@ class SnapIndex:
 
     def __init__(self, areas: Iterable[Area]) -> None:
         self._areas = [a for a in areas if len(a.polygon) >= 3]
-        self._tree = shapely.STRtree([shapely.LineString([*a.polygon, a.polygon[0]])
-                                      for a in self._areas])
+        self._tree = shapely.STRtree(
+            [shapely.LineString([*a.polygon, a.polygon[0]]) for a in self._areas]
+        )
         #: Areas that replaced tree entries (by id), and ids no longer valid in the tree.
         self._extra: dict[str, Area] = {}
         self._stale: set[str] = set()
@@ -91,9 +91,7 @@ class SnapIndex:
                 yield a
         yield from self._extra.values()
 
-    def nearest(
-        self, p: Coord, tolerance: float, *, exclude: Iterable[str] = ()
-    ) -> Snap | None:
+    def nearest(self, p: Coord, tolerance: float, *, exclude: Iterable[str] = ()) -> Snap | None:
         skip = set(exclude)
         probe = Point(p).buffer(tolerance)
         best_v: tuple[float, Coord, str] | None = None
@@ -106,8 +104,12 @@ class SnapIndex:
             if self._extra and a.id in self._extra:
                 xs = [q[0] for q in pts]
                 ys = [q[1] for q in pts]
-                if (px < min(xs) - tolerance or px > max(xs) + tolerance
-                        or py < min(ys) - tolerance or py > max(ys) + tolerance):
+                if (
+                    px < min(xs) - tolerance
+                    or px > max(xs) + tolerance
+                    or py < min(ys) - tolerance
+                    or py > max(ys) + tolerance
+                ):
                     continue
             for j, v in enumerate(pts):
                 d = math.dist(p, v)
@@ -237,8 +239,11 @@ def _extended(ls: LineString, by: float) -> LineString:
         d = math.dist(a, b) or 1.0
         return (b[0] + (b[0] - a[0]) / d * by, b[1] + (b[1] - a[1]) / d * by)
 
-    return LineString([push(c[1], c[0]), *c[1:-1], push(c[-2], c[-1])] if len(c) > 2
-                      else [push(c[1], c[0]), push(c[0], c[1])])
+    return LineString(
+        [push(c[1], c[0]), *c[1:-1], push(c[-2], c[-1])]
+        if len(c) > 2
+        else [push(c[1], c[0]), push(c[0], c[1])]
+    )
 
 
 def merge_polygons(polys: Sequence[Sequence[Coord]]) -> tuple[Coord, ...] | None:

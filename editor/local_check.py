@@ -14,7 +14,6 @@ from dataclasses import replace
 from typing import Any
 
 import numpy as np
-
 from fireground.engine.scenario import Area, Scenario
 
 #: An edit touching more areas than this gets a full check straight away.
@@ -22,8 +21,21 @@ MAX_LOCAL = 64
 #: Areas closer than this count as neighbours here (wider than any near-miss warning).
 MARGIN_CM = 2.0
 
-_SETTINGS = ("name", "description", "ruleset", "house_rules", "scale", "turns", "seed", "wind",
-             "bombing", "mains", "buildings", "objectives", "version")
+_SETTINGS = (
+    "name",
+    "description",
+    "ruleset",
+    "house_rules",
+    "scale",
+    "turns",
+    "seed",
+    "wind",
+    "bombing",
+    "mains",
+    "buildings",
+    "objectives",
+    "version",
+)
 
 
 class LocalChecker:
@@ -71,8 +83,9 @@ class LocalChecker:
             return None
         ids, boxes = self._bounds(new)
         pos = {a: i for i, a in enumerate(ids)}
-        ring1 = _near(boxes, [pos[a] for a in dirty if a in pos]) | {pos[a] for a in dirty
-                                                                    if a in pos}
+        ring1 = _near(boxes, [pos[a] for a in dirty if a in pos]) | {
+            pos[a] for a in dirty if a in pos
+        }
         ring2 = _near(boxes, sorted(ring1)) | ring1
         refreshed = {ids[i] for i in ring1} | dirty
         keep = {ids[i] for i in ring2}
@@ -111,13 +124,21 @@ def _near(boxes: np.ndarray, rows: Sequence[int]) -> set[int]:
     lo = sel[:, :2].min(axis=0) - MARGIN_CM
     hi = sel[:, 2:].max(axis=0) + MARGIN_CM
     # Candidates in the joint box, then each against each edited box.
-    cand = np.nonzero((boxes[:, 0] <= hi[0]) & (boxes[:, 2] >= lo[0])
-                      & (boxes[:, 1] <= hi[1]) & (boxes[:, 3] >= lo[1]))[0]
+    cand = np.nonzero(
+        (boxes[:, 0] <= hi[0])
+        & (boxes[:, 2] >= lo[0])
+        & (boxes[:, 1] <= hi[1])
+        & (boxes[:, 3] >= lo[1])
+    )[0]
     out: set[int] = set()
     for r in sel:
         c = boxes[cand]
-        ok = ((c[:, 0] <= r[2] + MARGIN_CM) & (c[:, 2] >= r[0] - MARGIN_CM)
-              & (c[:, 1] <= r[3] + MARGIN_CM) & (c[:, 3] >= r[1] - MARGIN_CM))
+        ok = (
+            (c[:, 0] <= r[2] + MARGIN_CM)
+            & (c[:, 2] >= r[0] - MARGIN_CM)
+            & (c[:, 1] <= r[3] + MARGIN_CM)
+            & (c[:, 3] >= r[1] - MARGIN_CM)
+        )
         out.update(int(i) for i in cand[ok])
     return out
 

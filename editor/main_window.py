@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
 from typing import Any
 
+from fireground.engine.scenario import Scenario
 from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
+    QApplication,
     QDockWidget,
     QFileDialog,
     QInputDialog,
@@ -18,8 +21,6 @@ from PySide6.QtWidgets import (
     QProgressDialog,
     QWidget,
 )
-
-from fireground.engine.scenario import Scenario
 
 from . import recovery
 from .commands import (
@@ -84,7 +85,8 @@ class MainWindow(QMainWindow):
         self.cursor_label.setMinimumWidth(160)
         self.statusBar().addPermanentWidget(self.cursor_label)
         self.view.cursorMoved.connect(
-            lambda x, y: self.cursor_label.setText(f"x {x:.1f} cm, y {y:.1f} cm"))
+            lambda x, y: self.cursor_label.setText(f"x {x:.1f} cm, y {y:.1f} cm")
+        )
         self.view.statusMessage.connect(lambda m: self.statusBar().showMessage(m))
 
     def _dock(self, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
@@ -116,6 +118,7 @@ class MainWindow(QMainWindow):
         self.turn_dock = self._dock("Test turn", self.test_turn, b)
         self.tabifyDockWidget(self.issues_dock, self.turn_dock)
         self.issues_dock.raise_()
+        self.resizeDocks([self.issues_dock], [170], Qt.Vertical)
         self.issues.locate.connect(self._locate)
 
     def _build_menus(self) -> None:
@@ -142,8 +145,12 @@ class MainWindow(QMainWindow):
         e.addAction(undo)
         e.addAction(redo)
         e.addSeparator()
-        self._act(e, "&Delete selection", lambda: delete_selection(self.toolbox.select),
-                  QKeySequence.Delete)
+        self._act(
+            e,
+            "&Delete selection",
+            lambda: delete_selection(self.toolbox.select),
+            QKeySequence.Delete,
+        )
         self._act(e, "&Merge selected areas", self.merge_selected)
         self._act(e, "S&plit selected into cells", self.split_selected)
         self._act(e, "Drop &bombs on the start…", self.drop_bombs_dialog)
@@ -155,13 +162,27 @@ class MainWindow(QMainWindow):
         grid = self._act(v, "Show &grid", self._toggle_grid)
         grid.setCheckable(True)
         grid.setChecked(True)
-        self._act(v, "Level &up", lambda: self.doc.set_level(
-            min(self.doc.level + 1, self.doc.level_range().stop - 1)), "PgUp")
-        self._act(v, "Level &down", lambda: self.doc.set_level(
-            max(self.doc.level - 1, self.doc.level_range().start)), "PgDown")
+        self._act(
+            v,
+            "Level &up",
+            lambda: self.doc.set_level(min(self.doc.level + 1, self.doc.level_range().stop - 1)),
+            "PgUp",
+        )
+        self._act(
+            v,
+            "Level &down",
+            lambda: self.doc.set_level(max(self.doc.level - 1, self.doc.level_range().start)),
+            "PgDown",
+        )
         v.addSeparator()
-        for d in (self.properties_dock, self.scenario_dock, self.forces_dock,
-                  self.overlays_dock, self.issues_dock, self.turn_dock):
+        for d in (
+            self.properties_dock,
+            self.scenario_dock,
+            self.forces_dock,
+            self.overlays_dock,
+            self.issues_dock,
+            self.turn_dock,
+        ):
             v.addAction(d.toggleViewAction())
 
     def _act(self, menu: Any, text: str, slot: Any, key: Any = None) -> QAction:
@@ -188,8 +209,9 @@ class MainWindow(QMainWindow):
     def _locate(self, area: str, level: int) -> None:
         a = self.doc.scenario.area_by_id.get(area)
         if a is not None:
-            size = max(a.shape.bounds[2] - a.shape.bounds[0],
-                       a.shape.bounds[3] - a.shape.bounds[1], 1.0)
+            size = max(
+                a.shape.bounds[2] - a.shape.bounds[0], a.shape.bounds[3] - a.shape.bounds[1], 1.0
+            )
             self.view.center_on_map(a.centroid, zoom_to_cm=size * 4)
 
     # -- documents ----------------------------------------------------------------------------
@@ -230,9 +252,11 @@ class MainWindow(QMainWindow):
             answer = self.ask_unsaved
         else:
             answer = QMessageBox.warning(
-                self, "Unsaved changes",
+                self,
+                "Unsaved changes",
                 "The scenario has changes that are not saved. Save them first?",
-                QMessageBox.Save | QMessageBox.Discard | QMessageBox.Cancel)
+                QMessageBox.Save | QMessageBox.Discard | QMessageBox.Cancel,
+            )
         if answer == QMessageBox.Save:
             return self.save()
         return answer == QMessageBox.Discard
@@ -267,9 +291,9 @@ class MainWindow(QMainWindow):
         return self.save_to(self.doc.path)
 
     def save_as(self) -> bool:
-        path, _ = QFileDialog.getSaveFileName(self, "Save scenario as",
-                                              str(self.doc.path or "untitled.fg.yaml"),
-                                              FILE_FILTER)
+        path, _ = QFileDialog.getSaveFileName(
+            self, "Save scenario as", str(self.doc.path or "untitled.fg.yaml"), FILE_FILTER
+        )
         if not path:
             return False
         return self.save_to(path)
@@ -295,8 +319,9 @@ class MainWindow(QMainWindow):
         if self.recovery is None or not self.doc.modified:
             return None
         try:
-            return self.recovery.write(self.doc.scenario,
-                                       str(self.doc.path) if self.doc.path else None)
+            return self.recovery.write(
+                self.doc.scenario, str(self.doc.path) if self.doc.path else None
+            )
         except OSError as exc:
             self.statusBar().showMessage(f"Autosave failed: {exc}", 6000)
             return None
@@ -314,10 +339,8 @@ class MainWindow(QMainWindow):
         base: Scenario = default_scenario()
         path = crashed.original
         if path and os.path.exists(path):
-            try:
+            with contextlib.suppress(ScenarioError, OSError):
                 base = load_scenario(path)
-            except (ScenarioError, OSError):
-                pass
         doc = Document(base, path)
         self.set_document(doc)
         doc.push(ReplaceScenarioCommand(doc, saved, "Restore unsaved changes"))
@@ -329,10 +352,12 @@ class MainWindow(QMainWindow):
         for c in recovery.find_crashed(own=own):
             what = c.original or "an unsaved scenario"
             answer = QMessageBox.question(
-                self, "Restore unsaved work?",
+                self,
+                "Restore unsaved work?",
                 f"The editor closed unexpectedly while editing {what}. "
                 "Restore the autosaved changes?",
-                QMessageBox.Yes | QMessageBox.No)
+                QMessageBox.Yes | QMessageBox.No,
+            )
             if answer == QMessageBox.Yes:
                 self.restore(c)
                 return
@@ -394,8 +419,10 @@ class MainWindow(QMainWindow):
         self.export_action.setEnabled(ok)
         self.export_menu.setToolTipsVisible(True)
         self.export_action.setToolTip(
-            "Write the printable play aids" if ok else
-            "The export layer is not installed yet (fireground.export.pack)")
+            "Write the printable play aids"
+            if ok
+            else "The export layer is not installed yet (fireground.export.pack)"
+        )
 
     def export_dialog(self) -> None:
         fn = self._export_fn()
@@ -405,34 +432,35 @@ class MainWindow(QMainWindow):
         if out:
             self.export_to(out)
 
-    def export_to(self, out: str | Path) -> bool:
+    def export_to(self, out: str | Path) -> list[Path] | None:
+        """Write the play-aid pack, one document kind at a time so progress is real."""
         fn = self._export_fn()
         if fn is None:
-            return False
-        dlg = QProgressDialog("Writing the play aids…", "Cancel", 0, 100, self)
+            return None
+        try:
+            from fireground.export.pack import KINDS
+        except ImportError:
+            KINDS = ("plans", "cards", "reference", "counters", "turns", "briefing")  # noqa: N806
+        dlg = QProgressDialog("Writing the play aids…", "Cancel", 0, len(KINDS), self)
         dlg.setWindowModality(Qt.WindowModal)
         dlg.setMinimumDuration(0)
-        dlg.setValue(0)
-
-        def progress(done: float, what: str = "") -> bool:
-            dlg.setValue(int(max(0.0, min(1.0, done)) * 100))
-            if what:
-                dlg.setLabelText(what)
-            return not dlg.wasCanceled()
-
+        written: list[Path] = []
         try:
-            try:
-                fn(self.doc.scenario, out, progress=progress)
-            except TypeError:
-                fn(self.doc.scenario, out)
+            for i, kind in enumerate(KINDS):
+                dlg.setValue(i)
+                dlg.setLabelText(f"Writing {kind}…")
+                QApplication.processEvents()
+                if dlg.wasCanceled():
+                    break
+                written.extend(fn(self.doc.scenario, out, only=kind))
         except Exception as exc:  # report the export layer's message; never crash
             QMessageBox.critical(self, "Export failed", str(exc))
-            return False
+            return None
         finally:
-            dlg.setValue(100)
+            dlg.setValue(len(KINDS))
             dlg.close()
-        self.statusBar().showMessage(f"Play aids written to {out}", 6000)
-        return True
+        self.statusBar().showMessage(f"{len(written)} file(s) written to {out}", 6000)
+        return written
 
     # -- closing ------------------------------------------------------------------------------
     def closeEvent(self, e: QCloseEvent) -> None:

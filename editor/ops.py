@@ -13,8 +13,6 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from typing import Any
 
-from shapely.geometry import Point as ShPoint
-
 from fireground.engine.scenario import (
     Area,
     AreaKind,
@@ -27,6 +25,7 @@ from fireground.engine.scenario import (
     Scenario,
     Start,
 )
+from shapely.geometry import Point as ShPoint
 
 from . import geometry
 
@@ -191,9 +190,7 @@ def set_building_fields(s: Scenario, building_id: str, **fields: Any) -> Scenari
     if nb.id != b.id:
         out = replace(
             out,
-            areas=tuple(
-                replace(a, building=nb.id) if a.building == b.id else a for a in out.areas
-            ),
+            areas=tuple(replace(a, building=nb.id) if a.building == b.id else a for a in out.areas),
             objectives=tuple(
                 replace(o, building=nb.id) if o.building == b.id else o for o in out.objectives
             ),
@@ -298,8 +295,11 @@ def start_from_state(s: Scenario, state: dict[str, Any]) -> Scenario:
     def vals(key: str, field: str) -> tuple[LocationValue, ...]:
         return tuple(
             sorted(
-                (LocationValue(d["area"], int(d["level"]), int(d[field]))
-                 for d in state.get(key, []) if int(d[field]) > 0),
+                (
+                    LocationValue(d["area"], int(d["level"]), int(d[field]))
+                    for d in state.get(key, [])
+                    if int(d[field]) > 0
+                ),
                 key=_loc_key,
             )
         )
@@ -309,8 +309,10 @@ def start_from_state(s: Scenario, state: dict[str, Any]) -> Scenario:
         start=Start(
             fires=vals("fires", "fire"),
             embers=tuple(
-                sorted((LocationRef(d["area"], int(d["level"])) for d in state.get("embers", [])),
-                       key=_loc_key)
+                sorted(
+                    (LocationRef(d["area"], int(d["level"])) for d in state.get("embers", [])),
+                    key=_loc_key,
+                )
             ),
             damp=vals("damp", "damp"),
             damage=vals("damage", "damage"),

@@ -14,9 +14,8 @@ import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QLockFile, QStandardPaths
-
 from fireground.engine.scenario import Scenario
+from PySide6.QtCore import QLockFile, QStandardPaths
 
 
 def recovery_dir() -> Path:
@@ -25,7 +24,8 @@ def recovery_dir() -> Path:
         d = Path(env)
     else:
         base = QStandardPaths.writableLocation(QStandardPaths.AppDataLocation) or str(
-            Path.home() / ".local" / "share")
+            Path.home() / ".local" / "share"
+        )
         d = Path(base) / "fireground" / "recovery"
     d.mkdir(parents=True, exist_ok=True)
     return d

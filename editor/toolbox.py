@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-
+from fireground.engine.scenario import AreaKind, FeatureType, Material
 from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -14,10 +14,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QSpinBox,
     QToolBar,
-    QWidget,
 )
-
-from fireground.engine.scenario import AreaKind, FeatureType, Material
 
 from .document import Document
 from .scene.map_view import MapView
@@ -47,8 +44,10 @@ class Toolbox:
         self.merge = MergeTool()
         self.delete = DeleteTool()
         self.place = {t: PlaceFeatureTool(t) for t in FeatureType}
-        self.brushes = {layer: StartBrushTool(layer, 1) for layer in
-                        ("fire", "embers", "damp", "damage", "rubble", "craters")}
+        self.brushes = {
+            layer: StartBrushTool(layer, 1)
+            for layer in ("fire", "embers", "damp", "damage", "rubble", "craters")
+        }
         self.actions: dict[str, QAction] = {}
         self.group = QActionGroup(view)
         self.group.setExclusive(True)
@@ -133,7 +132,8 @@ class OptionsBar(QToolBar):
         self.material = QComboBox()
         self.material.addItems([m.value for m in Material])
         self.material.currentTextChanged.connect(
-            lambda t: toolbox.place[FeatureType.STORE].options.update(material=t))
+            lambda t: toolbox.place[FeatureType.STORE].options.update(material=t)
+        )
         self.material_act = self.addWidget(self.material)
         self.text = QLineEdit()
         self.text.setPlaceholderText("name / text")
@@ -188,9 +188,11 @@ class OptionsBar(QToolBar):
         tool = self.toolbox.view.tool
         tb = self.toolbox
         if isinstance(tool, PlaceFeatureTool):
-            key = {FeatureType.HYDRANT: ("pressure", 1, 20),
-                   FeatureType.WATER: ("points", 1, 100000),
-                   FeatureType.OCCUPANTS: ("count", 1, 999)}.get(tool.ftype)
+            key = {
+                FeatureType.HYDRANT: ("pressure", 1, 20),
+                FeatureType.WATER: ("points", 1, 100000),
+                FeatureType.OCCUPANTS: ("count", 1, 999),
+            }.get(tool.ftype)
             return (tool, *key) if key else None
         if isinstance(tool, StartBrushTool) and tool.layer in ("fire", "damp", "damage"):
             lo = 0 if tool.layer == "damp" else 1
@@ -219,14 +221,18 @@ class OptionsBar(QToolBar):
             elif isinstance(t, StartBrushTool):
                 self.value.setValue(int(t.value or 1))
             else:
-                self.value.setValue(int(self.toolbox.split_cells.cell_cm
-                                        or self.doc.scenario.scale.area_cm))
+                self.value.setValue(
+                    int(self.toolbox.split_cells.cell_cm or self.doc.scenario.scale.area_cm)
+                )
         self.value.blockSignals(False)
         self.corner_act.setVisible(tool is self.toolbox.vertices)
         is_store = isinstance(tool, PlaceFeatureTool) and tool.ftype is FeatureType.STORE
         self.material_act.setVisible(is_store)
         texty = isinstance(tool, PlaceFeatureTool) and tool.ftype in (
-            FeatureType.ENTRY, FeatureType.LABEL, FeatureType.WATER)
+            FeatureType.ENTRY,
+            FeatureType.LABEL,
+            FeatureType.WATER,
+        )
         self.text_act.setVisible(texty)
         if texty:
             assert isinstance(tool, PlaceFeatureTool)
@@ -272,5 +278,3 @@ class OptionsBar(QToolBar):
                 tool.options[key] = text
             else:
                 tool.options.pop(key, None)
-
-

@@ -6,11 +6,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from fireground.engine.scenario import Objective, Scenario
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Spacer
 from reportlab.platypus.flowables import Flowable
-
-from fireground.engine.scenario import Objective, Scenario
 
 from . import flow
 from .cards import unit_catalogue
@@ -20,15 +19,21 @@ from .mapdraw import MapView, Marks, draw_level
 from .plans import level_extent
 
 
-def fit_map(scenario: Scenario, marks: Marks,
-            draw: Callable[[Canvas, Scenario, MapView, Marks], object]) -> Callable[[Canvas, Box], None]:
+def fit_map(
+    scenario: Scenario, marks: Marks, draw: Callable[[Canvas, Scenario, MapView, Marks], object]
+) -> Callable[[Canvas, Box], None]:
     """A map painter scaled to fill its box (north up), with a frame."""
     ext = level_extent(scenario, 0)
 
     def paint(c: Canvas, box: Box) -> None:
         s = min(box.width / ext.width, box.height / ext.height)
-        view = MapView(ext.minx, ext.miny, s, box.x + (box.width - ext.width * s) / 2,
-                       box.y + (box.height - ext.height * s) / 2)
+        view = MapView(
+            ext.minx,
+            ext.miny,
+            s,
+            box.x + (box.width - ext.width * s) / 2,
+            box.y + (box.height - ext.height * s) / 2,
+        )
         draw(c, scenario, view, marks)
         c.setLineWidth(0.4)
         c.rect(box.x, box.y, box.width, box.height, stroke=1, fill=0)
@@ -67,30 +72,59 @@ def story(scenario: Scenario, width: float, base: float, map_h: float) -> list[F
     out: list[Flowable] = []
     if scenario.description:
         out.append(flow.para(scenario.description.strip(), st["body"]))
-    wind = (f"from {scenario.wind.from_}{', strong' if scenario.wind.strong else ''}"
-            if scenario.wind.from_ else "calm")
+    wind = (
+        f"from {scenario.wind.from_}{', strong' if scenario.wind.strong else ''}"
+        if scenario.wind.from_
+        else "calm"
+    )
     facts = [
         ["Game length", f"{scenario.turns} turns"],
         ["Wind", wind],
-        ["Bombing", "raid in progress: roll each turn until the All Clear"
-         if scenario.bombing and not scenario.start.all_clear else "no further bombing"],
-        ["Water mains", "working: hydrants give water" if scenario.mains == "working"
-         else "failed: hydrants are dry"],
-        ["Scale", f"one area {scenario.scale.area_cm:g} cm, figures {scenario.scale.figure_mm:g} mm"],
-        ["Ruleset", scenario.ruleset + (f" with {len(scenario.house_rules)} house rule(s): "
-                                        + ", ".join(f"{k} = {v}" for k, v in
-                                                    scenario.house_rules.items())
-                                        if scenario.house_rules else "")],
+        [
+            "Bombing",
+            "raid in progress: roll each turn until the All Clear"
+            if scenario.bombing and not scenario.start.all_clear
+            else "no further bombing",
+        ],
+        [
+            "Water mains",
+            "working: hydrants give water"
+            if scenario.mains == "working"
+            else "failed: hydrants are dry",
+        ],
+        [
+            "Scale",
+            f"one area {scenario.scale.area_cm:g} cm, figures {scenario.scale.figure_mm:g} mm",
+        ],
+        [
+            "Ruleset",
+            scenario.ruleset
+            + (
+                f" with {len(scenario.house_rules)} house rule(s): "
+                + ", ".join(f"{k} = {v}" for k, v in scenario.house_rules.items())
+                if scenario.house_rules
+                else ""
+            ),
+        ],
     ]
     if scenario.seed is not None:
         facts.append(["Seed", str(scenario.seed)])
     out.append(flow.para("Conditions", st["h1"]))
     out.append(flow.table(facts, st["cell"], [width * 0.22, width * 0.78], header=False))
     out.append(flow.para("Start map", st["h1"]))
-    out.append(flow.MapFlowable(width, map_h, fit_map(
-        scenario, Marks.from_start(scenario),
-        lambda c, s, v, m: draw_level(c, s, v, 0, m,
-                                      symbol_size=layout("map_style").length("small_symbol")))))
+    out.append(
+        flow.MapFlowable(
+            width,
+            map_h,
+            fit_map(
+                scenario,
+                Marks.from_start(scenario),
+                lambda c, s, v, m: draw_level(
+                    c, s, v, 0, m, symbol_size=layout("map_style").length("small_symbol")
+                ),
+            ),
+        )
+    )
     out.append(Spacer(1, base * 0.5))
     out.append(flow.para("Situation at turn 1", st["h2"]))
     out += [flow.para("• " + line, st["body"]) for line in start_lines(scenario)]
@@ -106,8 +140,11 @@ def story(scenario: Scenario, width: float, base: float, map_h: float) -> list[F
     rows = [["id", "unit", "where and when"]]
     for u in sorted(scenario.forces, key=lambda u: (u.arrives, u.id)):
         name = str(units.get(u.type, {}).get("name", u.type))
-        where = (f"{u.area}" + (f", level {u.level}" if u.level else "") if u.area else
-                 (u.entry or "any entry"))
+        where = (
+            f"{u.area}" + (f", level {u.level}" if u.level else "")
+            if u.area
+            else (u.entry or "any entry")
+        )
         when = "on the table at the start" if u.arrives <= 1 else f"arrives turn {u.arrives}"
         rows.append([u.id, name, f"{where}: {when}"])
     if len(rows) == 1:
@@ -115,7 +152,8 @@ def story(scenario: Scenario, width: float, base: float, map_h: float) -> list[F
     out.append(flow.table(rows, st["cell"], [width * 0.14, width * 0.38, width * 0.48]))
     out.append(flow.para("Objectives", st["h1"]))
     objs = [objective_text(o, scenario) for o in scenario.objectives] or [
-        "Save what you can: the scorecard counts destroyed locations, fires and casualties."]
+        "Save what you can: the scorecard counts destroyed locations, fires and casualties."
+    ]
     out += [flow.para("• " + t, st["body"]) for t in objs]
     return out
 
@@ -126,7 +164,9 @@ def write_briefing(scenario: Scenario, path: Path, paper: str = "a4") -> Path:
     width = lay.box("body").width
     base = float(lay.box("body").get("font_size", 8.5))
     return flow.build(
-        path, lay, story(scenario, width, base, lay.length("map_height")),
+        path,
+        lay,
+        story(scenario, width, base, lay.length("map_height")),
         title=scenario.name or "Untitled scenario",
         subtitle="Briefing for the umpire and players",
         footer="fireground briefing",

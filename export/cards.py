@@ -15,9 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from reportlab.pdfgen.canvas import Canvas
-
 from fireground.engine.scenario import ForceUnit, Scenario
+from reportlab.pdfgen.canvas import Canvas
 
 from .kit import crop_marks, draw_text, fill_box, new_canvas, paper_size
 from .layout import Box, Layout, layout
@@ -113,8 +112,9 @@ def cards_for(scenario: Scenario | None, catalogue: bool = False) -> list[Card]:
     units = unit_catalogue(scenario)
     if scenario is None or catalogue or not scenario.forces:
         return [Card(t, d) for t, d in units.items()]
-    return [Card(u.type, units.get(u.type, {"name": u.type}), u.id, _where(u))
-            for u in scenario.forces]
+    return [
+        Card(u.type, units.get(u.type, {"name": u.type}), u.id, _where(u)) for u in scenario.forces
+    ]
 
 
 def _where(u: ForceUnit) -> str:
@@ -132,7 +132,8 @@ def _ladders(value: Any) -> str:
         return str(value)
     counts = Counter(
         (int(ld.get("rating", 1)), bool(ld.get("hook")), str(ld.get("name", "ladder")))
-        for ld in value if isinstance(ld, Mapping)
+        for ld in value
+        if isinstance(ld, Mapping)
     )
     return ", ".join(
         f"{n} × {name} (level {rating}{', hook' if hook else ''})"
@@ -145,8 +146,12 @@ def stat_text(key: str, data: Mapping[str, Any]) -> str:
     if key == "ladders":
         return _ladders(v)
     if key == "moves":
-        moves = {"road": "by road (vehicle)", "foot": "on foot", "towed": "towed",
-                 "carried": "carried"}
+        moves = {
+            "road": "by road (vehicle)",
+            "foot": "on foot",
+            "towed": "towed",
+            "carried": "carried",
+        }
         return moves.get(str(v), str(v)) if v else "—"
     if key == "water" and data.get("dam_points"):
         return f"dam of {data['dam_points']}"
@@ -192,8 +197,11 @@ def draw_front(c: Canvas, card: Card, x: float, y: float, bleed: float) -> None:
     colour = _colour(lay, role)
     c.saveState()
     c.translate(x, y)
-    fill_box(c, Box("bg", -bleed, -bleed, lay.width + 2 * bleed, lay.height + 2 * bleed),
-             fill=lay.setting("background"))
+    fill_box(
+        c,
+        Box("bg", -bleed, -bleed, lay.width + 2 * bleed, lay.height + 2 * bleed),
+        fill=lay.setting("background"),
+    )
     fill_box(c, _bled(lay.box("band"), lay, bleed), fill=colour)
     fill_box(c, _bled(lay.box("footer"), lay, bleed), fill=colour)
     draw_text(c, lay.box("name"), str(card.data.get("name", card.type)))
@@ -218,10 +226,22 @@ def _stats(c: Canvas, lay: Layout, data: Mapping[str, Any]) -> None:
         top = box.top - i * h
         if i:
             c.line(box.x, top, box.right, top)
-        lbox = Box("label", box.x, top - h, label_w, h, {**box.style, "font": "bold",
-                                                        "valign": "middle", "max_lines": 1})
-        vbox = Box("value", box.x + label_w, top - h, box.width - label_w, h,
-                   {**box.style, "valign": "middle", "max_lines": 2})
+        lbox = Box(
+            "label",
+            box.x,
+            top - h,
+            label_w,
+            h,
+            {**box.style, "font": "bold", "valign": "middle", "max_lines": 1},
+        )
+        vbox = Box(
+            "value",
+            box.x + label_w,
+            top - h,
+            box.width - label_w,
+            h,
+            {**box.style, "valign": "middle", "max_lines": 2},
+        )
         draw_text(c, lbox, str(label))
         draw_text(c, vbox, stat_text(str(key), data))
     c.restoreState()
@@ -231,25 +251,38 @@ def draw_back(c: Canvas, card: Card, x: float, y: float, bleed: float) -> None:
     lay = layout("card_back")
     c.saveState()
     c.translate(x, y)
-    fill_box(c, Box("bg", -bleed, -bleed, lay.width + 2 * bleed, lay.height + 2 * bleed),
-             fill=lay.setting("background"))
+    fill_box(
+        c,
+        Box("bg", -bleed, -bleed, lay.width + 2 * bleed, lay.height + 2 * bleed),
+        fill=lay.setting("background"),
+    )
     fill_box(c, lay.box("frame"), stroke=lay.setting("border"), width=1.2, radius=6)
     draw_text(c, lay.box("title"), "BLITZ!")
     draw_text(c, lay.box("subtitle"), "London Fire Service 1940")
-    draw_text(c, lay.box("kind"), f"{card.unit_id} · " * bool(card.unit_id)
-              + str(card.data.get("name", card.type)))
+    draw_text(
+        c,
+        lay.box("kind"),
+        f"{card.unit_id} · " * bool(card.unit_id) + str(card.data.get("name", card.type)),
+    )
     c.restoreState()
 
 
-def write_cards(scenario: Scenario | None, path: Path, paper: str = "a4", bleed: bool = False,
-                catalogue: bool = False) -> Path:
+def write_cards(
+    scenario: Scenario | None,
+    path: Path,
+    paper: str = "a4",
+    bleed: bool = False,
+    catalogue: bool = False,
+) -> Path:
     cards = cards_for(scenario, catalogue)
     sheet, lay = plan_sheet(paper, bleed)
-    title = f"Unit cards: {scenario.name}" if scenario is not None and scenario.name else "Unit cards"
+    title = (
+        f"Unit cards: {scenario.name}" if scenario is not None and scenario.name else "Unit cards"
+    )
     c = new_canvas(path, sheet.page, title, "fireground unit cards")
     n = sheet.per_page
     for start in range(0, max(1, len(cards)), n):
-        batch = cards[start:start + n]
+        batch = cards[start : start + n]
         for side in ("front", "back"):
             c.setPageSize(sheet.page)
             for i, card in enumerate(batch):
@@ -258,10 +291,17 @@ def write_cards(scenario: Scenario | None, path: Path, paper: str = "a4", bleed:
                 else:
                     draw_back(c, card, *sheet.back_slot(i), sheet.bleed)
             _marks(c, sheet, lay, len(batch), side)
-            note = ("Fronts: cut on the marks." if side == "front" else
-                    "Backs: print double-sided, flip on the long edge.")
-            draw_text(c, lay.box("note"), f"{note} Print at 100% (actual size). "
-                      f"Cards {start + 1}-{start + len(batch)} of {len(cards)}.")
+            note = (
+                "Fronts: cut on the marks."
+                if side == "front"
+                else "Backs: print double-sided, flip on the long edge."
+            )
+            draw_text(
+                c,
+                lay.box("note"),
+                f"{note} Print at 100% (actual size). "
+                f"Cards {start + 1}-{start + len(batch)} of {len(cards)}.",
+            )
             c.showPage()
     c.save()
     return path

@@ -7,16 +7,20 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from reportlab.pdfgen.canvas import Canvas
-
 from fireground.engine.scenario import Scenario
+from reportlab.pdfgen.canvas import Canvas
 
 from . import symbols as sym
 from .kit import FONT, FONT_BOLD, draw_text, new_canvas, paper_size
 from .layout import Layout, layout
 
-LABELS = {"embers": "EMBERS", "rubble": "RUBBLE", "crater": "CRATER", "casualty": "BURIED",
-          "all_clear": "ALL CLEAR"}
+LABELS = {
+    "embers": "EMBERS",
+    "rubble": "RUBBLE",
+    "crater": "CRATER",
+    "casualty": "BURIED",
+    "all_clear": "ALL CLEAR",
+}
 
 
 def counter_side(lay: Layout, area_cm: float) -> float:
@@ -24,19 +28,24 @@ def counter_side(lay: Layout, area_cm: float) -> float:
     return max(lay.length("min_side"), min(lay.length("max_side"), side))
 
 
-def _draw_counter(c: Canvas, lay: Layout, kind: str, value: Any, x: float, y: float,
-                  s: float) -> None:
+def _draw_counter(
+    c: Canvas, lay: Layout, kind: str, value: Any, x: float, y: float, s: float
+) -> None:
     colours = lay.setting("colours")
-    if kind == "fire":
-        fill = colours["fire"][int(value) - 1]
-    else:
-        fill = colours.get(kind, "#ffffff")
+    fill = colours["fire"][int(value) - 1] if kind == "fire" else colours.get(kind, "#ffffff")
     c.saveState()
     c.setFillColor(fill)
     c.rect(x, y, s, s, stroke=0, fill=1)
     cx, cy = x + s / 2, y + s * 0.56
-    icon = {"fire": "fire", "damp": "damp", "damage": "damage", "embers": "embers",
-            "rubble": "rubble", "crater": "crater", "casualty": "casualty"}.get(kind)
+    icon = {
+        "fire": "fire",
+        "damp": "damp",
+        "damage": "damage",
+        "embers": "embers",
+        "rubble": "rubble",
+        "crater": "crater",
+        "casualty": "casualty",
+    }.get(kind)
     if kind == "all_clear":
         c.setFillColor("#14532d")
         c.setFont(FONT_BOLD, s * 0.2)
@@ -77,11 +86,14 @@ def write_counters(scenario: Scenario | None, path: Path, paper: str = "a4") -> 
     while i < len(items) or strips_left:
         page += 1
         draw_text(c, lay.box("title"), "Counters")
-        draw_text(c, lay.box("subtitle"),
-                  f"{name} · counters {s / 72 * 25.4:.0f} mm for {area_cm:g} cm areas · "
-                  "cut along the grey lines")
+        draw_text(
+            c,
+            lay.box("subtitle"),
+            f"{name} · counters {s / 72 * 25.4:.0f} mm for {area_cm:g} cm areas · "
+            "cut along the grey lines",
+        )
         rows = max(1, int(sheet.height // s))
-        batch = items[i:i + cols * rows]
+        batch = items[i : i + cols * rows]
         i += len(batch)
         used_rows = (len(batch) + cols - 1) // cols
         for k, (kind, value) in enumerate(batch):
@@ -99,16 +111,18 @@ def write_counters(scenario: Scenario | None, path: Path, paper: str = "a4") -> 
             strips_left -= 1
             n_strips += 1
         if n_strips:
-            _cut_lines(c, lay, sheet.x, y + n_strips * strip_w, strip_len, strip_w, 1, n_strips,
-                       n_strips)
+            _cut_lines(
+                c, lay, sheet.x, y + n_strips * strip_w, strip_len, strip_w, 1, n_strips, n_strips
+            )
         draw_text(c, lay.box("footer"), f"Print at 100% (actual size) · page {page}")
         c.showPage()
     c.save()
     return path
 
 
-def _hose_strip(c: Canvas, lay: Layout, x: float, y: float, length: float, w: float,
-                area_cm: float) -> None:
+def _hose_strip(
+    c: Canvas, lay: Layout, x: float, y: float, length: float, w: float, area_cm: float
+) -> None:
     c.saveState()
     c.setFillColor(lay.setting("colours")["hose"])
     c.rect(x, y, length, w, stroke=0, fill=1)
@@ -117,13 +131,23 @@ def _hose_strip(c: Canvas, lay: Layout, x: float, y: float, length: float, w: fl
     c.line(x + w * 0.4, y + w / 2, x + length - w * 0.4, y + w / 2)
     c.setFillColor("#ffffff")
     c.setFont(FONT_BOLD, w * 0.3)
-    c.drawCentredString(x + length / 2, y + w * 0.4,
-                        f"HOSE · half a length · {area_cm:g} cm, one area")
+    c.drawCentredString(
+        x + length / 2, y + w * 0.4, f"HOSE · half a length · {area_cm:g} cm, one area"
+    )
     c.restoreState()
 
 
-def _cut_lines(c: Canvas, lay: Layout, x0: float, top: float, w: float, h: float, cols: int,
-               rows: int, count: int) -> None:
+def _cut_lines(
+    c: Canvas,
+    lay: Layout,
+    x0: float,
+    top: float,
+    w: float,
+    h: float,
+    cols: int,
+    rows: int,
+    count: int,
+) -> None:
     """Grey cut lines between butted counters, continued into the margin as marks."""
     mark = lay.length("mark_length")
     c.saveState()
@@ -139,5 +163,3 @@ def _cut_lines(c: Canvas, lay: Layout, x0: float, top: float, w: float, h: float
         n_rows = rows if k <= count - (rows - 1) * cols else rows - 1
         c.line(x, top + mark, x, top - n_rows * h)
     c.restoreState()
-
-

@@ -33,7 +33,9 @@ def register_fonts() -> None:
     for name, file in ((FONT, "DejaVuSans.ttf"), (FONT_BOLD, "DejaVuSans-Bold.ttf")):
         with resources.as_file(folder.joinpath(file)) as path:
             pdfmetrics.registerFont(TTFont(name, str(path)))
-    pdfmetrics.registerFontFamily(FONT, normal=FONT, bold=FONT_BOLD, italic=FONT, boldItalic=FONT_BOLD)
+    pdfmetrics.registerFontFamily(
+        FONT, normal=FONT, bold=FONT_BOLD, italic=FONT, boldItalic=FONT_BOLD
+    )
 
 
 def font_name(style: Any) -> str:
@@ -51,8 +53,14 @@ def paper_size(paper: str) -> tuple[float, float]:
 def new_canvas(path: Path, pagesize: tuple[float, float], title: str, subject: str) -> Canvas:
     """A canvas with embedded fonts that asks viewers to print at 100 %."""
     register_fonts()
-    c = Canvas(str(path), pagesize=pagesize, pageCompression=1, invariant=1,
-               initialFontName=FONT, initialFontSize=9)
+    c = Canvas(
+        str(path),
+        pagesize=pagesize,
+        pageCompression=1,
+        invariant=1,
+        initialFontName=FONT,
+        initialFontSize=9,
+    )
     c.setTitle(title)
     c.setSubject(subject)
     c.setAuthor("fireground")
@@ -129,7 +137,11 @@ def draw_text(c: Canvas, box: Box, text: str, **over: Any) -> float:
     leading = float(st.get("leading", 1.2))
     w, h = box.width - 2 * pad, box.height - 2 * pad
     lines, used = fit_lines(
-        text, font, size, w, h,
+        text,
+        font,
+        size,
+        w,
+        h,
         min_size=float(st.get("min_font_size", min(size, 5.0))),
         leading=leading,
         max_lines=st.get("max_lines"),
@@ -158,8 +170,14 @@ def draw_text(c: Canvas, box: Box, text: str, **over: Any) -> float:
     return used
 
 
-def fill_box(c: Canvas, box: Box, fill: str | None = None, stroke: str | None = None,
-             width: float = 0.5, radius: float = 0.0) -> None:
+def fill_box(
+    c: Canvas,
+    box: Box,
+    fill: str | None = None,
+    stroke: str | None = None,
+    width: float = 0.5,
+    radius: float = 0.0,
+) -> None:
     c.saveState()
     if fill:
         c.setFillColor(fill)
@@ -167,11 +185,19 @@ def fill_box(c: Canvas, box: Box, fill: str | None = None, stroke: str | None = 
         c.setStrokeColor(stroke)
         c.setLineWidth(width)
     if radius:
-        c.roundRect(box.x, box.y, box.width, box.height, radius,
-                    stroke=1 if stroke else 0, fill=1 if fill else 0)
+        c.roundRect(
+            box.x,
+            box.y,
+            box.width,
+            box.height,
+            radius,
+            stroke=1 if stroke else 0,
+            fill=1 if fill else 0,
+        )
     else:
-        c.rect(box.x, box.y, box.width, box.height, stroke=1 if stroke else 0,
-               fill=1 if fill else 0)
+        c.rect(
+            box.x, box.y, box.width, box.height, stroke=1 if stroke else 0, fill=1 if fill else 0
+        )
     c.restoreState()
 
 
@@ -199,8 +225,9 @@ def draw_calibration(c: Canvas, box: Box, note: str) -> None:
     c.restoreState()
 
 
-def crop_marks(c: Canvas, xs: Sequence[float], ys: Sequence[float], sheet: Box,
-               gap: float, length: float) -> None:
+def crop_marks(
+    c: Canvas, xs: Sequence[float], ys: Sequence[float], sheet: Box, gap: float, length: float
+) -> None:
     """Cut lines continued into the margins outside ``sheet`` (the card block)."""
     c.saveState()
     c.setLineWidth(0.25)

@@ -64,8 +64,9 @@ class Box:
         return float(self.style.get(key, default))
 
     def inset(self, d: float) -> Box:
-        return Box(self.name, self.x + d, self.y + d, self.width - 2 * d, self.height - 2 * d,
-                   self.style)
+        return Box(
+            self.name, self.x + d, self.y + d, self.width - 2 * d, self.height - 2 * d, self.style
+        )
 
 
 @dataclass(frozen=True)

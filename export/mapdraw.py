@@ -12,9 +12,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from fireground.engine.scenario import FeatureType, Location, Scenario
 from reportlab.pdfgen.canvas import Canvas
-
-from fireground.engine.scenario import AreaKind, FeatureType, Location, Scenario
 
 from . import symbols as sym
 from .kit import FONT, FONT_BOLD
@@ -71,8 +70,12 @@ class Marks:
             embers={loc(d) for d in state.get("embers", [])},
             damp={loc(d): int(d.get("damp", 1)) for d in state.get("damp", [])},
             damage={loc(d): int(d.get("damage", 1)) for d in state.get("damage", [])},
-            rubble={str(a if isinstance(a, str) else a.get("area")) for a in state.get("rubble", [])},
-            craters={str(a if isinstance(a, str) else a.get("area")) for a in state.get("craters", [])},
+            rubble={
+                str(a if isinstance(a, str) else a.get("area")) for a in state.get("rubble", [])
+            },
+            craters={
+                str(a if isinstance(a, str) else a.get("area")) for a in state.get("craters", [])
+            },
             units=dict(units),
             casualties=dict(cas),
         )
@@ -100,8 +103,12 @@ class MapView:
 def map_extent(scenario: Scenario, margin_cm: float = 1.0) -> tuple[float, float, float, float]:
     """(minx, miny, width, height) of the map in table cm, with a margin all round."""
     minx, miny, maxx, maxy = scenario.bounds()
-    return (minx - margin_cm, miny - margin_cm, maxx - minx + 2 * margin_cm,
-            maxy - miny + 2 * margin_cm)
+    return (
+        minx - margin_cm,
+        miny - margin_cm,
+        maxx - minx + 2 * margin_cm,
+        maxy - miny + 2 * margin_cm,
+    )
 
 
 def all_levels(scenario: Scenario) -> list[int]:
@@ -184,8 +191,14 @@ def glyphs_at(scenario: Scenario, marks: Marks, level: int) -> dict[str, list[tu
     return out
 
 
-def draw_level(c: Canvas, scenario: Scenario, view: MapView, level: int, marks: Marks,
-               symbol_size: float | None = None) -> set[str]:
+def draw_level(
+    c: Canvas,
+    scenario: Scenario,
+    view: MapView,
+    level: int,
+    marks: Marks,
+    symbol_size: float | None = None,
+) -> set[str]:
     """Draw one level of the map; returns the legend keys it used."""
     st = style()
     s = symbol_size if symbol_size is not None else st.length("symbol")
@@ -220,8 +233,11 @@ def draw_level(c: Canvas, scenario: Scenario, view: MapView, level: int, marks: 
     glyphs = glyphs_at(scenario, marks, level)
     k = s / st.length("symbol")  # text shrinks with the symbols on small maps
     id_size = st.length("id_font") / 0.72 * k  # cap height to font size
-    labels = {f.area: f.text for f in scenario.features
-              if f.type is FeatureType.LABEL and f.text and (f.level or 0) == level}
+    labels = {
+        f.area: f.text
+        for f in scenario.features
+        if f.type is FeatureType.LABEL and f.text and (f.level or 0) == level
+    }
     for a in present:
         x, y = view.pt(*_label_point(scenario, a.id))
         c.setFillColor(st.setting("id_colour"))
@@ -267,15 +283,23 @@ def draw_level(c: Canvas, scenario: Scenario, view: MapView, level: int, marks: 
         x, y = view.pt((left + right) / 2, top)
         text = b.name or b.id
         room = (right - left) * view.scale * 0.94
-        size = min(name_size, name_size * room / max(1e-6, c.stringWidth(text, FONT_BOLD, name_size)))
+        size = min(
+            name_size, name_size * room / max(1e-6, c.stringWidth(text, FONT_BOLD, name_size))
+        )
         c.setFont(FONT_BOLD, size)
         c.drawCentredString(x, y - size * 1.15, text)
     c.restoreState()
     return used
 
 
-def draw_summary(c: Canvas, scenario: Scenario, view: MapView, marks: Marks,
-                 symbol_size: float | None = None, ids: bool = True) -> None:
+def draw_summary(
+    c: Canvas,
+    scenario: Scenario,
+    view: MapView,
+    marks: Marks,
+    symbol_size: float | None = None,
+    ids: bool = True,
+) -> None:
     """A small map of every level at once: each area shaded by its hottest fire (any level),
     destroyed areas dark, with the fire value and burning levels written in."""
     st = style()
@@ -313,10 +337,15 @@ def draw_summary(c: Canvas, scenario: Scenario, view: MapView, marks: Marks,
             c.setFillColor("#000000" if hottest[a.id] < 4 else "#ffffff")
             c.setFont(FONT_BOLD, s * 0.6)
             c.drawCentredString(x, y - s * 0.6, f"F{hottest[a.id]} L{lv}")
-        extras = [k for k, hit in (
-            ("rubble", a.id in marks.rubble), ("crater", a.id in marks.craters),
-            ("embers", any(e[0] == a.id for e in marks.embers)),
-        ) if hit]
+        extras = [
+            k
+            for k, hit in (
+                ("rubble", a.id in marks.rubble),
+                ("crater", a.id in marks.craters),
+                ("embers", any(e[0] == a.id for e in marks.embers)),
+            )
+            if hit
+        ]
         units = [u for (ar, _l), us in marks.units.items() if ar == a.id for u in us]
         if units:
             extras.append("unit")

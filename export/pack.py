@@ -36,7 +36,9 @@ def parse_only(only: str | Iterable[str] | None) -> list[str]:
 
             close = difflib.get_close_matches(p, KINDS, n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else ""
-            raise UsageError(f"--only: unknown document {p!r}{hint}; choose from {', '.join(KINDS)}")
+            raise UsageError(
+                f"--only: unknown document {p!r}{hint}; choose from {', '.join(KINDS)}"
+            )
     return [k for k in KINDS if k in items]
 
 
@@ -71,8 +73,9 @@ def export_pack(
         raise UsageError(f"--format: unknown format {fmt!r}")
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    base = stem or slug(Path(scenario.source_file).name.split(".")[0] if scenario.source_file
-                        else scenario.name)
+    base = stem or slug(
+        Path(scenario.source_file).name.split(".")[0] if scenario.source_file else scenario.name
+    )
     paper = paper.lower()
     written: list[Path] = []
     for kind in kinds:

@@ -14,8 +14,9 @@ from .layout import CM, MM, Box
 LEGEND_ORDER = tuple(sym.LEGEND)
 
 
-def draw_legend(c: Canvas, box: Box, keys: Iterable[str], symbol: float,
-                extra: Sequence[tuple[str, str]] = ()) -> None:
+def draw_legend(
+    c: Canvas, box: Box, keys: Iterable[str], symbol: float, extra: Sequence[tuple[str, str]] = ()
+) -> None:
     """Symbols with their meaning, filled in columns top to bottom. ``extra`` adds
     (swatch colour, text) rows, e.g. the area kinds."""
     size = float(box.get("font_size", 6))

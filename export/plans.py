@@ -14,9 +14,8 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from reportlab.pdfgen.canvas import Canvas
-
 from fireground.engine.scenario import AreaKind, Scenario
+from reportlab.pdfgen.canvas import Canvas
 
 from . import planaids as aids
 from .kit import draw_calibration, draw_text, new_canvas, paper_size
@@ -96,15 +95,17 @@ class TileGrid:
 
 def level_extent(scenario: Scenario, level: int, margin_cm: float = 1.0) -> Extent:
     """The part of the table that has this level (the whole map at ground level)."""
-    areas = [a for a in scenario.areas if level in scenario.levels_of(a.id)] or list(
-        scenario.areas
-    )
+    areas = [a for a in scenario.areas if level in scenario.levels_of(a.id)] or list(scenario.areas)
     if not areas:
         return Extent(0.0, 0.0, 10.0, 10.0)
     xs = [p[0] for a in areas for p in a.polygon]
     ys = [p[1] for a in areas for p in a.polygon]
-    return Extent(min(xs) - margin_cm, min(ys) - margin_cm,
-                  max(xs) - min(xs) + 2 * margin_cm, max(ys) - min(ys) + 2 * margin_cm)
+    return Extent(
+        min(xs) - margin_cm,
+        min(ys) - margin_cm,
+        max(xs) - min(xs) + 2 * margin_cm,
+        max(ys) - min(ys) + 2 * margin_cm,
+    )
 
 
 def plan_tiles(map_w: float, map_h: float, paper: str) -> TileGrid:
@@ -121,11 +122,12 @@ def tile_options(map_w: float, map_h: float, paper: str) -> list[TileGrid]:
         lay = layout(name, w, h)
         win, ov = lay.box("window"), lay.length("overlap")
 
-        def count(size: float, room: float) -> int:
+        def count(size: float, room: float, ov: float = ov) -> int:
             return 1 if size <= room + 1e-6 else math.ceil((size - ov) / (room - ov) - 1e-9)
 
-        out.append(TileGrid(lay, count(map_w, win.width), count(map_h, win.height), map_w,
-                            map_h, ov))
+        out.append(
+            TileGrid(lay, count(map_w, win.width), count(map_h, win.height), map_w, map_h, ov)
+        )
     return out
 
 
@@ -165,12 +167,15 @@ def _swatches() -> list[tuple[str, str]]:
 def _subtitle(scenario: Scenario) -> str:
     parts = [f"area {scenario.scale.area_cm:g} cm", f"figures {scenario.scale.figure_mm:g} mm"]
     if scenario.wind.from_:
-        parts.append(f"wind from {scenario.wind.from_}{' (strong)' if scenario.wind.strong else ''}")
+        parts.append(
+            f"wind from {scenario.wind.from_}{' (strong)' if scenario.wind.strong else ''}"
+        )
     return " · ".join(parts)
 
 
-def _sheet_page(c: Canvas, scenario: Scenario, lay: Layout, ext: Extent, level: int,
-                title: str, marks: Marks) -> set[str]:
+def _sheet_page(
+    c: Canvas, scenario: Scenario, lay: Layout, ext: Extent, level: int, title: str, marks: Marks
+) -> set[str]:
     c.setPageSize((lay.width, lay.height))
     view = _fit_view(lay.box("map"), ext)
     st = style()
@@ -182,8 +187,11 @@ def _sheet_page(c: Canvas, scenario: Scenario, lay: Layout, ext: Extent, level: 
     c.clipPath(p, stroke=0, fill=0)
     used = draw_level(c, scenario, view, level, marks, symbol_size=min(small, st.length("symbol")))
     c.restoreState()
-    scale = "true scale 1:1" if abs(view.ratio - 1) < 1e-9 else (
-        f"scale 1:{view.ratio:.3g} (1 cm on paper = {view.ratio:.3g} cm on the table)")
+    scale = (
+        "true scale 1:1"
+        if abs(view.ratio - 1) < 1e-9
+        else (f"scale 1:{view.ratio:.3g} (1 cm on paper = {view.ratio:.3g} cm on the table)")
+    )
     _frame(c, lay, title, f"{scale} · {_subtitle(scenario)}")
     aids.draw_scale_bar(c, lay.box("scale_bar"), view.ratio, lay.setting("scale_steps"))
     return used
@@ -203,8 +211,7 @@ def write_plans(scenario: Scenario, path: Path, paper: str = "a4", fit: bool = F
         for level in levels:
             ext = level_extent(scenario, level)
             lay = _sheet_layout(paper, ext.width / ext.height)
-            used = _sheet_page(c, scenario, lay, ext, level,
-                               f"{name}: {level_name(level)}", marks)
+            used = _sheet_page(c, scenario, lay, ext, level, f"{name}: {level_name(level)}", marks)
             aids.draw_legend(c, lay.box("legend"), used, symbol, swatches)
             c.showPage()
         c.save()
@@ -236,8 +243,9 @@ def write_plans(scenario: Scenario, path: Path, paper: str = "a4", fit: bool = F
     return path
 
 
-def _tiles_with_map(scenario: Scenario, grid: TileGrid, ext: Extent,
-                    level: int) -> set[tuple[int, int]]:
+def _tiles_with_map(
+    scenario: Scenario, grid: TileGrid, ext: Extent, level: int
+) -> set[tuple[int, int]]:
     """Tiles that show some area of this level (blank sheets of upper floors are skipped)."""
     from shapely import STRtree, box
 
@@ -249,8 +257,9 @@ def _tiles_with_map(scenario: Scenario, grid: TileGrid, ext: Extent,
     for col in range(grid.cols):
         for row in range(grid.rows):
             x0, y0, x1, y1 = grid.tile(col, row)
-            win = box(ext.minx + x0 / CM, ext.miny + y0 / CM, ext.minx + x1 / CM,
-                      ext.miny + y1 / CM)
+            win = box(
+                ext.minx + x0 / CM, ext.miny + y0 / CM, ext.minx + x1 / CM, ext.miny + y1 / CM
+            )
             hits = tree.query(win, predicate="intersects")
             if any(shapes[int(i)].intersection(win).area > 0.01 for i in hits):
                 keep.add((col, row))
@@ -263,8 +272,17 @@ def _used_at(scenario: Scenario, marks: Marks, level: int) -> set[str]:
     return {k for row in glyphs_at(scenario, marks, level).values() for k, _ in row}
 
 
-def _assembly_page(c: Canvas, scenario: Scenario, grid: TileGrid, form: str, paper: str,
-                   ext: Extent, level: int, name: str, keep: set[tuple[int, int]]) -> None:
+def _assembly_page(
+    c: Canvas,
+    scenario: Scenario,
+    grid: TileGrid,
+    form: str,
+    paper: str,
+    ext: Extent,
+    level: int,
+    name: str,
+    keep: set[tuple[int, int]],
+) -> None:
     lay = _sheet_layout(paper, grid.map_w / grid.map_h)
     c.setPageSize((lay.width, lay.height))
     box = lay.box("map")
@@ -289,23 +307,37 @@ def _assembly_page(c: Canvas, scenario: Scenario, grid: TileGrid, form: str, pap
             c.setFillColor(colour)
             size = max(6.0, min(28.0, (tx1 - tx0) * s / 4))
             c.setFont("DejaVuSans-Bold", size)
-            c.drawCentredString(ox + (tx0 + tx1) / 2 * s, oy + (ty0 + ty1) / 2 * s - size / 3,
-                                grid.label(col, row))
+            c.drawCentredString(
+                ox + (tx0 + tx1) / 2 * s, oy + (ty0 + ty1) / 2 * s - size / 3, grid.label(col, row)
+            )
     c.restoreState()
     ratio = CM / (s * CM) if s else 1.0
     orient = "landscape" if grid.landscape else "portrait"
-    _frame(c, lay, f"{name}: {level_name(level)}, how to assemble",
-           f"{grid.cols} × {grid.rows} sheets ({len(keep)} printed, {paper.upper()} {orient}"
-           f"{'; grey ones are blank and left out' if len(keep) < grid.pages else ''}), "
-           f"{grid.overlap / CM * 10:g} mm glue overlap · map {ext.width:g} × {ext.height:g} cm")
+    _frame(
+        c,
+        lay,
+        f"{name}: {level_name(level)}, how to assemble",
+        f"{grid.cols} × {grid.rows} sheets ({len(keep)} printed, {paper.upper()} {orient}"
+        f"{'; grey ones are blank and left out' if len(keep) < grid.pages else ''}), "
+        f"{grid.overlap / CM * 10:g} mm glue overlap · map {ext.width:g} × {ext.height:g} cm",
+    )
     draw_text(c, lay.box("legend"), lay.setting("assembly_note"), font_size=8)
     aids.draw_scale_bar(c, lay.box("scale_bar"), ratio, lay.setting("scale_steps"))
     c.showPage()
 
 
-def _tile_pages(c: Canvas, scenario: Scenario, grid: TileGrid, form: str, level: int, name: str,
-                used: set[str], swatches: list[tuple[str, str]], symbol: float,
-                keep: set[tuple[int, int]]) -> None:
+def _tile_pages(
+    c: Canvas,
+    scenario: Scenario,
+    grid: TileGrid,
+    form: str,
+    level: int,
+    name: str,
+    used: set[str],
+    swatches: list[tuple[str, str]],
+    symbol: float,
+    keep: set[tuple[int, int]],
+) -> None:
     lay = grid.lay
     win = grid.window
     band = f"band_{form}"
@@ -352,7 +384,6 @@ def _tile_pages(c: Canvas, scenario: Scenario, grid: TileGrid, form: str, level:
             c.rect(win.x, win.y, win.width, win.height, stroke=1, fill=0)
             c.doForm(band)
             draw_text(c, lay.box("tile"), grid.label(col, row))
-            draw_text(c, lay.box("tile_of"),
-                      f"of {grid.cols}×{grid.rows} · {level_name(level)}")
+            draw_text(c, lay.box("tile_of"), f"of {grid.cols}×{grid.rows} · {level_name(level)}")
             aids.draw_locator(c, lay.box("locator"), grid.cols, grid.rows, col, row)
             c.showPage()

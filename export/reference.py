@@ -12,10 +12,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from fireground.engine.scenario import Scenario
 from reportlab.platypus import KeepTogether
 from reportlab.platypus.flowables import Flowable
-
-from fireground.engine.scenario import Scenario
 
 from . import flow
 from .kit import paper_size
@@ -134,11 +133,18 @@ def write_reference(scenario: Scenario | None, path: Path, paper: str = "a4") ->
     base = float(lay.box("body").get("font_size", 7.2))
     name = scenario.name if scenario is not None and scenario.name else "BLITZ!"
     ruleset = scenario.ruleset if scenario is not None else "blitz"
-    house = f", {len(scenario.house_rules)} house rule(s) ★" if scenario and scenario.house_rules else ""
+    house = (
+        f", {len(scenario.house_rules)} house rule(s) ★"
+        if scenario and scenario.house_rules
+        else ""
+    )
     return flow.build(
-        path, lay, story(scenario, width, base),
+        path,
+        lay,
+        story(scenario, width, base),
         title="BLITZ! quick reference",
         subtitle=f"{name} · ruleset {ruleset}{house} · d6 = one six-sided die",
         footer="fireground: numbers as played, from the ruleset data",
-        columns=columns, gap=gap,
+        columns=columns,
+        gap=gap,
     )

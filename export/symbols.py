@@ -12,8 +12,15 @@ from .kit import FONT, FONT_BOLD
 Symbol = Callable[[Canvas, float, float, float, str], None]
 
 
-def _caption(c: Canvas, x: float, y: float, s: float, text: str, colour: str = "#000000",
-             font: str = FONT_BOLD) -> None:
+def _caption(
+    c: Canvas,
+    x: float,
+    y: float,
+    s: float,
+    text: str,
+    colour: str = "#000000",
+    font: str = FONT_BOLD,
+) -> None:
     if text:
         c.setFillColor(colour)
         c.setFont(font, s * 0.5)
@@ -68,8 +75,14 @@ def water(c: Canvas, x: float, y: float, s: float, text: str = "") -> None:
     for dy in (-0.15, 0.1):
         p = c.beginPath()
         p.moveTo(x - s * 0.32, y + s * dy)
-        p.curveTo(x - s * 0.12, y + s * (dy + 0.12), x + s * 0.08, y + s * (dy - 0.12),
-                  x + s * 0.32, y + s * dy)
+        p.curveTo(
+            x - s * 0.12,
+            y + s * (dy + 0.12),
+            x + s * 0.08,
+            y + s * (dy - 0.12),
+            x + s * 0.32,
+            y + s * dy,
+        )
         c.drawPath(p, stroke=1, fill=0)
 
 

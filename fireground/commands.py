@@ -165,8 +165,30 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def cmd_import_geojson(args: argparse.Namespace) -> int:
-    raise UsageError("import-geojson is not available yet")
+    """Make a scenario from a GeoJSON FeatureCollection (areas and point features)."""
+    from fireground.engine.geojson import load_geojson
+
+    if not args.metres_per_cm > 0:
+        raise UsageError("--metres-per-cm must be a positive number")
+    imported = load_geojson(args.file, metres_per_cm=args.metres_per_cm)
+    for w in imported.warnings:
+        print(f"{w} (warning)", file=sys.stderr)
+    s = imported.scenario
+    atomic_write(args.out, dump_scenario(s).encode("utf-8"))
+    print(
+        f"{args.out}: {len(s.areas)} areas, {len(s.buildings)} buildings, "
+        f"{len(s.features)} features from {args.file}"
+    )
+    return EXIT_OK
 
 
 def cmd_export_geojson(args: argparse.Namespace) -> int:
-    raise UsageError("export-geojson is not available yet")
+    """Write the map of a scenario as GeoJSON (coordinates in metres, 1 cm = 0.5 m)."""
+    from fireground.engine.geojson import to_geojson
+
+    s = load_scenario(args.file)
+    data = to_geojson(s)
+    text = json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+    atomic_write(args.out, text.encode("utf-8"))
+    print(f"{args.out}: {len(data['features'])} GeoJSON features from {args.file}")
+    return EXIT_OK

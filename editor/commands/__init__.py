@@ -11,8 +11,8 @@ from .areas import (
 from .base import ReplaceScenarioCommand, ScenarioCommand
 from .features import AddFeatureCommand, ChangeFeatureCommand, RemoveFeaturesCommand
 from .properties import ChangePropertiesCommand
-from .start import DropBombsCommand, PaintStartCommand, UseStateAsStartCommand
 from .settings import AddBuildingCommand, ChangeForcesCommand, ChangeSettingsCommand
+from .start import DropBombsCommand, PaintStartCommand, UseStateAsStartCommand
 
 __all__ = [
     "AddAreasCommand",

@@ -36,8 +36,9 @@ class ChangePolygonCommand(ScenarioCommand):
     def __init__(
         self, doc: Document, area_id: str, polygon: Sequence[Coord], drag: int | None = None
     ) -> None:
-        super().__init__(doc, ops.set_polygon(doc.scenario, area_id, polygon),
-                         f"Change shape of {area_id}")
+        super().__init__(
+            doc, ops.set_polygon(doc.scenario, area_id, polygon), f"Change shape of {area_id}"
+        )
         self._key = (area_id, drag) if drag is not None else None
 
     def merge_key(self) -> Hashable | None:
@@ -70,8 +71,11 @@ class SplitAreaCommand(ScenarioCommand):
         cell_cm: float | None = None,
     ) -> None:
         s = doc.scenario
-        after = (ops.split_area_line(s, area_id, line) if line is not None
-                 else ops.split_area_cells(s, area_id, cell_cm))
+        after = (
+            ops.split_area_line(s, area_id, line)
+            if line is not None
+            else ops.split_area_cells(s, area_id, cell_cm)
+        )
         super().__init__(doc, after, f"Split {area_id}")
         self.new_ids = tuple(a.id for a in after.areas if a.id not in s.area_by_id)
 

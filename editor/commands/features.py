@@ -16,17 +16,24 @@ if TYPE_CHECKING:
 
 class AddFeatureCommand(ScenarioCommand):
     def __init__(self, doc: Document, feature: Feature) -> None:
-        super().__init__(doc, ops.add_feature(doc.scenario, feature),
-                         f"Add {feature.type.value} in {feature.area}")
+        super().__init__(
+            doc,
+            ops.add_feature(doc.scenario, feature),
+            f"Add {feature.type.value} in {feature.area}",
+        )
 
 
 class RemoveFeaturesCommand(ScenarioCommand):
     def __init__(self, doc: Document, indices: Sequence[int]) -> None:
-        super().__init__(doc, ops.remove_features(doc.scenario, indices),
-                         "Delete feature" if len(indices) == 1 else "Delete features")
+        super().__init__(
+            doc,
+            ops.remove_features(doc.scenario, indices),
+            "Delete feature" if len(indices) == 1 else "Delete features",
+        )
 
 
 class ChangeFeatureCommand(ScenarioCommand):
     def __init__(self, doc: Document, index: int, feature: Feature) -> None:
-        super().__init__(doc, ops.replace_feature(doc.scenario, index, feature),
-                         f"Change {feature.type.value}")
+        super().__init__(
+            doc, ops.replace_feature(doc.scenario, index, feature), f"Change {feature.type.value}"
+        )

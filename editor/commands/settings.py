@@ -26,8 +26,9 @@ class ChangeSettingsCommand(ScenarioCommand):
     MERGE_ID = 401
 
     def __init__(self, doc: Document, merge: bool = True, **fields: Any) -> None:
-        super().__init__(doc, ops.set_settings(doc.scenario, **fields),
-                         "Change " + ", ".join(sorted(fields)))
+        super().__init__(
+            doc, ops.set_settings(doc.scenario, **fields), "Change " + ", ".join(sorted(fields))
+        )
         self._key = tuple(sorted(fields)) if merge else None
 
     def merge_key(self) -> Hashable | None:
@@ -36,5 +37,6 @@ class ChangeSettingsCommand(ScenarioCommand):
 
 class AddBuildingCommand(ScenarioCommand):
     def __init__(self, doc: Document, building: Building) -> None:
-        super().__init__(doc, ops.add_building(doc.scenario, building),
-                         f"Add building {building.id}")
+        super().__init__(
+            doc, ops.add_building(doc.scenario, building), f"Add building {building.id}"
+        )

@@ -42,11 +42,15 @@ class PaintStartCommand(ScenarioCommand):
 
 class DropBombsCommand(ScenarioCommand):
     def __init__(self, doc: Document, sticks: int, seed: int) -> None:
-        super().__init__(doc, ops.drop_bombs(doc.scenario, sticks, seed),
-                         f"Drop {sticks} stick(s) of bombs")
+        super().__init__(
+            doc, ops.drop_bombs(doc.scenario, sticks, seed), f"Drop {sticks} stick(s) of bombs"
+        )
 
 
 class UseStateAsStartCommand(ScenarioCommand):
     def __init__(self, doc: Document, state: dict[str, Any], turn: int) -> None:
-        super().__init__(doc, ops.start_from_state(doc.scenario, state),
-                         f"Use the state after turn {turn} as the start")
+        super().__init__(
+            doc,
+            ops.start_from_state(doc.scenario, state),
+            f"Use the state after turn {turn} as the start",
+        )

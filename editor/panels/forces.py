@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from fireground.engine.ruleset import unit_types
+from fireground.engine.scenario import ForceUnit, Scenario
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QComboBox,
@@ -15,9 +17,6 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
-
-from fireground.engine.ruleset import unit_types
-from fireground.engine.scenario import ForceUnit, Scenario
 
 from .. import ops
 from ..commands import ChangeForcesCommand
@@ -50,8 +49,9 @@ class ForcesPanel(QWidget):
         self.table.itemChanged.connect(self._edited)
         self.error = QLabel("")
         self.error.setStyleSheet("color: #c01010")
-        hint = QLabel("Give a unit an area (and level) to start there, or an entry name and "
-                      "a turn to arrive.")
+        hint = QLabel(
+            "Give a unit an area (and level) to start there, or an entry name and a turn to arrive."
+        )
         hint.setWordWrap(True)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
@@ -89,8 +89,12 @@ class ForcesPanel(QWidget):
         entries = [f.name for f in s.features if f.type.value == "entry" and f.name]
         sel = self.doc.selection.areas
         if sel:
-            unit = ForceUnit(uid, utype, area=sel[0], level=self.doc.level
-                             if self.doc.level in s.levels_of(sel[0]) else 0)
+            unit = ForceUnit(
+                uid,
+                utype,
+                area=sel[0],
+                level=self.doc.level if self.doc.level in s.levels_of(sel[0]) else 0,
+            )
         elif entries:
             unit = ForceUnit(uid, utype, entry=entries[0])
         else:

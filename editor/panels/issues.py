@@ -11,11 +11,10 @@ from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
+from fireground.engine.scenario import Scenario
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
-
-from fireground.engine.scenario import Scenario
 
 from ..document import Document
 from ..local_check import LocalChecker
@@ -128,8 +127,9 @@ class IssuesPanel(QWidget):
             sev = getattr(getattr(f, "severity", None), "value", sev)
             where = ""
             if getattr(f, "area", None):
-                where = f"{f.area}" + (f" level {f.level}" if getattr(f, "level", None) is not None
-                                       else "")
+                where = f"{f.area}" + (
+                    f" level {f.level}" if getattr(f, "level", None) is not None else ""
+                )
             if getattr(f, "line", None):
                 where += f" (line {f.line})"
             it = QTreeWidgetItem(["●", str(getattr(f, "code", "")), str(f.message), where])
@@ -141,11 +141,13 @@ class IssuesPanel(QWidget):
         self.tree.addTopLevelItems(items)
         errors = sum(1 for f in self.findings if "error" in str(getattr(f, "severity", "")).lower())
         n = len(self.findings)
-        self.summary.setText("No issues." if not n else
-                             f"{errors} error(s), {n - errors} warning(s)")
+        self.summary.setText(
+            "No issues." if not n else f"{errors} error(s), {n - errors} warning(s)"
+        )
         if self.markers is not None:
             self.markers.set_issue_markers(
-                f.area for f in self.findings if getattr(f, "area", None))
+                f.area for f in self.findings if getattr(f, "area", None)
+            )
         self.refreshed.emit(n)
 
     def codes(self) -> list[str]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from fireground.engine.scenario import AreaKind, Building, FeatureType, Material, Scenario
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -18,8 +19,6 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
-
-from fireground.engine.scenario import AreaKind, Building, FeatureType, Material, Scenario
 
 from .. import geometry
 from ..commands import AddBuildingCommand, ChangePropertiesCommand
@@ -124,38 +123,58 @@ class PropertiesPanel(QWidget):
                 vals = {getattr(sc.area_by_id[i], attr) for i in ids if i in sc.area_by_id}
                 v = vals.pop() if len(vals) == 1 else MIXED
                 return getattr(v, "value", v)
+
             return get
 
         if one:
             idw = QLineEdit()
             idw.editingFinished.connect(
-                lambda: idw.text() != ids[0] and self._commit(targets, {"id": idw.text()}, False))
+                lambda: idw.text() != ids[0] and self._commit(targets, {"id": idw.text()}, False)
+            )
             self._add("Id", idw, lambda sc: ids[0])
         kind = QComboBox()
         kind.addItems([k.value for k in AreaKind])
         kind.currentTextChanged.connect(
-            lambda t: t != MIXED and self._commit(targets, {"kind": t}, False))
+            lambda t: t != MIXED and self._commit(targets, {"kind": t}, False)
+        )
         self._add("Kind", kind, common("kind"))
         bld = QComboBox()
         bld.addItems(["(none)", *[b.id for b in s.buildings]])
-        bld.currentTextChanged.connect(lambda t: t not in (MIXED,) and self._commit(
-            targets, {"building": None if t == "(none)" else t,
-                      **({"kind": "building"} if t != "(none)" else {})}, False))
+        bld.currentTextChanged.connect(
+            lambda t: (
+                t not in (MIXED,)
+                and self._commit(
+                    targets,
+                    {
+                        "building": None if t == "(none)" else t,
+                        **({"kind": "building"} if t != "(none)" else {}),
+                    },
+                    False,
+                )
+            )
+        )
         self._add("Building", bld, lambda sc: common("building")(sc) or "(none)")
         newb = QPushButton("New building…")
         newb.clicked.connect(lambda: self._new_building(targets))
         self.form.addRow("", newb)
         name = QLineEdit()
         name.editingFinished.connect(
-            lambda: name.text() != MIXED and self._commit(targets, {"name": name.text()}))
+            lambda: name.text() != MIXED and self._commit(targets, {"name": name.text()})
+        )
         self._add("Name", name, common("name"))
         if one:
             poly = QLineEdit()
             poly.setToolTip("Corners as 'x, y; x, y; …' in table cm (x east, y north)")
             poly.editingFinished.connect(lambda: self._commit_polygon(ids[0], poly.text()))
-            self._add("Corners", poly,
-                      lambda sc: geometry.format_points(sc.area_by_id[ids[0]].polygon)
-                      if ids[0] in sc.area_by_id else "")
+            self._add(
+                "Corners",
+                poly,
+                lambda sc: (
+                    geometry.format_points(sc.area_by_id[ids[0]].polygon)
+                    if ids[0] in sc.area_by_id
+                    else ""
+                ),
+            )
         # The building of the selection, when they share one.
         bids = {s.area_by_id[i].building for i in ids}
         if len(bids) == 1 and (bid := bids.pop()) and bid in s.building_by_id:
@@ -180,8 +199,9 @@ class PropertiesPanel(QWidget):
         t: list[Target] = [("building", bid)]
 
         def bget(attr: str) -> Callable[[Scenario], Any]:
-            return lambda sc: getattr(sc.building_by_id[bid], attr) \
-                if bid in sc.building_by_id else None
+            return lambda sc: (
+                getattr(sc.building_by_id[bid], attr) if bid in sc.building_by_id else None
+            )
 
         name = QLineEdit()
         name.editingFinished.connect(lambda: self._commit(t, {"name": name.text()}))
@@ -204,8 +224,11 @@ class PropertiesPanel(QWidget):
         try:
             self.doc.undo_stack.beginMacro(f"New building {text.strip()}")
             self.doc.push(AddBuildingCommand(self.doc, Building(id=text.strip(), levels=2)))
-            self.doc.push(ChangePropertiesCommand(
-                self.doc, targets, {"kind": "building", "building": text.strip()}, merge=False))
+            self.doc.push(
+                ChangePropertiesCommand(
+                    self.doc, targets, {"kind": "building", "building": text.strip()}, merge=False
+                )
+            )
         except ValueError as exc:
             self.error.setText(str(exc))
         finally:
@@ -224,6 +247,7 @@ class PropertiesPanel(QWidget):
                     return None
                 v = getattr(sc.features[index], attr)
                 return getattr(v, "value", v)
+
             return get
 
         area = QLineEdit()
@@ -238,7 +262,8 @@ class PropertiesPanel(QWidget):
                 w = QComboBox()
                 w.addItems([m.value for m in Material])
                 w.currentTextChanged.connect(
-                    lambda v: self._commit(t, {"material": Material(v)}, False))
+                    lambda v: self._commit(t, {"material": Material(v)}, False)
+                )
             else:
                 w = QLineEdit()
                 w.editingFinished.connect(lambda a=attr, w=w: self._commit(t, {a: w.text()}))

@@ -8,6 +8,7 @@ from dataclasses import replace
 from typing import Any
 
 import yaml
+from fireground.engine.scenario import COMPASS, Objective, Scenario, Wind
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPaintEvent, QPen, QPolygonF
 from PySide6.QtWidgets import (
@@ -25,8 +26,6 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
-
-from fireground.engine.scenario import COMPASS, Objective, Scenario, Wind
 
 from ..commands import ChangeSettingsCommand
 from ..document import Document
@@ -109,14 +108,19 @@ class ScenarioPanel(QWidget):
         self.description = QPlainTextEdit()
         self.description.setFixedHeight(70)
         self.description.textChanged.connect(
-            lambda: self._set(description=self.description.toPlainText()))
+            lambda: self._set(description=self.description.toPlainText())
+        )
         form.addRow("Description", self.description)
         self.rose = WindRose()
         self.strong = QCheckBox("strong")
-        self.rose.changed.connect(lambda v: self._set(
-            merge=False, wind=Wind(v, self.strong.isChecked() and v is not None)))
-        self.strong.toggled.connect(lambda on: self._set(
-            merge=False, wind=Wind(self.doc.scenario.wind.from_, on)))
+        self.rose.changed.connect(
+            lambda v: self._set(
+                merge=False, wind=Wind(v, self.strong.isChecked() and v is not None)
+            )
+        )
+        self.strong.toggled.connect(
+            lambda on: self._set(merge=False, wind=Wind(self.doc.scenario.wind.from_, on))
+        )
         wind = QHBoxLayout()
         wind.addWidget(self.rose)
         wind.addWidget(self.strong)
@@ -202,16 +206,20 @@ class ScenarioPanel(QWidget):
             if not self.house.hasFocus():
                 self.house.setPlainText(
                     yaml.safe_dump(dict(s.house_rules), sort_keys=True).strip()
-                    if s.house_rules else "")
+                    if s.house_rules
+                    else ""
+                )
         finally:
             self._updating = False
 
     def _add_objective(self) -> None:
         t = self.obj_type.currentText()
         s: Scenario = self.doc.scenario
-        o = {"protect": Objective("protect", building=s.buildings[0].id if s.buildings else None),
-             "rescue": Objective("rescue", at_least=1),
-             "contain": Objective("contain", max_destroyed=6)}[t]
+        o = {
+            "protect": Objective("protect", building=s.buildings[0].id if s.buildings else None),
+            "rescue": Objective("rescue", at_least=1),
+            "contain": Objective("contain", max_destroyed=6),
+        }[t]
         self._set(merge=False, objectives=(*s.objectives, o))
 
     def _remove_objective(self) -> None:
@@ -227,8 +235,11 @@ class ScenarioPanel(QWidget):
         key = ["type", "building", "area", "at_least", "max_destroyed"][item.column()]
         text = item.text().strip()
         try:
-            val: Any = (int(text) if text else None) if key in ("at_least", "max_destroyed") \
+            val: Any = (
+                (int(text) if text else None)
+                if key in ("at_least", "max_destroyed")
                 else (text or None)
+            )
         except ValueError:
             self.error.setText(f"{key} must be a whole number")
             self.sync()

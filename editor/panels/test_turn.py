@@ -89,8 +89,9 @@ class TestTurnPanel(QWidget):
             it.setData(Qt.UserRole, event_locations(ev))
             self.events.addItem(it)
         fires = len(log.state.get("fires", []))
-        self.status.setText(f"Turn {log.turn}: {fires} location(s) burning, "
-                            f"{len(log.events)} roll(s) this turn.")
+        self.status.setText(
+            f"Turn {log.turn}: {fires} location(s) burning, {len(log.events)} roll(s) this turn."
+        )
         self.use_btn.setEnabled(True)
 
     def reset(self) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from fireground.engine.scenario import Area, Feature, FeatureType
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPen, QPolygonF, QTransform
 from PySide6.QtWidgets import (
@@ -14,11 +15,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from fireground.engine.scenario import Area, Feature, FeatureType
-
 from . import style
 from .coords import polygon_to_scene, to_scene
-
 
 
 class AreaItem(QGraphicsPolygonItem):
@@ -63,7 +61,7 @@ class AreaItem(QGraphicsPolygonItem):
             self.label = QGraphicsSimpleTextItem(self.area.id, self)
             self.label.setFlag(QGraphicsItem.ItemIgnoresTransformations)
             self.label.setBrush(QBrush(style.LABEL_COLOR))
-            self.label.setFont(_LABEL_FONT)
+            self.label.setFont(label_font())
             self._place_label()
         if self.label is not None:
             self.label.setVisible(on and not self.ghost)
@@ -91,8 +89,17 @@ def label_point(points: Sequence[tuple[float, float]]) -> tuple[float, float]:
     return (cx / (3 * a2), cy / (3 * a2))
 
 
-_LABEL_FONT = QFont()
-_LABEL_FONT.setPointSizeF(7.5)
+_fonts: dict[str, QFont] = {}
+
+
+def label_font() -> QFont:
+    """The ids' font (made after the application exists, so it follows the app's font)."""
+    f = _fonts.get("label")
+    if f is None:
+        f = QFont()
+        f.setPointSizeF(7.5)
+        _fonts["label"] = f
+    return f
 
 
 _GLYPH = {
@@ -109,8 +116,9 @@ _GLYPH = {
 class FeatureItem(QGraphicsItem):
     """A feature's symbol near its area's centre, a fixed size on screen."""
 
-    def __init__(self, index: int, feature: Feature, at: tuple[float, float],
-                 slot: float = 0.0) -> None:
+    def __init__(
+        self, index: int, feature: Feature, at: tuple[float, float], slot: float = 0.0
+    ) -> None:
         super().__init__()
         self.index = index
         self.feature = feature
@@ -136,7 +144,7 @@ class FeatureItem(QGraphicsItem):
 
     def boundingRect(self) -> QRectF:
         if self.is_label:
-            return QRectF(-60, -8, 120, 16).translated(self.offset)
+            return QRectF(-90, -8, 180, 16).translated(self.offset)
         return QRectF(-10, -8, 20, 16).translated(self.offset)
 
     def paint(
@@ -145,7 +153,7 @@ class FeatureItem(QGraphicsItem):
         r = self.boundingRect()
         if self.is_label:
             painter.setPen(QPen(self.color))
-            f = QFont(painter.font())
+            f = QFont(label_font())
             f.setItalic(True)
             f.setPointSizeF(8)
             painter.setFont(f)
@@ -154,7 +162,7 @@ class FeatureItem(QGraphicsItem):
         painter.setPen(style.cosmetic("#e06a00", 2) if self.selected else QPen(self.color))
         painter.setBrush(QBrush(QColor(255, 255, 255, 230)))
         painter.drawRoundedRect(r.adjusted(1, 1, -1, -1), 4, 4)
-        f = QFont(painter.font())
+        f = QFont(label_font())
         f.setPointSizeF(6.5)
         f.setBold(True)
         painter.setFont(f)
@@ -176,8 +184,16 @@ def _describe(f: Feature) -> str:
 class MarkerText(QGraphicsSimpleTextItem):
     """A digit or symbol drawn at a location (fire, damp, damage, units), screen-sized."""
 
-    def __init__(self, text: str, color: QColor, at: tuple[float, float], dx: float = 0,
-                 dy: float = 0, bold: bool = True, size: float = 10.0) -> None:
+    def __init__(
+        self,
+        text: str,
+        color: QColor,
+        at: tuple[float, float],
+        dx: float = 0,
+        dy: float = 0,
+        bold: bool = True,
+        size: float = 10.0,
+    ) -> None:
         super().__init__(text)
         self.setFlag(QGraphicsItem.ItemIgnoresTransformations)
         f = QFont()
@@ -195,8 +211,9 @@ class MarkerText(QGraphicsSimpleTextItem):
 class RingItem(QGraphicsItem):
     """A screen-sized ring (issue markers, highlights of a clicked event)."""
 
-    def __init__(self, at: tuple[float, float], color: QColor, radius: float = 9.0,
-                 width: float = 2.5) -> None:
+    def __init__(
+        self, at: tuple[float, float], color: QColor, radius: float = 9.0, width: float = 2.5
+    ) -> None:
         super().__init__()
         self.setFlag(QGraphicsItem.ItemIgnoresTransformations)
         self.setPos(to_scene(at))
@@ -244,15 +261,16 @@ class SnapIndicatorItem(QGraphicsItem):
         if self.kind == "vertex":
             painter.drawRect(QRectF(-5, -5, 10, 10))
         elif self.kind == "edge":
-            painter.drawPolygon(QPolygonF([QPointF(0, -6), QPointF(6, 0), QPointF(0, 6),
-                                           QPointF(-6, 0)]))
+            painter.drawPolygon(
+                QPolygonF([QPointF(0, -6), QPointF(6, 0), QPointF(0, 6), QPointF(-6, 0)])
+            )
         elif self.kind == "grid":
             painter.drawLine(QPointF(-6, 0), QPointF(6, 0))
             painter.drawLine(QPointF(0, -6), QPointF(0, 6))
         else:
             painter.drawEllipse(QPointF(0, 0), 3, 3)
         if self.kind != "free":
-            f = QFont(painter.font())
+            f = QFont(label_font())
             f.setPointSizeF(7)
             painter.setFont(f)
             painter.drawText(QPointF(8, -8), self.kind)

@@ -10,17 +10,15 @@ import math
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from fireground.engine.scenario import Area, FeatureType, Location, Scenario
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QGraphicsScene
-
-from fireground.engine.scenario import Area, FeatureType, Location, Scenario
 
 from ..document import Document, Selection
 from . import style
 from .coords import polygon_to_scene, to_scene
 from .items import AreaItem, FeatureItem, MarkerText, RingItem, SnapIndicatorItem
-
 
 #: An area of ``area_cm`` must be this many pixels across for its id / symbols to show.
 LABEL_MIN_PX = 36.0
@@ -152,8 +150,9 @@ class MapScene(QGraphicsScene):
         s = self.doc.scenario
         minx, miny, maxx, maxy = s.bounds() if s.areas else (0.0, 0.0, 100.0, 100.0)
         pad = max(maxx - minx, maxy - miny, 100.0) * 0.5
-        self.setSceneRect(QRectF(minx - pad, -maxy - pad, maxx - minx + 2 * pad,
-                                 maxy - miny + 2 * pad))
+        self.setSceneRect(
+            QRectF(minx - pad, -maxy - pad, maxx - minx + 2 * pad, maxy - miny + 2 * pad)
+        )
 
     def map_rect(self) -> QRectF:
         """The areas' bounding box in scene coordinates (for fit-to-map)."""
@@ -181,10 +180,9 @@ class MapScene(QGraphicsScene):
         for i, f in enumerate(s.features):
             if f.area not in by_id:
                 continue
-            if f.type is FeatureType.STAIRWELL:
-                if lvl not in s.levels_of(f.area):
-                    continue  # a stairwell shows on every level its area has
-            elif f.level is not None and f.level != lvl:
+            if lvl not in s.levels_of(f.area):
+                continue  # a stairwell shows on every level its area has; others likewise
+            if f.level is not None and f.level != lvl:
                 continue
             shown.setdefault(f.area, []).append(i)
         for area, idxs in shown.items():
@@ -193,8 +191,9 @@ class MapScene(QGraphicsScene):
                 slot = symbols.index(i) - (len(symbols) - 1) / 2 if i in symbols else 0.0
                 self._add_feature(i, s.features[i], self.centre(area), slot, sel)
 
-    def _add_feature(self, i: int, f: Any, at: tuple[float, float], slot: float,
-                     sel: set[int]) -> None:
+    def _add_feature(
+        self, i: int, f: Any, at: tuple[float, float], slot: float, sel: set[int]
+    ) -> None:
         it = FeatureItem(i, f, at, slot)
         it.setVisible(self.symbols_on)
         it.selected = i in sel
@@ -214,8 +213,7 @@ class MapScene(QGraphicsScene):
             "fires": [{"area": v.area, "level": v.level, "fire": v.value} for v in st.fires],
             "embers": [{"area": v.area, "level": v.level} for v in st.embers],
             "damp": [{"area": v.area, "level": v.level, "damp": v.value} for v in st.damp],
-            "damage": [{"area": v.area, "level": v.level, "damage": v.value}
-                       for v in st.damage],
+            "damage": [{"area": v.area, "level": v.level, "damage": v.value} for v in st.damage],
             "rubble": list(st.rubble),
             "craters": list(st.craters),
         }
@@ -228,8 +226,16 @@ class MapScene(QGraphicsScene):
         by_id = self.doc.scenario.area_by_id
         lvl = self.doc.level
 
-        def put(role: str, text: str, color: QColor, area: str, level: int | None,
-                dx: float, dy: float, size: float = 11.0) -> None:
+        def put(
+            role: str,
+            text: str,
+            color: QColor,
+            area: str,
+            level: int | None,
+            dx: float,
+            dy: float,
+            size: float = 11.0,
+        ) -> None:
             a = by_id.get(area)
             if a is None or (level is not None and level != lvl):
                 return
@@ -420,9 +426,12 @@ class MapScene(QGraphicsScene):
             lines.append(QLineF(rect.left(), y, rect.right(), y))
             y += step
         painter.drawLines(lines)
-        painter.setRenderHint(QPainter.Antialiasing, self.views()[0].renderHints()
-                              & QPainter.Antialiasing == QPainter.Antialiasing
-                              if self.views() else False)
+        painter.setRenderHint(
+            QPainter.Antialiasing,
+            self.views()[0].renderHints() & QPainter.Antialiasing == QPainter.Antialiasing
+            if self.views()
+            else False,
+        )
 
     # -- look-ups -----------------------------------------------------------------------------
     def area_at(self, p: tuple[float, float]) -> Area | None:
@@ -433,8 +442,7 @@ class MapScene(QGraphicsScene):
         return pick[0].area if pick else None
 
     def feature_at(self, scene_pos: QPointF, view_transform: Any) -> FeatureItem | None:
-        for it in self.items(scene_pos, Qt.IntersectsItemShape, Qt.DescendingOrder,
-                             view_transform):
+        for it in self.items(scene_pos, Qt.IntersectsItemShape, Qt.DescendingOrder, view_transform):
             if isinstance(it, FeatureItem):
                 return it
         return None

@@ -33,11 +33,12 @@ class MapView(QGraphicsView):
         self._pan_from: QPoint | None = None
         self._space = False
         self.setRenderHint(QPainter.Antialiasing, True)
-        self.setTransformationAnchor(QGraphicsView.AnchorUnderMouse)
+        self.setTransformationAnchor(QGraphicsView.NoAnchor)
         self.setResizeAnchor(QGraphicsView.AnchorViewCenter)
         self.setViewportUpdateMode(QGraphicsView.SmartViewportUpdate)
-        self.setOptimizationFlags(QGraphicsView.DontAdjustForAntialiasing
-                                  | QGraphicsView.DontSavePainterState)
+        self.setOptimizationFlags(
+            QGraphicsView.DontAdjustForAntialiasing | QGraphicsView.DontSavePainterState
+        )
         self.setMouseTracking(True)
         self.setDragMode(QGraphicsView.NoDrag)
         self.setFocusPolicy(Qt.StrongFocus)
@@ -63,8 +64,9 @@ class MapView(QGraphicsView):
     def pixels_to_cm(self, px: float) -> float:
         return px / max(self.transform().m11(), 1e-9)
 
-    def snap(self, p: tuple[float, float], exclude: Iterable[str] = (), *,
-             show: bool = True) -> Snap:
+    def snap(
+        self, p: tuple[float, float], exclude: Iterable[str] = (), *, show: bool = True
+    ) -> Snap:
         """Snap a map point to other areas' vertices/edges, then the grid (when on)."""
         index = self.doc.snap_index() if self.area_snap else None
         grid = self.doc.scenario.scale.area_cm if self.grid_snap else None
@@ -120,12 +122,19 @@ class MapView(QGraphicsView):
     def wheelEvent(self, e: QWheelEvent) -> None:
         steps = e.angleDelta().y() / 120.0
         if steps:
-            self.zoom_by(1.2**steps)
+            self.zoom_by(1.2**steps, e.position().toPoint())
 
-    def zoom_by(self, factor: float) -> None:
+    def zoom_by(self, factor: float, anchor: QPoint | None = None) -> None:
+        """Zoom keeping the map point under ``anchor`` (viewport pixels) where it is."""
+        if anchor is None:
+            anchor = self.viewport().rect().center()
+        fixed = self.mapToScene(anchor)
         m = self.transform().m11()
         factor = max(0.02, min(400.0, m * factor)) / m
         self.scale(factor, factor)
+        drift = self.mapFromScene(fixed) - anchor
+        self.horizontalScrollBar().setValue(self.horizontalScrollBar().value() + drift.x())
+        self.verticalScrollBar().setValue(self.verticalScrollBar().value() + drift.y())
         self.zoomChanged.emit(self.transform().m11())
 
     def fit_to_map(self) -> None:

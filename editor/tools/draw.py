@@ -5,11 +5,10 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from fireground.engine.scenario import Area, AreaKind
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor, QPainterPath
 from PySide6.QtWidgets import QGraphicsPathItem
-
-from fireground.engine.scenario import Area, AreaKind
 
 from .. import geometry, ops
 from ..commands import AddAreasCommand
@@ -55,8 +54,9 @@ class _Preview:
             self.item.scene().removeItem(self.item)
 
 
-def add_new_area(tool: AbstractTool, settings: NewAreaSettings,
-                 points: tuple[tuple[float, float], ...]) -> str | None:
+def add_new_area(
+    tool: AbstractTool, settings: NewAreaSettings, points: tuple[tuple[float, float], ...]
+) -> str | None:
     if not geometry.is_valid_polygon(points):
         tool.fail("That shape is not a valid polygon (it crosses itself or has no area).")
         return None
@@ -151,8 +151,10 @@ class DrawPolygonTool(AbstractTool):
 
     def status_text(self) -> str:
         if self.state is DrawState.DRAWING:
-            return (f"{len(self.points)} point(s). Enter or double-click finishes, "
-                    "Backspace removes the last point, Esc cancels.")
+            return (
+                f"{len(self.points)} point(s). Enter or double-click finishes, "
+                "Backspace removes the last point, Esc cancels."
+            )
         return self.message or "Click to place the first corner of a new area."
 
 

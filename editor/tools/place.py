@@ -5,9 +5,8 @@ from __future__ import annotations
 import enum
 from typing import Any
 
-from PySide6.QtCore import Qt
-
 from fireground.engine.scenario import AreaKind, FeatureType
+from PySide6.QtCore import Qt
 
 from .. import ops
 from ..commands import AddFeatureCommand, PaintStartCommand
@@ -115,12 +114,15 @@ class StartBrushTool(AbstractTool):
             self.fail("Water does not burn.")
             return
         value = None if self._clear else self.value
-        self.doc.push(PaintStartCommand(self.doc, self.layer, [(a.id, level)], value,
-                                        stroke=self._stroke))
+        self.doc.push(
+            PaintStartCommand(self.doc, self.layer, [(a.id, level)], value, stroke=self._stroke)
+        )
 
     def status_text(self) -> str:
         if self.message:
             m, self.message = self.message, ""
             return m
-        return f"Paint {self.layer} on level {self.doc.level if self.view else 0}; " \
-               "right-drag or shift-drag clears."
+        return (
+            f"Paint {self.layer} on level {self.doc.level if self.view else 0}; "
+            "right-drag or shift-drag clears."
+        )

@@ -62,8 +62,10 @@ class SelectTool(AbstractTool):
                 self.state = SelectState.MOVING
                 self._drag = new_gesture_id()
                 # Grab the nearest vertex of the grabbed area so it lands on snap targets.
-                self._anchor = min(a.polygon, key=lambda v: (v[0] - self._press[0]) ** 2
-                                   + (v[1] - self._press[1]) ** 2)
+                self._anchor = min(
+                    a.polygon,
+                    key=lambda v: (v[0] - self._press[0]) ** 2 + (v[1] - self._press[1]) ** 2,
+                )
                 self._moved = (0.0, 0.0)
             else:
                 self.state = SelectState.RUBBER_BAND
@@ -74,8 +76,10 @@ class SelectTool(AbstractTool):
                 self.scene.addItem(self._band)
         if self.state is SelectState.MOVING:
             moving = self.doc.selection.areas
-            want = (self._anchor[0] + e.pos[0] - self._press[0],
-                    self._anchor[1] + e.pos[1] - self._press[1])
+            want = (
+                self._anchor[0] + e.pos[0] - self._press[0],
+                self._anchor[1] + e.pos[1] - self._press[1],
+            )
             target = self.view.snap(want, exclude=moving).point
             dx = target[0] - self._anchor[0] - self._moved[0]
             dy = target[1] - self._anchor[1] - self._moved[1]
@@ -90,8 +94,11 @@ class SelectTool(AbstractTool):
             self._click(e)
         elif self.state is SelectState.RUBBER_BAND and self._band is not None:
             rect = self._band.rect()
-            ids = [it.area.id for it in self.scene.items(rect, Qt.IntersectsItemShape)
-                   if isinstance(it, AreaItem) and not it.ghost]
+            ids = [
+                it.area.id
+                for it in self.scene.items(rect, Qt.IntersectsItemShape)
+                if isinstance(it, AreaItem) and not it.ghost
+            ]
             ids.reverse()
             if self._shift:
                 ids = list(dict.fromkeys([*self.doc.selection.areas, *ids]))
@@ -105,8 +112,11 @@ class SelectTool(AbstractTool):
         if feat is not None:
             idx = feat.index
             if self._shift:
-                feats = tuple(i for i in sel.features if i != idx) if idx in sel.features \
+                feats = (
+                    tuple(i for i in sel.features if i != idx)
+                    if idx in sel.features
                     else (*sel.features, idx)
+                )
                 self.doc.set_selection(Selection(areas=sel.areas, features=feats))
             else:
                 self.doc.set_selection(Selection(features=(idx,)))
@@ -117,8 +127,11 @@ class SelectTool(AbstractTool):
                 self.doc.set_selection(Selection())
             return
         if self._shift:
-            areas = tuple(x for x in sel.areas if x != a.id) if a.id in sel.areas \
+            areas = (
+                tuple(x for x in sel.areas if x != a.id)
+                if a.id in sel.areas
                 else (*sel.areas, a.id)
+            )
             self.doc.set_selection(Selection(areas=areas, features=sel.features))
         else:
             self.doc.select_areas([a.id])
@@ -141,8 +154,9 @@ class SelectTool(AbstractTool):
 
     def status_text(self) -> str:
         n = len(self.doc.selection.areas) if self.view else 0
-        return (f"{n} area(s) selected. " if n else "") + \
-            "Click to select, shift-click to add, drag to move or to draw a selection box."
+        return (
+            f"{n} area(s) selected. " if n else ""
+        ) + "Click to select, shift-click to add, drag to move or to draw a selection box."
 
 
 def delete_selection(tool: AbstractTool) -> None:

@@ -198,5 +198,7 @@ class EditVerticesTool(AbstractTool):
             return "Click an area to edit its corners."
         v = self.current_vertex()
         where = f" Corner {self.vertex}: {v[0]:g}, {v[1]:g}." if v else ""
-        return (f"Editing {self.area_id}.{where} Drag a corner; press on an edge to add one; "
-                "Delete or right-click removes one.")
+        return (
+            f"Editing {self.area_id}.{where} Drag a corner; press on an edge to add one; "
+            "Delete or right-click removes one."
+        )

@@ -6,9 +6,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
-from fireground.engine.scenario import Area, AreaKind, Building, Feature, FeatureType, Scenario
 from editor_helpers import sq
+from fireground.engine.scenario import Area, AreaKind, Building, Feature, FeatureType, Scenario
 
 
 @pytest.fixture
@@ -43,6 +42,10 @@ def window(qtbot, small: Scenario, recovery_dir: Path) -> Iterator[object]:  # t
     from fireground.editor.document import Document
     from fireground.editor.main_window import MainWindow
 
+    from PySide6.QtCore import QSettings
+
+    # Recent files go to a throw-away settings folder, not the user's.
+    QSettings.setPath(QSettings.NativeFormat, QSettings.UserScope, str(recovery_dir.parent))
     win = MainWindow(Document(small))
     win.ask_unsaved = 0x00800000  # QMessageBox.Discard: never block on a dialog
     qtbot.addWidget(win)

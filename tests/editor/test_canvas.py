@@ -5,15 +5,13 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from PySide6.QtCore import QPoint, QPointF, Qt
-
+from editor_helpers import sq
 from fireground.editor.commands import AddAreasCommand, PaintStartCommand
 from fireground.editor.scene.items import MarkerText
 from fireground.engine.graph import build_graph
 from fireground.engine.io import load_scenario
 from fireground.engine.scenario import Area, AreaKind
-
-from editor_helpers import sq
+from PySide6.QtCore import QPoint, QPointF, Qt
 
 
 def at(win, x: float, y: float) -> QPoint:  # type: ignore[no-untyped-def]
@@ -155,8 +153,11 @@ def test_test_turn_draws_fire_digits_where_the_log_says(qtbot, window) -> None: 
     for level in (0, 1):
         doc.set_level(level)
         want = {(d["area"], str(d["fire"])) for d in state["fires"] if d["level"] == level}
-        shown = {(m.location[0], m.text()) for m in win.scene.markers
-                 if isinstance(m, MarkerText) and m.role == "fire"}
+        shown = {
+            (m.location[0], m.text())
+            for m in win.scene.markers
+            if isinstance(m, MarkerText) and m.role == "fire"
+        }
         assert shown == want
         for m in win.scene.markers:
             if isinstance(m, MarkerText) and m.role == "fire":
@@ -186,8 +187,7 @@ def test_screenshot_command(qapp, tmp_path: Path, recovery_dir: Path, repo: Path
     from fireground.editor.app import cli_edit
 
     out = tmp_path / "shot.png"
-    args = argparse.Namespace(file=str(repo / "examples" / "stepney.fg.yaml"),
-                              screenshot=str(out))
+    args = argparse.Namespace(file=str(repo / "examples" / "stepney.fg.yaml"), screenshot=str(out))
     assert cli_edit(args) == 0
     assert out.stat().st_size > 10_000
     bad = tmp_path / "bad.fg.yaml"
@@ -204,3 +204,52 @@ def test_typed_coordinates_move_the_selected_corner(qtbot, window) -> None:  # t
     win.options.corner.setText("21.5, -1")
     win.options.corner.editingFinished.emit()
     assert win.doc.scenario.area("R1").polygon[1] == (21.5, -1)
+
+
+def test_export_menu_writes_the_pack(qtbot, window, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    win = window
+    assert win.export_action.isEnabled()
+    written = win.export_to(tmp_path / "pack")
+    assert written and all(p.exists() for p in written)
+    assert any(p.name.startswith("plans") for p in written)
+
+
+def test_closing_with_unsaved_work_asks(qtbot, window) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtWidgets import QMessageBox
+
+    win = window
+    win.doc.push(PaintStartCommand(win.doc, "fire", [("H1", 0)], 2))
+    win.ask_unsaved = QMessageBox.Cancel
+    assert not win.close()
+    assert win.isVisible()
+    win.ask_unsaved = QMessageBox.Discard
+    assert win.close()
+
+
+def test_zoom_pan_cursor_and_labels(qtbot, window) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtCore import QPoint
+    from PySide6.QtGui import QWheelEvent
+    from PySide6.QtWidgets import QApplication
+
+    win = window
+    view = win.view
+    qtbot.mouseMove(view.viewport(), at(win, 5, 15))
+    assert win.cursor_label.text().startswith("x 5.")
+    m = view.transform().m11()
+    pos = QPointF(at(win, 5, 15))
+    ev = QWheelEvent(pos, view.viewport().mapToGlobal(pos), QPoint(), QPoint(0, 120),
+                     Qt.NoButton, Qt.NoModifier, Qt.NoScrollPhase, False)
+    QApplication.sendEvent(view.viewport(), ev)
+    assert view.transform().m11() > m
+    # The point under the cursor stays under the cursor (within a pixel).
+    assert (view.mapFromScene(QPointF(5, -15)) - pos.toPoint()).manhattanLength() <= 2
+    view.zoom_by(4)
+    h = view.horizontalScrollBar().value()
+    vp = view.viewport()
+    qtbot.mousePress(vp, Qt.MiddleButton, Qt.NoModifier, QPoint(300, 300))
+    qtbot.mouseMove(vp, QPoint(200, 300))
+    qtbot.mouseRelease(vp, Qt.MiddleButton, Qt.NoModifier, QPoint(200, 300))
+    assert view.horizontalScrollBar().value() != h
+    assert win.scene.labels_on
+    view.zoom_by(0.02)
+    assert not win.scene.labels_on

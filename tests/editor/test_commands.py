@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-
+from editor_helpers import sq
 from fireground.editor import commands as c
 from fireground.editor.document import Document
 from fireground.engine.scenario import (
@@ -19,8 +19,6 @@ from fireground.engine.scenario import (
     Wind,
 )
 
-from editor_helpers import sq
-
 CASES: dict[str, Callable[[Document], object]] = {
     "add area": lambda d: c.AddAreasCommand(d, [Area("O1", AreaKind.OPEN, sq(0, -20))]),
     "remove area": lambda d: c.RemoveAreasCommand(d, ["H1"]),
@@ -33,18 +31,22 @@ CASES: dict[str, Callable[[Document], object]] = {
     "rename": lambda d: c.ChangePropertiesCommand(d, [("area", "R1")], {"id": "ROAD"}),
     "building": lambda d: c.ChangePropertiesCommand(d, [("building", "house")], {"levels": 3}),
     "add feature": lambda d: c.AddFeatureCommand(
-        d, Feature(FeatureType.OCCUPANTS, "H2", level=1, count=3)),
+        d, Feature(FeatureType.OCCUPANTS, "H2", level=1, count=3)
+    ),
     "remove feature": lambda d: c.RemoveFeaturesCommand(d, [0]),
     "change feature": lambda d: c.ChangeFeatureCommand(
-        d, 1, Feature(FeatureType.HYDRANT, "R1", pressure=7)),
+        d, 1, Feature(FeatureType.HYDRANT, "R1", pressure=7)
+    ),
     "paint": lambda d: c.PaintStartCommand(d, "fire", [("H1", 1), ("H2", 0)], 3),
     "bombs": lambda d: c.DropBombsCommand(d, 4, 11),
     "forces": lambda d: c.ChangeForcesCommand(
-        d, [ForceUnit("E1", "escape_carrying_unit", area="R1")], "Add unit"),
+        d, [ForceUnit("E1", "escape_carrying_unit", area="R1")], "Add unit"
+    ),
     "settings": lambda d: c.ChangeSettingsCommand(d, wind=Wind("SW", True), turns=12),
     "add building": lambda d: c.AddBuildingCommand(d, Building("shop", levels=3)),
     "use state": lambda d: c.UseStateAsStartCommand(
-        d, {"fires": [{"area": "H2", "level": 1, "fire": 2}], "rubble": ["R1"]}, 3),
+        d, {"fires": [{"area": "H2", "level": 1, "fire": 2}], "rubble": ["R1"]}, 3
+    ),
 }
 
 

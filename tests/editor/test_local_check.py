@@ -23,8 +23,9 @@ def test_local_findings_match_a_full_check() -> None:
     grown = ((x0 - 3, y0 - 3), (x1 + 3, y0 - 3), (x1 + 3, y1 + 3), (x0 - 3, y1 + 3))
     edits = [
         ops.set_polygon(s, victim.id, grown),
-        ops.add_areas(s, [Area("ZZ1", AreaKind.OPEN, ((x0 + 1, y0 + 1), (x0 + 4, y0 + 1),
-                                                    (x0 + 4, y0 + 4)))]),
+        ops.add_areas(
+            s, [Area("ZZ1", AreaKind.OPEN, ((x0 + 1, y0 + 1), (x0 + 4, y0 + 1), (x0 + 4, y0 + 4)))]
+        ),
         ops.remove_areas(s, [victim.id]),
     ]
     for new in edits:

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPointF, Qt
-
 from fireground.editor.commands import ChangeSettingsCommand
 from fireground.engine.scenario import FeatureType, Wind
+from PySide6.QtCore import QPointF, Qt
 
 
 def test_properties_edit_the_selected_areas_together(qtbot, window) -> None:  # type: ignore[no-untyped-def]
@@ -25,8 +24,9 @@ def test_properties_edit_the_selected_areas_together(qtbot, window) -> None:  # 
 def test_typed_corners_reshape_an_area(qtbot, window) -> None:  # type: ignore[no-untyped-def]
     win = window
     win.doc.select_areas(["R1"])
-    corners = [f.widget for f in win.properties._fields
-               if f.widget.toolTip().startswith("Corners")][0]
+    corners = next(
+        f.widget for f in win.properties._fields if f.widget.toolTip().startswith("Corners")
+    )
     corners.setText("0, 0; 20, 0; 20, 8; 0, 8")
     corners.editingFinished.emit()
     assert win.doc.scenario.area("R1").polygon == ((0, 0), (20, 0), (20, 8), (0, 8))
@@ -39,8 +39,9 @@ def test_building_levels_spin_and_ghosting(qtbot, window) -> None:  # type: igno
     win = window
     doc = win.doc
     doc.select_areas(["H1"])
-    levels = [f.widget for f in win.properties._fields if f.widget.__class__.__name__ ==
-              "QSpinBox"][0]
+    levels = next(
+        f.widget for f in win.properties._fields if f.widget.__class__.__name__ == "QSpinBox"
+    )
     levels.setValue(3)
     assert doc.scenario.building_by_id["house"].levels == 3
     doc.set_level(2)

@@ -37,14 +37,26 @@ CHILD = textwrap.dedent(
 )
 
 
-def test_recovery_file_restores_after_a_crash(qtbot, recovery_dir: Path, tmp_path: Path,  # type: ignore[no-untyped-def]
-                                              repo: Path) -> None:
+def test_recovery_file_restores_after_a_crash(
+    qtbot,
+    recovery_dir: Path,
+    tmp_path: Path,  # type: ignore[no-untyped-def]
+    repo: Path,
+) -> None:
     original = tmp_path / "stepney.fg.yaml"
     shutil.copy(repo / "examples" / "stepney.fg.yaml", original)
-    env = {**os.environ, "FIREGROUND_RECOVERY_DIR": str(recovery_dir),
-           "QT_QPA_PLATFORM": "offscreen"}
-    child = subprocess.Popen([sys.executable, "-c", CHILD, str(original)], env=env,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    env = {
+        **os.environ,
+        "FIREGROUND_RECOVERY_DIR": str(recovery_dir),
+        "QT_QPA_PLATFORM": "offscreen",
+    }
+    child = subprocess.Popen(
+        [sys.executable, "-c", CHILD, str(original)],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert child.stdout is not None
         line = child.stdout.readline()

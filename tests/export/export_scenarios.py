@@ -92,17 +92,26 @@ def grid_scenario(cols: int, rows: int, levels: int = 1, cell: float = 10.0) -> 
                 areas.append(Area(f"R{i}_{j}", AreaKind.STREET, square(x, y, cell, cell)))
             else:
                 bid = f"b{i // 2}_{j // 3}"
-                if not buildings or buildings[-1].id != bid and bid not in {b.id for b in buildings}:
+                if not buildings or (
+                    buildings[-1].id != bid and bid not in {b.id for b in buildings}
+                ):
                     buildings.append(Building(bid, f"Block {bid}", levels=levels))
-                areas.append(Area(f"A{i}_{j}", AreaKind.BUILDING, square(x, y, cell, cell),
-                                  building=bid))
-    fires = tuple(LocationValue(a.id, 0, 1 + k % 5) for k, a in enumerate(areas)
-                  if a.kind is AreaKind.BUILDING and k % 17 == 0)
+                areas.append(
+                    Area(f"A{i}_{j}", AreaKind.BUILDING, square(x, y, cell, cell), building=bid)
+                )
+    fires = tuple(
+        LocationValue(a.id, 0, 1 + k % 5)
+        for k, a in enumerate(areas)
+        if a.kind is AreaKind.BUILDING and k % 17 == 0
+    )
     return Scenario(
         name=f"Synthetic {cols}×{rows}",
         buildings=tuple(buildings),
         areas=tuple(areas),
-        features=tuple(Feature(FeatureType.HYDRANT, a.id, pressure=3)
-                       for k, a in enumerate(areas) if a.kind is AreaKind.STREET and k % 7 == 0),
+        features=tuple(
+            Feature(FeatureType.HYDRANT, a.id, pressure=3)
+            for k, a in enumerate(areas)
+            if a.kind is AreaKind.STREET and k % 7 == 0
+        ),
         start=Start(fires=fires),
     )

@@ -18,8 +18,14 @@ def mul(m: Matrix, n: Matrix) -> Matrix:
     """m then n (PDF order: new CTM = m x CTM)."""
     a, b, c, d, e, f = m
     A, B, C, D, E, F = n
-    return (a * A + b * C, a * B + b * D, c * A + d * C, c * B + d * D,
-            e * A + f * C + E, e * B + f * D + F)
+    return (
+        a * A + b * C,
+        a * B + b * D,
+        c * A + d * C,
+        c * B + d * D,
+        e * A + f * C + E,
+        e * B + f * D + F,
+    )
 
 
 def apply(m: Matrix, x: float, y: float) -> tuple[float, float]:
@@ -27,8 +33,9 @@ def apply(m: Matrix, x: float, y: float) -> tuple[float, float]:
     return (a * x + c * y + e, b * x + d * y + f)
 
 
-def walk(reader: PdfReader, page: Any, recurse: bool = True
-         ) -> Iterator[tuple[str, list[Any], Matrix, tuple[str, ...]]]:
+def walk(
+    reader: PdfReader, page: Any, recurse: bool = True
+) -> Iterator[tuple[str, list[Any], Matrix, tuple[str, ...]]]:
     """(operator, operands, CTM, names of the forms we are inside) for every operation;
     ``recurse=False`` stays on the page's own content."""
 
@@ -49,8 +56,12 @@ def walk(reader: PdfReader, page: Any, recurse: bool = True
                 xo = xobjs[operands[0]].get_object()
                 if xo.get("/Subtype") == "/Form":
                     m = tuple(float(v) for v in xo.get("/Matrix", IDENTITY))
-                    yield from run(xo, xo.get("/Resources", resources), mul(m, ctm),  # type: ignore[arg-type]
-                                   (*inside, str(operands[0])))
+                    yield from run(
+                        xo,
+                        xo.get("/Resources", resources),
+                        mul(m, ctm),  # type: ignore[arg-type]
+                        (*inside, str(operands[0])),
+                    )
 
     contents = page.get_contents()
     if contents is None:
@@ -70,7 +81,9 @@ def rects(reader: PdfReader, page: Any) -> list[tuple[float, float, float, float
     return out
 
 
-def subpaths(reader: PdfReader, page: Any) -> list[tuple[list[tuple[float, float]], tuple[str, ...]]]:
+def subpaths(
+    reader: PdfReader, page: Any
+) -> list[tuple[list[tuple[float, float]], tuple[str, ...]]]:
     """Polylines (``m`` then ``l``...) in page space, with the forms they were drawn in."""
     out: list[tuple[list[tuple[float, float]], tuple[str, ...]]] = []
     cur: list[tuple[float, float]] = []
@@ -90,5 +103,8 @@ def subpaths(reader: PdfReader, page: Any) -> list[tuple[list[tuple[float, float
 
 def placements(reader: PdfReader, page: Any, prefix: str) -> list[Matrix]:
     """The CTM each form whose name starts with ``prefix`` is drawn with."""
-    return [ctm for op, args, ctm, _ in walk(reader, page, recurse=False)
-            if op == "Do" and str(args[0]).startswith(prefix)]
+    return [
+        ctm
+        for op, args, ctm, _ in walk(reader, page, recurse=False)
+        if op == "Do" and str(args[0]).startswith(prefix)
+    ]

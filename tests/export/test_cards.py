@@ -2,21 +2,21 @@
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 from typing import Any
 
 import pytest
 from export_scenarios import small_scenario
+from fireground.export import cards as cards_mod
+from fireground.export.cards import Card, cards_for, plan_sheet, write_cards
+from fireground.export.kit import FONT, FONT_BOLD, fit_lines
+from fireground.export.layout import MM, layout
 from hypothesis import given
 from hypothesis import strategies as st
 from pdfread import rects
 from pypdf import PdfReader
 from reportlab.pdfbase.pdfmetrics import stringWidth
-
-from fireground.export import cards as cards_mod
-from fireground.export.cards import Card, cards_for, plan_sheet, write_cards
-from fireground.export.kit import FONT, FONT_BOLD, fit_lines
-from fireground.export.layout import MM, layout
 
 CARD = (63.5 * MM, 88.9 * MM)
 
@@ -24,8 +24,11 @@ CARD = (63.5 * MM, 88.9 * MM)
 def card_rects(r: PdfReader, page: Any, bleed: float = 0.0) -> list[tuple[float, float]]:
     """Lower-left corners (trim box) of the card backgrounds on a page."""
     w, h = CARD[0] + 2 * bleed, CARD[1] + 2 * bleed
-    return sorted((round(x + bleed, 2), round(y + bleed, 2)) for x, y, rw, rh in rects(r, page)
-                  if abs(rw - w) < 0.05 and abs(rh - h) < 0.05)
+    return sorted(
+        (round(x + bleed, 2), round(y + bleed, 2))
+        for x, y, rw, rh in rects(r, page)
+        if abs(rw - w) < 0.05 and abs(rh - h) < 0.05
+    )
 
 
 def test_catalogue_is_nine_up_with_mirrored_backs(tmp_path: Path) -> None:
@@ -40,7 +43,7 @@ def test_catalogue_is_nine_up_with_mirrored_backs(tmp_path: Path) -> None:
     assert len(fronts) == 9 and len(backs) == 9
     # butted: neighbours touch exactly
     xs = sorted({x for x, _ in fronts})
-    assert [b - a for a, b in zip(xs, xs[1:], strict=False)] == pytest.approx([CARD[0]] * 2, abs=0.05)
+    assert [b - a for a, b in itertools.pairwise(xs)] == pytest.approx([CARD[0]] * 2, abs=0.05)
     # each back is the mirror image of a front across the page's vertical axis
     mirrored = sorted((round(pw - x - CARD[0], 2), y) for x, y in fronts)
     assert len(backs) == len(mirrored)
@@ -118,15 +121,20 @@ def test_long_name_and_text_stay_inside_their_boxes(tmp_path: Path, monkeypatch)
         assert y0 + box.y - 0.5 <= y <= y0 + box.top + 0.5, text
     # nothing printed on the card leaves the safe zone
     safe = lay.length("safe")
-    on_card = [ru for ru in runs if x0 <= ru[1] <= x0 + lay.width and y0 <= ru[2] <= y0 + lay.height]
+    on_card = [
+        ru for ru in runs if x0 <= ru[1] <= x0 + lay.width and y0 <= ru[2] <= y0 + lay.height
+    ]
     assert len(on_card) > 10
     for text, x, _y, size, font in on_card:
         w = stringWidth(text, font, size)
         assert x >= x0 + safe - 0.5 and x + w <= x0 + lay.width - safe + 0.5, text
 
 
-@given(st.text(alphabet=st.characters(codec="latin-1"), max_size=300),
-       st.floats(20, 200), st.floats(8, 100))
+@given(
+    st.text(alphabet=st.characters(codec="latin-1"), max_size=300),
+    st.floats(20, 200),
+    st.floats(8, 100),
+)
 def test_fit_lines_never_overflows(text: str, w: float, h: float) -> None:
     lines, size = fit_lines(text, FONT, 11, w, h, min_size=4, leading=1.2, max_lines=3)
     assert 4 <= size <= 11

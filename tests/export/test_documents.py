@@ -8,9 +8,6 @@ from pathlib import Path
 
 import pytest
 from export_scenarios import small_scenario
-from pdfread import rects
-from pypdf import PdfReader
-
 from fireground.engine.errors import UsageError
 from fireground.export import layout as layout_mod
 from fireground.export.briefing import write_briefing
@@ -18,6 +15,8 @@ from fireground.export.counters import counter_side, write_counters
 from fireground.export.layout import MM, LayoutError, evaluate, layout, resolved
 from fireground.export.pack import KINDS, export_pack, parse_only
 from fireground.export.reference import Rules, fill, write_reference
+from pdfread import rects
+from pypdf import PdfReader
 
 
 def text_of(path: Path) -> str:
@@ -29,7 +28,9 @@ def text_of(path: Path) -> str:
 def test_reference_numbers_come_from_the_ruleset(tmp_path: Path) -> None:
     plain = text_of(write_reference(small_scenario(), tmp_path / "a.pdf"))
     assert "6+ raises it by one" in plain  # growth.on in blitz.yaml
-    house = dataclasses.replace(small_scenario(), house_rules={"growth.on": 5, "hose.max_lengths": 9})
+    house = dataclasses.replace(
+        small_scenario(), house_rules={"growth.on": 5, "hose.max_lengths": 9}
+    )
     played = text_of(write_reference(house, tmp_path / "b.pdf"))
     assert "5★+ raises it by one" in played
     assert "Over 9★ lengths" in played
@@ -58,12 +59,24 @@ def test_counters_sized_for_the_scale_with_all_kinds(tmp_path: Path) -> None:
     path = write_counters(sc, tmp_path / "c.pdf")
     r = PdfReader(path, strict=True)
     text = text_of(path)
-    for word in ("FIRE 5", "DAMP 5", "DAMAGE 5", "EMBERS", "RUBBLE", "CRATER", "BURIED",
-                 "ALL", "CLEAR", "HOSE"):
+    for word in (
+        "FIRE 5",
+        "DAMP 5",
+        "DAMAGE 5",
+        "EMBERS",
+        "RUBBLE",
+        "CRATER",
+        "BURIED",
+        "ALL",
+        "CLEAR",
+        "HOSE",
+    ):
         assert word in text
     side = counter_side(layout("counters_page", *r.pages[0].mediabox[2:]), 10)
     assert side == pytest.approx(16 * MM)
-    squares = [rc for rc in rects(r, r.pages[0]) if abs(rc[2] - side) < 0.01 and abs(rc[3] - side) < 0.01]
+    squares = [
+        rc for rc in rects(r, r.pages[0]) if abs(rc[2] - side) < 0.01 and abs(rc[3] - side) < 0.01
+    ]
     assert len(squares) >= 90
     bigger = dataclasses.replace(sc, scale=dataclasses.replace(sc.scale, area_cm=15))
     assert counter_side(layout("counters_page", 595, 842), bigger.scale.area_cm) > side
@@ -75,8 +88,14 @@ def test_briefing_contents_and_unicode_names(tmp_path: Path) -> None:
     sc = dataclasses.replace(small_scenario(), name=name)
     text = text_of(write_briefing(sc, tmp_path / "b.pdf"))
     assert name in text
-    for part in ("from SW, strong", "Escape Carrying Unit", "arrives turn 4",
-                 "Protect Simpkin Marshall warehouse", "Fire 2 in S3, level 3", "Seed"):
+    for part in (
+        "from SW, strong",
+        "Escape Carrying Unit",
+        "arrives turn 4",
+        "Protect Simpkin Marshall warehouse",
+        "Fire 2 in S3, level 3",
+        "Seed",
+    ):
         assert part in text
 
 
@@ -101,7 +120,9 @@ def test_layout_expressions_are_arithmetic_only() -> None:
 
 
 def test_layout_cycle_is_reported(monkeypatch) -> None:
-    monkeypatch.setattr(layout_mod, "_raw_layouts", lambda: {"a": {"extends": "b"}, "b": {"extends": "a"}})
+    monkeypatch.setattr(
+        layout_mod, "_raw_layouts", lambda: {"a": {"extends": "b"}, "b": {"extends": "a"}}
+    )
     with pytest.raises(LayoutError, match="extends itself"):
         resolved("a")
 
@@ -116,15 +137,22 @@ def test_no_coordinates_in_renderers() -> None:
 
 # -- the pack ------------------------------------------------------------------------------
 def test_pack_names_start_with_their_kind(tmp_path: Path) -> None:
-    paths = export_pack(small_scenario(), tmp_path, only="plans,cards,reference,counters,briefing",
-                        paper="letter")
-    assert [p.name.split("-")[0] for p in paths] == ["plans", "cards", "reference", "counters",
-                                                     "briefing"]
+    paths = export_pack(
+        small_scenario(), tmp_path, only="plans,cards,reference,counters,briefing", paper="letter"
+    )
+    assert [p.name.split("-")[0] for p in paths] == [
+        "plans",
+        "cards",
+        "reference",
+        "counters",
+        "briefing",
+    ]
     for p in paths:
         r = PdfReader(p, strict=True)
         for page in r.pages:
-            assert sorted((float(page.mediabox.width), float(page.mediabox.height))) == \
-                pytest.approx([612, 792], abs=0.01)
+            assert sorted(
+                (float(page.mediabox.width), float(page.mediabox.height))
+            ) == pytest.approx([612, 792], abs=0.01)
 
 
 def test_only_rejects_unknown_documents() -> None:

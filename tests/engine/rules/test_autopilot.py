@@ -34,9 +34,7 @@ def test_appliance_arrives_connects_lays_and_attacks():
     assert rules_in(logs, "connect")[0]["source"].startswith("hydrant:")
     assert rules_in(logs, "hose_start")
     fights = rules_in(logs, "extinguish")
-    assert fights and fights[0]["at"]["area"] in {"B14", "B13"} | {
-        f"B1{i}" for i in range(5)
-    }
+    assert fights and fights[0]["at"]["area"] in {"B14", "B13"} | {f"B1{i}" for i in range(5)}
 
 
 def test_the_fire_is_usually_beaten():

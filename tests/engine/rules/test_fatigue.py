@@ -33,7 +33,7 @@ def test_idle_riding_or_resting_is_not_activity(task):
 
 
 def test_first_turn_of_tiredness_is_logged():
-    ctx, st, u = crew(active=29)
+    ctx, st, _u = crew(active=29)
     fatigue.step_fatigue(ctx, st)
     assert events(ctx, "fatigue")[0]["status"] == "tired"
 

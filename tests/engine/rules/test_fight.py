@@ -46,7 +46,7 @@ def setting(branch_area: str, *, crew: int = 1, status: str = "ok", fire: int = 
 # -- scripted ---------------------------------------------------------------------------------
 @pytest.mark.parametrize(("roll", "out"), [(3, True), (2, False)])
 def test_stream_lowers_fire_on_roll_at_least_fire(roll, out):
-    ctx, st, h, t = setting("B03", dice=[roll])  # range 2: no modifier
+    ctx, st, _h, t = setting("B03", dice=[roll])  # range 2: no modifier
     ff.step_firefighting(ctx, st)
     (ev,) = events(ctx, "extinguish")
     assert ev["need"] == ">=3" and ev["modifier"] == 0 and ev["range"] == 2
@@ -67,14 +67,14 @@ def test_stream_lowers_fire_on_roll_at_least_fire(roll, out):
     ],
 )
 def test_stream_modifiers(branch, crew, status, mod):
-    ctx, st, h, t = setting(branch, crew=crew, status=status, dice=[6])
+    ctx, st, _h, _t = setting(branch, crew=crew, status=status, dice=[6])
     ff.step_firefighting(ctx, st)
     (ev,) = events(ctx, "extinguish")
     assert ev["modifier"] == mod
 
 
 def test_beyond_range_three_no_effect():
-    ctx, st, h, t = setting("S01")  # 4 areas away
+    ctx, st, _h, t = setting("S01")  # 4 areas away
     assert reach.stream_range(ctx, ("S01", 0), t) is None
     ff.step_firefighting(ctx, st)
     assert not ctx.events and st.fire[t] == 3
@@ -88,7 +88,7 @@ def test_range_counts_levels():
 
 
 def test_streams_roll_in_turn_and_beat_a_fire_down():
-    ctx, st, h, t = setting("B04", fire=2, dice=[2, 1, 5])
+    ctx, st, _h, t = setting("B04", fire=2, dice=[2, 1, 5])
     h2 = add_hose(st, "H2", "E1", [("S00", 0), ("B04", 0)], t, ["E1.2"])
     h3 = add_hose(st, "H3", "E1", [("S00", 0), ("B04", 0)], t, ["E1.3"])
     h2.water = h3.water = 1
@@ -101,14 +101,14 @@ def test_streams_roll_in_turn_and_beat_a_fire_down():
 
 
 def test_no_water_no_roll():
-    ctx, st, h, t = setting("B04")
+    ctx, st, h, _t = setting("B04")
     h.water = 0
     ff.step_firefighting(ctx, st)
     assert not ctx.events
 
 
 def test_damping_adds_one_up_to_five():
-    ctx, st, h, t = setting("B04")
+    ctx, st, _h, t = setting("B04")
     del st.fire[t]
     st.damp[t] = 4
     ff.step_firefighting(ctx, st)
@@ -119,7 +119,7 @@ def test_damping_adds_one_up_to_five():
 
 @pytest.mark.parametrize(("roll", "out"), [(6, True), (5, False)])
 def test_embers_out_on_six_with_water(roll, out):
-    ctx, st, h, t = setting("B04", dice=[roll])
+    ctx, st, _h, t = setting("B04", dice=[roll])
     del st.fire[t]
     st.embers.add(t)
     ff.step_firefighting(ctx, st)
@@ -185,7 +185,7 @@ def test_fire_party_refills_in_a_turn_at_ground_level_or_a_hydrant():
     ],
 )
 def test_extinguish_frequency(branch, crew, status, fire, mod):
-    ctx, st, h, t = setting(branch, crew=crew, status=status, fire=fire)
+    ctx, st, _h, t = setting(branch, crew=crew, status=status, fire=fire)
     ctx.dice = Dice(1000 + fire * 10 + mod)
     hits = 0
     for _ in range(N):
@@ -222,7 +222,7 @@ def test_heat_frequency(h):
 
 
 def test_stand_stepping_back_takes_its_branch_along():
-    ctx, st, h, t = setting("B04", crew=1)
+    ctx, st, h, _t = setting("B04", crew=1)
     h.path = [("S00", 0), ("S01", 0), ("B02", 0), ("B03", 0), ("B04", 0)]
     h.lengths = 2
     mv.relocate(ctx, st, st.units["E1.1"], ("B03", 0))

@@ -65,7 +65,10 @@ def test_order_near_the_officer_takes_effect_next_step_6():
 
 
 def test_far_unit_needs_a_messenger():
-    forces = [ForceUnit("E1", "general_appliance", area="S00"), ForceUnit("OFF", "officer", area="S03")]
+    forces = [
+        ForceUnit("E1", "general_appliance", area="S00"),
+        ForceUnit("OFF", "officer", area="S03"),
+    ]
     ctx, st = game(forces)
     msg = refused(ctx, st, Order("E1", "move", to=("S02", 0)), "R-9")
     assert "messenger" in msg
@@ -138,7 +141,12 @@ def test_lay_hose_refusals(path, rule):
 def test_lay_hose_needs_lengths_and_a_free_pump():
     ctx, st = game()
     st.units["E1"].hose_left = 1
-    refused(ctx, st, Order("E1.1", "lay_hose", path=(("S00", 0), ("S01", 0), ("S02", 0), ("S03", 0))), "§11")
+    refused(
+        ctx,
+        st,
+        Order("E1.1", "lay_hose", path=(("S00", 0), ("S01", 0), ("S02", 0), ("S03", 0))),
+        "§11",
+    )
     ctx, st = game()
     for i in range(4):
         add_hose(st, f"H{i}", "E1", [("S00", 0)], None)

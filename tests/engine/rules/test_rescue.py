@@ -30,7 +30,7 @@ def site(dice=(), buried=1, teams=("RT1",), heavy=False, doctor=False):
     if heavy:
         st.units["HR.1"].loc = L
         st.units["HR.1"].task = "idle"
-    for i in range(buried):
+    for _i in range(buried):
         st.add_casualty(L, "buried")
     return ctx, st
 

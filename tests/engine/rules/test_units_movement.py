@@ -132,7 +132,9 @@ def test_units_arrive_at_their_entry_on_their_turn():
 
 
 def test_arrival_waits_while_the_entry_burns():
-    sc = uworld(["SS"], entries={"in": "S00"}, forces=[ForceUnit("E1", "general_appliance", entry="in")])
+    sc = uworld(
+        ["SS"], entries={"in": "S00"}, forces=[ForceUnit("E1", "general_appliance", entry="in")]
+    )
     ctx, st = usetup(sc)
     st.fire[("S00", 0)] = 1
     mv.arrivals(ctx, st)
@@ -297,7 +299,7 @@ def test_hose_laying_lorry_lays_six_street_areas_a_turn():
 
 # -- ladders and deploying ------------------------------------------------------------------
 def test_ladder_takes_a_turn_to_pitch():
-    ctx, st, e1, team = _pump_and_team(["SB"], levels={"B01": 4})
+    ctx, st, e1, _team = _pump_and_team(["SB"], levels={"B01": 4})
     assert mv.can_pitch(ctx, st, e1, "S00") is not None  # not a building
     assert mv.pitch_ladder(ctx, st, e1, "B01")
     assert not reach.ladder_links(st)
@@ -306,14 +308,14 @@ def test_ladder_takes_a_turn_to_pitch():
 
 
 def test_pitching_needs_a_fire_team_there():
-    ctx, st, e1, team = _pump_and_team(["SB"], levels={"B01": 4})
+    ctx, st, e1, _team = _pump_and_team(["SB"], levels={"B01": 4})
     for s in ("E1.1", "E1.2", "E1.3"):
         st.units[s].loc = ("B01", 0)
     assert "fire team" in mv.can_pitch(ctx, st, e1, "B01")
 
 
 def test_hook_ladder_climbs_a_level_a_turn():
-    ctx, st, e1, team = _pump_and_team(["SB"], levels={"B01": 4})
+    ctx, st, e1, _team = _pump_and_team(["SB"], levels={"B01": 4})
     e1.ladders = [Ladder(3, hook=True)]
     mv.pitch_ladder(ctx, st, e1, "B01")
     heights = []
@@ -323,7 +325,9 @@ def test_hook_ladder_climbs_a_level_a_turn():
     assert heights == [1, 2, 3, 3]
 
 
-@pytest.mark.parametrize(("utype", "turns"), [("light_pump", 1), ("heavy_pump", 2), ("mobile_dam_unit", 3)])
+@pytest.mark.parametrize(
+    ("utype", "turns"), [("light_pump", 1), ("heavy_pump", 2), ("mobile_dam_unit", 3)]
+)
 def test_deploy_times(utype, turns):
     ctx, st = usetup(uworld(["SS"], forces=[ForceUnit("P", utype, area="S00")]))
     p = st.units["P"]

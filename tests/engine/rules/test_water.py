@@ -69,7 +69,7 @@ def test_only_two_appliances_on_a_hydrant():
     forces = [ForceUnit(f"E{i}", "general_appliance", area="S00") for i in (1, 2, 3)]
     ctx, st = game(forces, hydrants=["S00"])
     assert mv.connect(ctx, st, st.units["E1"], "hydrant:S00")
-    assert mv.connect(ctx, st, st.units["E2"], "hydrant")  is False  # needs the full name
+    assert mv.connect(ctx, st, st.units["E2"], "hydrant") is False  # needs the full name
     assert mv.connect(ctx, st, st.units["E2"], "hydrant:S00")
     why = mv.connect_problem(ctx, st, st.units["E3"], "hydrant:S00")
     assert why is not None and "two appliances" in why
@@ -113,7 +113,10 @@ def test_suction_needs_the_bank():
 
 
 def test_dam_feeds_a_pump_next_to_it():
-    forces = [ForceUnit("E1", "general_appliance", area="S00"), ForceUnit("D", "mobile_dam_unit", area="S01")]
+    forces = [
+        ForceUnit("E1", "general_appliance", area="S00"),
+        ForceUnit("D", "mobile_dam_unit", area="S01"),
+    ]
     ctx, st = game(forces)
     dam, e1 = st.units["D"], st.units["E1"]
     assert "not a deployed dam" in mv.connect_problem(ctx, st, e1, "dam:D")
@@ -124,10 +127,16 @@ def test_dam_feeds_a_pump_next_to_it():
     e1.water = 0
     add_hose(st, "H1", "E1", [S00, S01], B, ["E1.1"])
     water.step_water(ctx, st)
-    assert st.hoses["H1"].water == 1 and dam.water == ctx.rules.units["mobile_dam_unit"]["dam_points"] - 1
+    assert (
+        st.hoses["H1"].water == 1
+        and dam.water == ctx.rules.units["mobile_dam_unit"]["dam_points"] - 1
+    )
 
 
-@pytest.mark.parametrize(("lengths", "hydrant", "wet"), [(14, False, True), (15, False, False), (13, True, True), (14, True, False)])
+@pytest.mark.parametrize(
+    ("lengths", "hydrant", "wet"),
+    [(14, False, True), (15, False, False), (13, True, True), (14, True, False)],
+)
 def test_fourteen_lengths_at_most(lengths, hydrant, wet):
     ctx, st = game(hydrants=["S00"])
     e1 = st.units["E1"]
