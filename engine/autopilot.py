@@ -70,6 +70,11 @@ def standing_orders(ctx: TurnContext, state: GameState) -> None:
                 _carrier(ctx, state, u)
 
 
+def _far(ctx: TurnContext) -> int:
+    """How far (movement points) a stand looks for work on foot: four turns' walk."""
+    return 4 * ctx.rules.int("movement.foot_points")
+
+
 # -- what matters ----------------------------------------------------------------------------
 def priority_locations(ctx: TurnContext, state: GameState) -> set[Location]:
     """Locations whose loss matters most: stores, occupants and protected objectives."""
@@ -237,22 +242,18 @@ def _bfs_steps(ctx: TurnContext, sources: list[Location], limit: int) -> dict[Lo
 
 
 def _water_at(ctx: TurnContext, state: GameState, area: str) -> bool:
-    for f in ctx.scenario.features:
-        if (
-            f.type is FeatureType.HYDRANT
-            and f.area == area
-            and ctx.scenario.mains != "failed"
-            and area not in state.hydrants_lost
-            and len(mv.hydrant_users(state, area)) < ctx.rules.int("water.hydrant_appliances")
-        ):
-            return True
-        if (
-            f.type is FeatureType.WATER
-            and f.area in ctx.graph.area_neighbours(area)
-            and state.water_left.get(f.area, 0) > 0
-        ):
-            return True
-    return False
+    """A usable source here: a hydrant with a free place, or open water next door."""
+    if (
+        area in reach.hydrant_areas(ctx)
+        and ctx.scenario.mains != "failed"
+        and area not in state.hydrants_lost
+        and len(mv.hydrant_users(state, area)) < ctx.rules.int("water.hydrant_appliances")
+    ):
+        return True
+    waters = reach.water_areas(ctx)
+    return any(
+        nb in waters and state.water_left.get(nb, 0) > 0 for nb in ctx.graph.area_neighbours(area)
+    )
 
 
 def choose_parking(
@@ -340,7 +341,7 @@ def _fire_team(
         if o.stock != home.id or o.crew or o.recover_left or o.plan:
             continue
         # a line its crew had to leave: man it again if the fire is still there, else take it up
-        dist, _ = reach.foot_search(ctx, state, s.loc)
+        dist, _ = reach.foot_search(ctx, state, s.loc, goal=o.branch)
         if o.target in state.fire and o.branch in dist and not reach.unsafe(ctx, state, o.branch):
             mv.walk(ctx, state, s, o.branch)
             if s.loc == o.branch:
@@ -365,7 +366,7 @@ def _fire_team(
             other.stock == home.id and other.target in state.fire and not other.plan
             and len(other.crew) < ctx.rules.int("firefighting.crews_for_bonus")
         ):  # fmt: skip
-            dist, _ = reach.foot_search(ctx, state, s.loc)
+            dist, _ = reach.foot_search(ctx, state, s.loc, goal=other.branch)
             if other.branch in dist:
                 mv.walk(ctx, state, s, other.branch)
                 if s.loc == other.branch:
@@ -568,7 +569,7 @@ def _rescuer(
     if u.loc in sites:
         u.task = "rescue"
         return
-    dist, _ = reach.foot_search(ctx, state, u.loc)
+    dist, _ = reach.foot_search(ctx, state, u.loc, _far(ctx))
     goal, _d = reach.nearest(dist, sites)
     if goal is not None:
         u.task = "move"
@@ -618,7 +619,7 @@ def _doctor(ctx: TurnContext, state: GameState, u: UnitState) -> None:
     sites = _rescue_sites(ctx, state)
     if not sites or any(s[0] == u.loc[0] for s in sites):
         return
-    dist, _ = reach.foot_search(ctx, state, u.loc)
+    dist, _ = reach.foot_search(ctx, state, u.loc, _far(ctx))
     goal, _d = reach.nearest(dist, sites)
     if goal is not None:
         mv.walk(ctx, state, u, goal)
@@ -700,7 +701,7 @@ def _carrier(ctx: TurnContext, state: GameState, u: UnitState) -> None:
             claimed.add(here.id)
             s.task = "carry"
             continue
-        dist, _ = reach.foot_search(ctx, state, s.loc)
+        dist, _ = reach.foot_search(ctx, state, s.loc, _far(ctx))
         goal, _d = reach.nearest(dist, [c.loc for c in free])
         if goal is not None:
             s.task = "move"

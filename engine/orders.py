@@ -150,7 +150,7 @@ def check(ctx: TurnContext, state: GameState, order: Order) -> None:
         if u.kind == STAND:
             if to in state.fire:
                 raise OrderError("§4", "no unit may enter a burning location")
-            dist, _ = reach.foot_search(ctx, state, u.loc)
+            dist, _ = reach.foot_search(ctx, state, u.loc, goal=to)
             if to not in dist:
                 raise OrderError("§7", f"{u.id} cannot reach {to[0]} level {to[1]} on foot")
         else:

@@ -56,7 +56,9 @@ def plan_svg(scenario: Scenario, level: int) -> str:
 
 def plan_png(scenario: Scenario, level: int, path: Path, dpi: int = DEFAULT_DPI) -> Path:
     """One level as a PNG at ``dpi`` dots per inch of table (1:1), with the DPI recorded."""
-    from PIL import Image, ImageDraw
+    from importlib import resources
+
+    from PIL import Image, ImageDraw, ImageFont
 
     ext = level_extent(scenario, level)
     st = style()
@@ -65,6 +67,9 @@ def plan_png(scenario: Scenario, level: int, path: Path, dpi: int = DEFAULT_DPI)
     w, h = max(1, round(ext.width * px)), max(1, round(ext.height * px))
     img = Image.new("RGB", (w, h), "white")
     d = ImageDraw.Draw(img)
+    font_file = resources.files("fireground.export").joinpath("fonts/DejaVuSans-Bold.ttf")
+    with resources.as_file(font_file) as fp:
+        font = ImageFont.truetype(str(fp), max(6, round(0.45 * px)))
     top = ext.miny + ext.height
     for a in scenario.areas:
         here = level in scenario.levels_of(a.id)
@@ -73,7 +78,13 @@ def plan_png(scenario: Scenario, level: int, path: Path, dpi: int = DEFAULT_DPI)
         d.polygon(poly, fill=fill, outline="#333333")
         if here:
             cx, cy = a.centroid
-            d.text(((cx - ext.minx) * px, (top - cy) * px), a.id, fill="#333333", anchor="mm")
+            d.text(
+                ((cx - ext.minx) * px, (top - cy) * px),
+                a.id,
+                fill="#333333",
+                anchor="mm",
+                font=font,
+            )
     img.save(path, dpi=(dpi, dpi))
     return path
 

@@ -56,7 +56,7 @@ class SelectTool(AbstractTool):
             if abs(e.pos[0] - self._press[0]) < far and abs(e.pos[1] - self._press[1]) < far:
                 return
             a = self.scene.area_at(self._press)
-            if a is not None and not self._shift and not a.id.startswith("\0"):
+            if a is not None and not self._shift:
                 if a.id not in self.doc.selection.areas:
                     self.doc.select_areas([a.id])
                 self.state = SelectState.MOVING

@@ -8,7 +8,7 @@ lie puts them all out on a 6. Fire parties try once on a fire 1 next to them, th
 
 from __future__ import annotations
 
-from ..scenario import AreaKind, FeatureType, Location
+from ..scenario import AreaKind, Location
 from ..state import GameState
 from ..turn import TurnContext
 from ..units import HoseLine, UnitState
@@ -89,7 +89,7 @@ def refill_point(ctx: TurnContext, state: GameState, loc: Location) -> bool:
     return (
         ctx.scenario.mains != "failed"
         and loc[0] not in state.hydrants_lost
-        and any(f.type is FeatureType.HYDRANT and f.area == loc[0] for f in ctx.scenario.features)
+        and loc[0] in reach.hydrant_areas(ctx)
     )
 
 

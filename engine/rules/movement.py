@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from typing import Any
 
 from ..scenario import AreaKind, FeatureType, Location
 from ..state import GameState
@@ -32,14 +33,22 @@ from . import reach
 def step_movement(ctx: TurnContext, state: GameState) -> None:
     from .. import autopilot, orders  # late: both build on the primitives of this module
 
+    ctx.cache["heat_memo"] = {}  # fire does not change during step 6
+    try:
+        _movement(ctx, state, autopilot.standing_orders, orders.apply_due)
+    finally:
+        ctx.cache.pop("heat_memo", None)
+
+
+def _movement(ctx: TurnContext, state: GameState, standing: Any, due: Any) -> None:
     arrivals(ctx, state)
     burn_out_vehicles(ctx, state)
     forced_exits(ctx, state)
     heat_retests(ctx, state)
     self_preservation(ctx, state)
     advance_work(ctx, state)
-    orders.apply_due(ctx, state)
-    autopilot.standing_orders(ctx, state)
+    due(ctx, state)
+    standing(ctx, state)
     lay_hoses(ctx, state)
     for u in state.units.values():
         if u.kind == STAND and u.in_play and u.loc is not None:
@@ -263,7 +272,7 @@ def walk(
     if not u.in_play or u.loc is None or u.kind != STAND or acted(state, u):
         return False
     budget = ctx.rules.int("movement.foot_points") if points is None else points
-    dist, prev = reach.foot_search(ctx, state, u.loc, None)
+    dist, prev = reach.foot_search(ctx, state, u.loc, None, goal=goal)
     if goal not in dist:
         return False
     path = reach.path_to(prev, u.loc, goal)

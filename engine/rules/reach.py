@@ -11,7 +11,7 @@ import heapq
 from collections import deque
 from collections.abc import Callable, Iterable
 
-from ..scenario import AreaKind, Location
+from ..scenario import AreaKind, FeatureType, Location
 from ..state import GameState
 from ..turn import TurnContext
 from ..units import STAND, UnitState
@@ -26,6 +26,12 @@ def heat(ctx: TurnContext, state: GameState, loc: Location) -> int:
     fire = state.fire
     if not fire:
         return 0
+    memo: dict[Location, int] | None = ctx.cache.get("heat_memo")
+    if memo is not None:
+        hit = memo.get(loc)
+        if hit is None:
+            hit = memo[loc] = sum(fire.get(nb, 0) for nb in ctx.graph.neighbours(loc))
+        return hit
     return sum(fire.get(nb, 0) for nb in ctx.graph.neighbours(loc))
 
 
@@ -53,6 +59,26 @@ def unsafe(ctx: TurnContext, state: GameState, loc: Location) -> bool:
         state.fire.get(nb, 0) >= hot and state.damage_at(nb) >= bad
         for nb in ctx.graph.neighbours(loc)
     )
+
+
+def hydrant_areas(ctx: TurnContext) -> frozenset[str]:
+    """Areas holding a hydrant (cached for the game)."""
+    hit: frozenset[str] | None = ctx.cache.get("hydrant_areas")
+    if hit is None:
+        hit = frozenset(
+            f.area for f in ctx.scenario.features if f.type is FeatureType.HYDRANT
+        )
+        ctx.cache["hydrant_areas"] = hit
+    return hit
+
+
+def water_areas(ctx: TurnContext) -> frozenset[str]:
+    """Areas holding an open-water source (cached for the game)."""
+    hit: frozenset[str] | None = ctx.cache.get("water_areas")
+    if hit is None:
+        hit = frozenset(f.area for f in ctx.scenario.features if f.type is FeatureType.WATER)
+        ctx.cache["water_areas"] = hit
+    return hit
 
 
 def area_kind(ctx: TurnContext, area: str) -> AreaKind | None:
@@ -84,21 +110,35 @@ def foot_links(
     ladders: dict[Location, list[tuple[Location, int]]],
 ) -> list[Link]:
     """Where a stand can step from ``loc`` (never into water), with its costs."""
+    r = ctx.rules
+    static: dict[Location, list[Link]] = ctx.cache.setdefault("foot_links", {})
+    out = static.get(loc)
+    if out is None:
+        out = static[loc] = _static_links(ctx, loc)
+    extra = ladders.get(loc)
+    if not extra:
+        return out
+    out = list(out)
+    area_pts, ladder_pts = r.int("movement.area"), r.int("movement.ladder")
+    lay_area, lay_ladder = r.int("hose.lay_area"), r.int("hose.lay_ladder")
+    for nb, lvl in extra:
+        out.append(
+            (nb, area_pts + ladder_pts * lvl, 1 + lvl, lay_area + lay_ladder * lvl, "ladder")
+        )
+    return out
+
+
+def _static_links(ctx: TurnContext, loc: Location) -> list[Link]:
+    """Links of the map itself (areas and stairs), kept for the whole game."""
     r, g = ctx.rules, ctx.graph
     area_pts, stair_pts = r.int("movement.area"), r.int("movement.stairs")
-    ladder_pts = r.int("movement.ladder")
     lay_area, lay_stairs = r.int("hose.lay_area"), r.int("hose.lay_stairs")
-    lay_ladder = r.int("hose.lay_ladder")
     out: list[Link] = []
     for nb in g.horizontal(loc):
         if area_kind(ctx, nb[0]) is not AreaKind.WATER:
             out.append((nb, area_pts, 1, lay_area, "area"))
     for nb in g.vertical(loc):
         out.append((nb, stair_pts, 1, lay_stairs, "stairs"))
-    for nb, lvl in ladders.get(loc, ()):
-        out.append(
-            (nb, area_pts + ladder_pts * lvl, 1 + lvl, lay_area + lay_ladder * lvl, "ladder")
-        )
     return out
 
 
@@ -116,9 +156,11 @@ def foot_search(
     weight: int = 1,
     ok: Callable[[Location], bool] | None = None,
     ladders: dict[Location, list[tuple[Location, int]]] | None = None,
+    goal: Location | None = None,
 ) -> tuple[dict[Location, int], dict[Location, Location]]:
     """Cheapest foot costs from ``start`` (weight 1: movement points, 2: hose steps,
-    3: laying points) within ``budget``; returns (cost, previous location)."""
+    3: laying points) within ``budget``, stopping early once ``goal`` is settled; returns
+    (cost, previous location)."""
     if ladders is None:
         ladders = ladder_links(state)
     can = ok or (lambda loc: passable(ctx, state, loc))
@@ -129,6 +171,8 @@ def foot_search(
         d, loc = heapq.heappop(heap)
         if d > dist.get(loc, d):
             continue
+        if loc == goal:
+            break  # its cost and path are final
         for link in foot_links(ctx, loc, ladders):
             nb = link[0]
             cost = link[1] if weight == 1 else link[2] if weight == 2 else link[3]

@@ -162,6 +162,14 @@ def test_test_turn_draws_fire_digits_where_the_log_says(qtbot, window) -> None: 
         for m in win.scene.markers:
             if isinstance(m, MarkerText) and m.role == "fire":
                 assert m.map_pos == doc.scenario.area(m.location[0]).centroid
+    # Clicking an event with a location highlights it on the plan.
+    panel.events.scrollToTop()
+    for i in range(panel.events.count()):
+        item = panel.events.item(i)
+        if item.data(Qt.UserRole):
+            panel.events.itemClicked.emit(item)
+            break
+    assert win.scene.highlights
     assert doc.scenario is start  # the umpire's game never edits the scenario …
     qtbot.mouseClick(panel.use_btn, Qt.LeftButton)  # … unless asked to
     fires = {(v.area, v.level, v.value) for v in doc.scenario.start.fires}
@@ -253,3 +261,22 @@ def test_zoom_pan_cursor_and_labels(qtbot, window) -> None:  # type: ignore[no-u
     assert win.scene.labels_on
     view.zoom_by(0.02)
     assert not win.scene.labels_on
+
+
+def test_merge_tool_joins_two_clicked_areas(qtbot, window) -> None:  # type: ignore[no-untyped-def]
+    win = window
+    win.toolbox.actions["Merge"].trigger()
+    click(qtbot, win, 5, 15)
+    click(qtbot, win, 15, 15)
+    qtbot.keyClick(win.view, Qt.Key_Return)
+    s = win.doc.scenario
+    assert "H2" not in s.area_by_id
+    assert s.area("H1").shape.area == 200
+
+
+def test_delete_tool_removes_a_feature_then_an_area(qtbot, window) -> None:  # type: ignore[no-untyped-def]
+    win = window
+    win.toolbox.actions["Delete"].trigger()
+    click(qtbot, win, 15, 5)
+    assert "R1" not in win.doc.scenario.area_by_id
+    assert all(f.area != "R1" for f in win.doc.scenario.features)
