@@ -14,6 +14,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "tests" / "export"))
 
 from export_scenarios import grid_scenario  # noqa: E402
+
 from fireground.engine.io import load_scenario  # noqa: E402
 from fireground.export.kit import register_fonts  # noqa: E402
 from fireground.export.pack import export_pack  # noqa: E402

@@ -7,8 +7,9 @@ import sys
 
 
 def cli_edit(args: argparse.Namespace) -> int:
-    from fireground.engine.errors import ScenarioError
     from PySide6.QtWidgets import QApplication
+
+    from fireground.engine.errors import ScenarioError
 
     from .document import Document
     from .main_window import MainWindow

@@ -9,9 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from fireground.engine.scenario import Scenario
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
+
+from fireground.engine.scenario import Scenario
 
 from .geometry import SnapIndex
 

@@ -11,9 +11,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import shapely
-from fireground.engine.scenario import Area
 from shapely.geometry import LineString, MultiPolygon, Point, Polygon
 from shapely.ops import split as shapely_split
+
+from fireground.engine.scenario import Area
 
 Coord = tuple[float, float]
 

@@ -14,7 +14,10 @@ from dataclasses import replace
 from typing import Any
 
 import numpy as np
+
 from fireground.engine.scenario import Area, Scenario
+
+from .diff import AreaDiff, area_diff
 
 #: An edit touching more areas than this gets a full check straight away.
 MAX_LOCAL = 64
@@ -42,25 +45,24 @@ class LocalChecker:
     """Keeps area bounding boxes between edits so finding neighbours stays cheap."""
 
     def __init__(self) -> None:
-        self._boxes: dict[str, tuple[Area, tuple[float, float, float, float]]] = {}
+        self._ids: list[str] = []
+        self._pos: dict[str, int] = {}
+        self._arr = np.zeros((0, 4))
+        #: The areas the boxes describe; the cheap update applies only on top of them.
+        self._seen: tuple[Area, ...] | None = None
 
-    def _bounds(self, s: Scenario) -> tuple[list[str], np.ndarray]:
-        boxes = self._boxes
-        ids = []
-        rows = []
-        for a in s.areas:
-            hit = boxes.get(a.id)
-            if hit is None or hit[0] is not a:
-                xs = [p[0] for p in a.polygon] or [0.0]
-                ys = [p[1] for p in a.polygon] or [0.0]
-                hit = (a, (min(xs), min(ys), max(xs), max(ys)))
-                boxes[a.id] = hit
-            ids.append(a.id)
-            rows.append(hit[1])
-        if len(boxes) > 2 * len(ids) + 100:
-            live = set(ids)
-            self._boxes = {k: v for k, v in boxes.items() if k in live}
-        return ids, np.asarray(rows, dtype=float).reshape(-1, 4)
+    def _bounds(self, old: Scenario, s: Scenario, diff: AreaDiff) -> tuple[list[str], np.ndarray]:
+        fast = old.areas is self._seen and not diff.added and not diff.removed
+        self._seen = s.areas
+        if fast:
+            by_id = s.area_by_id
+            for aid in diff.changed:
+                self._arr[self._pos[aid]] = _box(by_id[aid])
+            return self._ids, self._arr
+        self._ids = [a.id for a in s.areas]
+        self._pos = {a: i for i, a in enumerate(self._ids)}
+        self._arr = np.asarray([_box(a) for a in s.areas], dtype=float).reshape(-1, 4)
+        return self._ids, self._arr
 
     def findings(
         self,
@@ -74,15 +76,16 @@ class LocalChecker:
         for k in _SETTINGS:
             if getattr(old, k) is not getattr(new, k) and getattr(old, k) != getattr(new, k):
                 return None
-        dirty = _dirty_areas(old, new)
+        diff = area_diff(old, new)
+        dirty = _dirty_areas(old, new, diff)
         if dirty is None:
             return None
         if not dirty:
             return list(previous) if new.features is old.features else None
         if len(dirty) > MAX_LOCAL:
             return None
-        ids, boxes = self._bounds(new)
-        pos = {a: i for i, a in enumerate(ids)}
+        ids, boxes = self._bounds(old, new, diff)
+        pos = self._pos
         ring1 = _near(boxes, [pos[a] for a in dirty if a in pos]) | {
             pos[a] for a in dirty if a in pos
         }
@@ -95,12 +98,14 @@ class LocalChecker:
         return kept + fresh
 
 
-def _dirty_areas(old: Scenario, new: Scenario) -> set[str] | None:
-    dirty: set[str] = set()
-    if new.areas is not old.areas:
-        ob, nb = old.area_by_id, new.area_by_id
-        dirty |= ob.keys() ^ nb.keys()
-        dirty |= {a.id for a in new.areas if a.id in ob and ob[a.id] is not a}
+def _box(a: Area) -> tuple[float, float, float, float]:
+    xs = [p[0] for p in a.polygon] or [0.0]
+    ys = [p[1] for p in a.polygon] or [0.0]
+    return (min(xs), min(ys), max(xs), max(ys))
+
+
+def _dirty_areas(old: Scenario, new: Scenario, diff: AreaDiff) -> set[str] | None:
+    dirty: set[str] = set(diff.all)
     if new.features is not old.features:
         dirty |= {f.area for f in set(old.features) ^ set(new.features)}
     if new.start is not old.start:

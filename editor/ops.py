@@ -13,6 +13,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from typing import Any
 
+from shapely.geometry import Point as ShPoint
+
 from fireground.engine.scenario import (
     Area,
     AreaKind,
@@ -25,7 +27,6 @@ from fireground.engine.scenario import (
     Scenario,
     Start,
 )
-from shapely.geometry import Point as ShPoint
 
 from . import geometry
 

@@ -14,8 +14,9 @@ import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
-from fireground.engine.scenario import Scenario
 from PySide6.QtCore import QLockFile, QStandardPaths
+
+from fireground.engine.scenario import Scenario
 
 
 def recovery_dir() -> Path:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from fireground.engine.scenario import AreaKind, FeatureType, Material
 from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -15,6 +14,8 @@ from PySide6.QtWidgets import (
     QSpinBox,
     QToolBar,
 )
+
+from fireground.engine.scenario import AreaKind, FeatureType, Material
 
 from .document import Document
 from .scene.map_view import MapView

@@ -19,7 +19,6 @@ export layer from that data.
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import math
 import os
@@ -701,7 +700,10 @@ def _print_text(report: AnalysisReport) -> None:
             w(f"  {d.label:40s} {_pct(d.chance):>5s} vs {_pct(d.other):>5s}  z={d.z:+.1f}\n")
 
 
-def cli_analyze(args: argparse.Namespace) -> int:
+def cli_analyze(
+    args: argparse.Namespace,
+    write_pdf: Callable[[AnalysisReport, Scenario, str], None] | None = None,
+) -> int:
     """``fireground analyze FILE [--games N] [--seed S] [--turns T] [--no-response]
     [--against OTHER] [--out REPORT.pdf] [--json]``."""
     from .io import load_scenario
@@ -712,8 +714,19 @@ def cli_analyze(args: argparse.Namespace) -> int:
     turns = getattr(args, "turns", None)
     if turns is not None and turns < 0:
         raise UsageError(f"{args.file}: --turns must be 0 or more")
+    from .checks import error_lines
+
+    if args.out and write_pdf is None:
+        raise UsageError(f"{args.file}: --out needs the PDF writer of fireground.export")
     scenario = load_scenario(args.file)
     other = load_scenario(args.against) if args.against else None
+    errors = error_lines(scenario, args.file)
+    if other is not None:
+        errors += error_lines(other, args.against)
+    if errors:
+        for line in errors:
+            print(line, file=sys.stderr)
+        return 1
     workers = int(os.environ.get("FIREGROUND_WORKERS", "0")) or (os.cpu_count() or 1)
     bar = ProgressBar(games * (2 if other else 1), "analyze")
     report, out = analyze(
@@ -733,10 +746,9 @@ def cli_analyze(args: argparse.Namespace) -> int:
         report = replace(
             report, comparison=compare(report, out, rep_b, out_b), against=args.against
         )
-    if args.out:
+    if args.out and write_pdf is not None:
         # the PDF is drawn by the export layer (reportlab lives there, never in the engine)
-        pdf = importlib.import_module("fireground.export.analysis_report")
-        pdf.write_analysis_report(report, scenario, args.out)
+        write_pdf(report, scenario, args.out)
     if args.json:
         print(json.dumps(report.to_json(), indent=2))
     else:

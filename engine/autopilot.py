@@ -32,8 +32,9 @@ from .state import GameState
 from .turn import TurnContext
 from .units import STAND, VEHICLE, HoseLine, UnitState, crew_of
 
-#: how far (hose steps) a fire may lie from a parking street to draw an appliance there
-PARK_SEARCH = "park_search"
+#: weight on the chance of a branch position inside a building next to a fire: a team
+#: there can be trapped when the fire spreads in, a team in the street cannot
+RISKY = 0.6
 
 
 def standing_orders(ctx: TurnContext, state: GameState) -> None:
@@ -43,7 +44,14 @@ def standing_orders(ctx: TurnContext, state: GameState) -> None:
     pri = priority_locations(ctx, state)
     for uid in sorted(state.units):
         u = state.units[uid]
-        if not u.in_play or u.order is not None or u.parent is not None:
+        if not u.in_play or u.order is not None:
+            continue
+        if u.parent is not None:
+            home = state.units.get(u.parent)
+            if home is None or not home.in_play:
+                _orphan(ctx, state, u)  # its vehicle is lost: keep safe
+            continue
+        if u.kind == VEHICLE and keep_clear(ctx, state, u):
             continue
         if u.role in ("appliance",) or (u.kind == VEHICLE and u.role == "support"):
             if u.type == "canteen_truck":
@@ -75,6 +83,66 @@ def _far(ctx: TurnContext) -> int:
     return 4 * ctx.rules.int("movement.foot_points")
 
 
+def step_clear(ctx: TurnContext, state: GameState, u: UnitState) -> bool:
+    """An idle stand next to a fire walks to the nearest spot with no fire next to it,
+    out in the street if it can (a fire cannot spread into an empty street)."""
+    if u.loc is None or mv.acted(state, u) or reach.heat(ctx, state, u.loc) == 0:
+        return False
+    dist, _ = reach.foot_search(ctx, state, u.loc, ctx.rules.int("movement.foot_points"))
+    vehicles = {v.loc for v in state.units.values() if v.kind == VEHICLE and v.loc is not None}
+    cool = [
+        loc for loc in dist
+        if reach.heat(ctx, state, loc) == 0 and loc not in vehicles
+        and not reach.unsafe(ctx, state, loc)
+    ]  # fmt: skip
+    if not cool:
+        return False
+    goal = min(
+        cool,
+        key=lambda loc: (reach.area_kind(ctx, loc[0]) is AreaKind.BUILDING, dist[loc], loc),
+    )
+    u.task = "move"
+    moved = mv.walk(ctx, state, u, goal)
+    u.task = "idle"
+    return moved
+
+
+def _orphan(ctx: TurnContext, state: GameState, u: UnitState) -> None:
+    """A crew whose vehicle is lost: leaves a line without water and keeps out of the heat."""
+    h = state.hoses.get(u.hose or "")
+    if h is not None:
+        pump = state.units.get(h.unit)
+        if pump is not None and pump.in_play:
+            return  # its line still has a pump: it stays on it
+        mv.leave_hose(state, u)
+    if u.task == "aboard":
+        u.task = "idle"
+    if u.status == "exhausted":
+        u.task = "rest"
+        return
+    step_clear(ctx, state, u)
+
+
+def keep_clear(ctx: TurnContext, state: GameState, u: UnitState) -> bool:
+    """A free vehicle next to a fire drives to the nearest street that is not (R-10: a
+    vehicle makes its street flammable). Whether it moved."""
+    if u.loc is None or reach.heat(ctx, state, u.loc) == 0 or mv.tied_down(state, u):
+        return False
+    if u.role == "appliance" and _engaged(state, u):
+        return False
+    crews = crew_of(state.units, u.id)
+    if any(s.loc != u.loc or s.task not in ("aboard", "idle") for s in crews) or u.carrying:
+        return False
+    routes = reach.road_routes(ctx, state, u.loc[0])
+    cool = [a for a in routes if reach.heat(ctx, state, (a, 0)) == 0]
+    if not cool:
+        return False
+    to = min(cool, key=lambda a: (len(routes[a]), a))
+    for s in crews:
+        s.task = "aboard"
+    return mv.drive(ctx, state, u, to)
+
+
 # -- what matters ----------------------------------------------------------------------------
 def priority_locations(ctx: TurnContext, state: GameState) -> set[Location]:
     """Locations whose loss matters most: stores, occupants and protected objectives."""
@@ -96,13 +164,19 @@ def priority_locations(ctx: TurnContext, state: GameState) -> set[Location]:
         for a in protected:
             static |= {(a, lvl) for lvl in sc.levels_of(a)}
         ctx.cache[key] = static
-    return static | {loc for loc, n in state.occupants.items() if n > 0}
+    vehicles = {
+        u.loc for u in state.units.values() if u.in_play and u.kind == VEHICLE and u.loc is not None
+    }  # fires next to our own vehicles threaten them (R-10)
+    return static | vehicles | {loc for loc, n in state.occupants.items() if n > 0}
 
 
 def fire_priority(ctx: TurnContext, state: GameState, fire: Location, pri: set[Location]) -> int:
-    """0 when the fire is in or next to a location that matters, else 1."""
+    """0 when the fire is in or next to a location that matters, 2 for a fire in an empty
+    street (it cannot grow and goes out by itself), else 1."""
     if fire in pri or any(nb in pri for nb in ctx.graph.neighbours(fire)):
         return 0
+    if fire in state.street_fire_age:
+        return 2
     return 1
 
 
@@ -178,6 +252,10 @@ def _appliance(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Locati
         for s in crews:
             if s.loc == u.loc and s.task == "idle":
                 s.task = "aboard"
+    elif not work:
+        for s in crews:
+            if s.task == "idle" and s.hose is None:
+                step_clear(ctx, state, s)
 
 
 def choose_water(ctx: TurnContext, state: GameState, pump: UnitState) -> None:
@@ -280,8 +358,9 @@ def choose_parking(
             water = _water_at(ctx, state, area)
             if need_water and not water:
                 continue
+            # a parked vehicle makes its street flammable: keep away from fire if at all possible
             hot = 1 if reach.heat(ctx, state, (area, 0)) > 0 else 0
-            key = (d + 2 * hot + (0 if water else 2), len(route), hot, area)
+            key = (hot, d + (0 if water else 2), len(route), area)
             if best is None or key < best:
                 best = key
         if best is not None:
@@ -433,9 +512,12 @@ def best_job(
     for x, steps in dist.items():
         if reach.unsafe(ctx, state, x) or reach.area_kind(ctx, x[0]) is AreaKind.WATER:
             continue
-        p_in = _p_heat(ctx, reach.heat(ctx, state, x))
+        h_x = reach.heat(ctx, state, x)
+        p_in = _p_heat(ctx, h_x)
         if p_in <= 0:
             continue
+        if h_x > 0 and reach.area_kind(ctx, x[0]) is AreaKind.BUILDING:
+            p_in *= RISKY  # fire can spread into it and trap the team (R-10)
         for t, rng in reach.in_range(ctx, x):
             fire = state.fire.get(t)
             if fire is None:

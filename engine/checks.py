@@ -67,6 +67,35 @@ class Finding:
         )
 
 
+def finding_position(scenario: Scenario, finding: Finding) -> tuple[int, int]:
+    """(line, col) of a finding in its file: col is where its area's entry starts when that
+    entry is on the finding's line, else 1. (0, 0) when the scenario has no file."""
+    line = finding.line or 0
+    if not line:
+        return (0, 0)
+    if finding.area is not None:
+        for i, a in enumerate(scenario.areas):
+            if a.id == finding.area:
+                pos = scenario.source.get(("areas", i))
+                if pos and pos[0] == line:
+                    return (line, pos[1])
+                break
+    return (line, 1)
+
+
+def error_lines(scenario: Scenario, path: str) -> list[str]:
+    """The scenario's check errors as ``FILE:LINE:COL: CODE message`` lines (empty when it is
+    playable). ``simulate``, ``export`` and ``analyze`` refuse a scenario that has any."""
+    out: list[str] = []
+    for f in check(scenario):
+        if f.severity != "error":
+            continue
+        line, col = finding_position(scenario, f)
+        where = f"{path}:{line}:{col}" if line else path
+        out.append(f"{where}: {f.code} {f.message}")
+    return out
+
+
 def check(scenario: Scenario) -> list[Finding]:
     """Every finding for the scenario: errors first, then by file line and code."""
     ctx = _Context(scenario)

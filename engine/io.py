@@ -164,9 +164,12 @@ def _suggest(word: object, among: Iterable[str]) -> str:
     if not isinstance(word, str) or not word:
         return ""
     cutoff = 0.5 if len(word) <= 4 else 0.6  # 'R2' vs 'R1' scores 0.5
-    close = difflib.get_close_matches(word, list(among), n=1, cutoff=cutoff)
-    if not close and word.lower() != word:  # 'Hydrant' -> 'hydrant'
-        close = difflib.get_close_matches(word.lower(), list(among), n=1, cutoff=cutoff)
+    choices = list(among)
+    close = difflib.get_close_matches(word, choices, n=1, cutoff=cutoff)
+    if not close:  # 'Hydrant' -> 'hydrant', 'sw' -> 'SW'
+        folded = {c.casefold(): c for c in choices}
+        hit = difflib.get_close_matches(word.casefold(), list(folded), n=1, cutoff=cutoff)
+        close = [folded[hit[0]]] if hit else []
     return f" (did you mean '{close[0]}'?)" if close else ""
 
 

@@ -362,8 +362,11 @@ def semantic_errors(
     for i, u in enumerate(m.forces):
         if known_units and u.type not in known_units:
             yield ("forces", i, "type"), f"unknown unit type '{u.type}'", u.type, unit_types
-        if (u.area is None) == (u.entry is None):
-            yield ("forces", i), f"unit '{u.id}' needs either 'area' or 'entry', not both", None, ()
+        if u.area is not None and u.entry is not None:
+            yield ("forces", i), f"unit '{u.id}' has both 'area' and 'entry': give one", None, ()
+        elif u.area is None and u.entry is None:
+            msg = f"unit '{u.id}' needs 'area' (where it starts) or 'entry' (where it arrives)"
+            yield ("forces", i), msg, None, ()
         if u.area is not None:
             yield from area_ref(("forces", i, "area"), u.area)
             yield from level_ok(("forces", i, "level"), u.area, u.level)

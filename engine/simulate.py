@@ -116,32 +116,11 @@ def _summary_line(log: TurnLog) -> str:
     )
 
 
-def _column(scenario: Scenario, area: str | None, line: int) -> int:
-    """Column of a finding: where its area's entry starts when on that line, else 1."""
-    if area is not None:
-        for i, a in enumerate(scenario.areas):
-            if a.id == area:
-                pos = scenario.source.get(("areas", i))
-                if pos and pos[0] == line:
-                    return pos[1]
-                break
-    return 1
-
-
 def _findings_errors(scenario: Scenario, path: str) -> list[str]:
     """The check errors of a scenario as ``FILE:LINE:COL: CODE message`` lines."""
-    try:
-        checks = importlib.import_module(f"{__package__}.checks")
-    except ImportError:
-        return []
-    out: list[str] = []
-    for f in checks.check(scenario):
-        if f.severity != "error":
-            continue
-        line = f.line or 0
-        where = f"{path}:{line}:{_column(scenario, f.area, line)}" if line else path
-        out.append(f"{where}: {f.code} {f.message}")
-    return out
+    from .checks import error_lines
+
+    return error_lines(scenario, path)
 
 
 def cli_simulate(args: argparse.Namespace) -> int:

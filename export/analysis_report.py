@@ -12,10 +12,11 @@ import itertools
 from pathlib import Path
 from typing import Any
 
-from fireground.engine.scenario import Scenario
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen.canvas import Canvas
+
+from fireground.engine.scenario import Scenario
 
 from .kit import FONT, FONT_BOLD, register_fonts
 

@@ -6,10 +6,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from fireground.engine.scenario import Objective, Scenario
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Spacer
 from reportlab.platypus.flowables import Flowable
+
+from fireground.engine.scenario import Objective, Scenario
 
 from . import flow
 from .cards import unit_catalogue

@@ -15,8 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from fireground.engine.scenario import ForceUnit, Scenario
 from reportlab.pdfgen.canvas import Canvas
+
+from fireground.engine.scenario import ForceUnit, Scenario
 
 from .kit import crop_marks, draw_text, fill_box, new_canvas, paper_size
 from .layout import Box, Layout, layout

@@ -7,8 +7,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from fireground.engine.scenario import Scenario
 from reportlab.pdfgen.canvas import Canvas
+
+from fireground.engine.scenario import Scenario
 
 from . import symbols as sym
 from .kit import FONT, FONT_BOLD, draw_text, new_canvas, paper_size

@@ -12,8 +12,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from fireground.engine.scenario import FeatureType, Location, Scenario
 from reportlab.pdfgen.canvas import Canvas
+
+from fireground.engine.scenario import FeatureType, Location, Scenario
 
 from . import symbols as sym
 from .kit import FONT, FONT_BOLD

@@ -105,8 +105,15 @@ def cli_export(args: argparse.Namespace) -> int:
     """``fireground export FILE --out DIR [...]``: print each file written."""
     from fireground.engine.io import load_scenario
 
+    from fireground.engine.checks import error_lines
+
     only = parse_only(args.only)  # bad usage before any work
     scenario = load_scenario(args.file)
+    errors = error_lines(scenario, args.file)
+    if errors:  # an unplayable scenario makes misleading play aids: refuse, as simulate does
+        for line in errors:
+            print(line, file=sys.stderr)
+        return 1
     paths = export_pack(
         scenario,
         Path(args.out),

@@ -14,8 +14,9 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from fireground.engine.scenario import AreaKind, Scenario
 from reportlab.pdfgen.canvas import Canvas
+
+from fireground.engine.scenario import AreaKind, Scenario
 
 from . import planaids as aids
 from .kit import draw_calibration, draw_text, new_canvas, paper_size

@@ -12,9 +12,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from fireground.engine.scenario import Scenario
 from reportlab.platypus import KeepTogether
 from reportlab.platypus.flowables import Flowable
+
+from fireground.engine.scenario import Scenario
 
 from . import flow
 from .kit import paper_size

@@ -11,9 +11,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from fireground.engine.scenario import Scenario
 from reportlab.platypus import KeepTogether
 from reportlab.platypus.flowables import Flowable
+
+from fireground.engine.scenario import Scenario
 
 from . import flow
 from .briefing import fit_map

@@ -83,7 +83,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     c = cmd(
         "analyze",
-        _lazy("fireground.engine.analysis", "cli_analyze"),
+        _lazy("fireground.analyze", "cmd_analyze"),
         "Monte Carlo balance analysis",
     )
     c.add_argument("file")

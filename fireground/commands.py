@@ -165,30 +165,14 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def cmd_import_geojson(args: argparse.Namespace) -> int:
-    """Make a scenario from a GeoJSON FeatureCollection (areas and point features)."""
-    from fireground.engine.geojson import load_geojson
+    """Make a scenario from a GeoJSON FeatureCollection (engine/geojson.py does the work)."""
+    from fireground.engine.geojson import cli_import_geojson
 
-    if not args.metres_per_cm > 0:
-        raise UsageError("--metres-per-cm must be a positive number")
-    imported = load_geojson(args.file, metres_per_cm=args.metres_per_cm)
-    for w in imported.warnings:
-        print(f"{w} (warning)", file=sys.stderr)
-    s = imported.scenario
-    atomic_write(args.out, dump_scenario(s).encode("utf-8"))
-    print(
-        f"{args.out}: {len(s.areas)} areas, {len(s.buildings)} buildings, "
-        f"{len(s.features)} features from {args.file}"
-    )
-    return EXIT_OK
+    return cli_import_geojson(args)
 
 
 def cmd_export_geojson(args: argparse.Namespace) -> int:
-    """Write the map of a scenario as GeoJSON (coordinates in metres, 1 cm = 0.5 m)."""
-    from fireground.engine.geojson import to_geojson
+    """Write the map of a scenario as GeoJSON (engine/geojson.py does the work)."""
+    from fireground.engine.geojson import cli_export_geojson
 
-    s = load_scenario(args.file)
-    data = to_geojson(s)
-    text = json.dumps(data, indent=1, ensure_ascii=False) + "\n"
-    atomic_write(args.out, text.encode("utf-8"))
-    print(f"{args.out}: {len(data['features'])} GeoJSON features from {args.file}")
-    return EXIT_OK
+    return cli_export_geojson(args)

@@ -10,6 +10,7 @@ import networkx as nx
 import numpy as np
 import pytest
 import shapely
+
 from fireground.engine.graph import build_graph
 from fireground.engine.io import load_scenario, save_scenario
 from fireground.engine.scenario import AreaKind, FeatureType, Material, Scenario

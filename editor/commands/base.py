@@ -9,8 +9,9 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import TYPE_CHECKING
 
-from fireground.engine.scenario import Scenario
 from PySide6.QtGui import QUndoCommand
+
+from fireground.engine.scenario import Scenario
 
 if TYPE_CHECKING:
     from ..document import Document

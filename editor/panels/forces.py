@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from fireground.engine.ruleset import unit_types
-from fireground.engine.scenario import ForceUnit, Scenario
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QComboBox,
@@ -17,6 +15,9 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+
+from fireground.engine.ruleset import unit_types
+from fireground.engine.scenario import ForceUnit, Scenario
 
 from .. import ops
 from ..commands import ChangeForcesCommand

@@ -11,10 +11,11 @@ from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
-from fireground.engine.scenario import Scenario
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
+
+from fireground.engine.scenario import Scenario
 
 from ..document import Document
 from ..local_check import LocalChecker

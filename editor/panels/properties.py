@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from fireground.engine.scenario import AreaKind, Building, FeatureType, Material, Scenario
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -19,6 +18,8 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+
+from fireground.engine.scenario import AreaKind, Building, FeatureType, Material, Scenario
 
 from .. import geometry
 from ..commands import AddBuildingCommand, ChangePropertiesCommand

@@ -8,7 +8,6 @@ from dataclasses import replace
 from typing import Any
 
 import yaml
-from fireground.engine.scenario import COMPASS, Objective, Scenario, Wind
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPaintEvent, QPen, QPolygonF
 from PySide6.QtWidgets import (
@@ -26,6 +25,8 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+
+from fireground.engine.scenario import COMPASS, Objective, Scenario, Wind
 
 from ..commands import ChangeSettingsCommand
 from ..document import Document

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from fireground.engine.scenario import Area, Feature, FeatureType
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPen, QPolygonF, QTransform
 from PySide6.QtWidgets import (
@@ -14,6 +13,8 @@ from PySide6.QtWidgets import (
     QStyleOptionGraphicsItem,
     QWidget,
 )
+
+from fireground.engine.scenario import Area, Feature, FeatureType
 
 from . import style
 from .coords import polygon_to_scene, to_scene
@@ -62,6 +63,7 @@ class AreaItem(QGraphicsPolygonItem):
             self.label.setFlag(QGraphicsItem.ItemIgnoresTransformations)
             self.label.setBrush(QBrush(style.LABEL_COLOR))
             self.label.setFont(label_font())
+            self.label.setCacheMode(QGraphicsItem.DeviceCoordinateCache)
             self._place_label()
         if self.label is not None:
             self.label.setVisible(on and not self.ghost)
@@ -124,6 +126,7 @@ class FeatureItem(QGraphicsItem):
         self.feature = feature
         self.selected = False
         self.setFlag(QGraphicsItem.ItemIgnoresTransformations)
+        self.setCacheMode(QGraphicsItem.DeviceCoordinateCache)
         self.setZValue(5)
         self.setPos(to_scene(at))
         glyph, color = _GLYPH[feature.type]
@@ -202,6 +205,9 @@ class MarkerText(QGraphicsSimpleTextItem):
         self.setFont(f)
         self.setBrush(QBrush(color))
         self.setZValue(8)
+        # Screen-sized, so a cached pixmap stays valid at every zoom: far cheaper than
+        # laying the text out on every repaint.
+        self.setCacheMode(QGraphicsItem.DeviceCoordinateCache)
         self.map_pos = at
         self.setPos(to_scene(at))
         br = self.boundingRect()

@@ -10,11 +10,13 @@ import math
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from fireground.engine.scenario import Area, FeatureType, Location, Scenario
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QGraphicsScene
 
+from fireground.engine.scenario import Area, FeatureType, Location, Scenario
+
+from ..diff import area_diff
 from ..document import Document, Selection
 from . import style
 from .coords import polygon_to_scene, to_scene
@@ -44,6 +46,8 @@ class MapScene(QGraphicsScene):
         self.labels_on = False
         self.symbols_on = True
         self._selected_before: set[str] = set()
+        self._bounds_for: object = None
+        self._bounds = (0.0, 0.0, 100.0, 100.0)
         self.snap_indicator = SnapIndicatorItem()
         self.addItem(self.snap_indicator)
         self.setBackgroundBrush(QBrush(style.BACKGROUND))
@@ -89,25 +93,20 @@ class MapScene(QGraphicsScene):
         self._update_rect()
 
     def _on_scenario_changed(self, old: Scenario, new: Scenario) -> None:
-        changed: set[str] = set()
-        removed_or_added = False
-        if new.areas is not old.areas:
-            old_by_id = old.area_by_id
-            new_by_id = new.area_by_id
-            removed_or_added = old_by_id.keys() != new_by_id.keys()
-            for aid in old_by_id.keys() - new_by_id.keys():
+        diff = area_diff(old, new)
+        changed = set(diff.changed | diff.added)
+        removed_or_added = bool(diff.added or diff.removed)
+        if diff.all:
+            by_id = new.area_by_id if diff.added or diff.changed else {}
+            for aid in diff.removed:
                 self.removeItem(self.area_items.pop(aid))
-            for a in new.areas:
-                it = self.area_items.get(a.id)
-                if it is None:
-                    it = AreaItem(a)
-                    it.show_label(self.labels_on)
-                    self.area_items[a.id] = it
-                    self.addItem(it)
-                    changed.add(a.id)
-                elif it.area is not a:
-                    it.set_area(a)
-                    changed.add(a.id)
+            for aid in diff.changed:
+                self.area_items[aid].set_area(by_id[aid])
+            for aid in diff.added:
+                it = AreaItem(by_id[aid])
+                it.show_label(self.labels_on)
+                self.area_items[aid] = it
+                self.addItem(it)
             self._update_rect()
         if new.buildings is not old.buildings:
             self._update_looks()
@@ -146,9 +145,21 @@ class MapScene(QGraphicsScene):
         for aid in items if only is None else only & items.keys():
             items[aid].set_look(ghost=level not in s.levels_of(aid), selected=aid in selected)
 
-    def _update_rect(self) -> None:
+    def bounds(self) -> tuple[float, float, float, float]:
+        """(minx, miny, maxx, maxy) of the map in cm, without building shapely shapes."""
         s = self.doc.scenario
-        minx, miny, maxx, maxy = s.bounds() if s.areas else (0.0, 0.0, 100.0, 100.0)
+        if self._bounds_for is not s.areas:
+            self._bounds_for = s.areas
+            if s.areas:
+                xs = [p[0] for a in s.areas for p in a.polygon]
+                ys = [p[1] for a in s.areas for p in a.polygon]
+                self._bounds = (min(xs), min(ys), max(xs), max(ys))
+            else:
+                self._bounds = (0.0, 0.0, 100.0, 100.0)
+        return self._bounds
+
+    def _update_rect(self) -> None:
+        minx, miny, maxx, maxy = self.bounds()
         pad = max(maxx - minx, maxy - miny, 100.0) * 0.5
         self.setSceneRect(
             QRectF(minx - pad, -maxy - pad, maxx - minx + 2 * pad, maxy - miny + 2 * pad)
@@ -156,10 +167,9 @@ class MapScene(QGraphicsScene):
 
     def map_rect(self) -> QRectF:
         """The areas' bounding box in scene coordinates (for fit-to-map)."""
-        s = self.doc.scenario
-        if not s.areas:
+        if not self.doc.scenario.areas:
             return QRectF(-10, -60, 70, 70)
-        minx, miny, maxx, maxy = s.bounds()
+        minx, miny, maxx, maxy = self.bounds()
         return QRectF(minx, -maxy, maxx - minx, maxy - miny)
 
     def visible_on_level(self, area: str, level: int | None) -> bool:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from fireground.engine.scenario import AreaKind
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor, QPen
+
+from fireground.engine.scenario import AreaKind
 
 FILL = {
     AreaKind.BUILDING: QColor("#e3cfae"),

@@ -5,10 +5,11 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from fireground.engine.scenario import Area, AreaKind
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor, QPainterPath
 from PySide6.QtWidgets import QGraphicsPathItem
+
+from fireground.engine.scenario import Area, AreaKind
 
 from .. import geometry, ops
 from ..commands import AddAreasCommand

@@ -5,8 +5,9 @@ from __future__ import annotations
 import enum
 from typing import Any
 
-from fireground.engine.scenario import AreaKind, FeatureType
 from PySide6.QtCore import Qt
+
+from fireground.engine.scenario import AreaKind, FeatureType
 
 from .. import ops
 from ..commands import AddFeatureCommand, PaintStartCommand

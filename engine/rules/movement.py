@@ -121,7 +121,12 @@ def escape_to(ctx: TurnContext, state: GameState, u: UnitState) -> Location | No
             for link in reach.foot_links(ctx, u.loc, ladders)
             if link[0] not in state.fire and not reach.unsafe(ctx, state, link[0])
         },
-        key=lambda loc: (reach.heat(ctx, state, loc), loc),
+        # out into the street first (fire cannot follow into an empty street), then coolest
+        key=lambda loc: (
+            reach.area_kind(ctx, loc[0]) is AreaKind.BUILDING,
+            reach.heat(ctx, state, loc),
+            loc,
+        ),
     )
     for loc in options:
         if reach.heat_test(ctx, state, u, loc):

@@ -65,9 +65,7 @@ def hydrant_areas(ctx: TurnContext) -> frozenset[str]:
     """Areas holding a hydrant (cached for the game)."""
     hit: frozenset[str] | None = ctx.cache.get("hydrant_areas")
     if hit is None:
-        hit = frozenset(
-            f.area for f in ctx.scenario.features if f.type is FeatureType.HYDRANT
-        )
+        hit = frozenset(f.area for f in ctx.scenario.features if f.type is FeatureType.HYDRANT)
         ctx.cache["hydrant_areas"] = hit
     return hit
 

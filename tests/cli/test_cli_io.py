@@ -11,10 +11,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from fireground.engine import migrate
-from fireground.engine.io import dump_scenario, json_schema, load_scenario, loads_scenario
 
 from fireground.cli import main
+from fireground.engine import migrate
+from fireground.engine.io import dump_scenario, json_schema, load_scenario, loads_scenario
 
 REPO = Path(__file__).resolve().parents[2]
 GOOD = REPO / "templates" / "street.fg.yaml"

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from editor_helpers import sq
+
 from fireground.engine.scenario import Area, AreaKind, Building, Feature, FeatureType, Scenario
 
 
@@ -39,10 +40,10 @@ def recovery_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 @pytest.fixture
 def window(qtbot, small: Scenario, recovery_dir: Path) -> Iterator[object]:  # type: ignore[no-untyped-def]
+    from PySide6.QtCore import QSettings
+
     from fireground.editor.document import Document
     from fireground.editor.main_window import MainWindow
-
-    from PySide6.QtCore import QSettings
 
     # Recent files go to a throw-away settings folder, not the user's.
     QSettings.setPath(QSettings.NativeFormat, QSettings.UserScope, str(recovery_dir.parent))

@@ -6,12 +6,13 @@ import argparse
 from pathlib import Path
 
 from editor_helpers import sq
+from PySide6.QtCore import QPoint, QPointF, Qt
+
 from fireground.editor.commands import AddAreasCommand, PaintStartCommand
 from fireground.editor.scene.items import MarkerText
 from fireground.engine.graph import build_graph
 from fireground.engine.io import load_scenario
 from fireground.engine.scenario import Area, AreaKind
-from PySide6.QtCore import QPoint, QPointF, Qt
 
 
 def at(win, x: float, y: float) -> QPoint:  # type: ignore[no-untyped-def]
@@ -245,8 +246,16 @@ def test_zoom_pan_cursor_and_labels(qtbot, window) -> None:  # type: ignore[no-u
     assert win.cursor_label.text().startswith("x 5.")
     m = view.transform().m11()
     pos = QPointF(at(win, 5, 15))
-    ev = QWheelEvent(pos, view.viewport().mapToGlobal(pos), QPoint(), QPoint(0, 120),
-                     Qt.NoButton, Qt.NoModifier, Qt.NoScrollPhase, False)
+    ev = QWheelEvent(
+        pos,
+        view.viewport().mapToGlobal(pos),
+        QPoint(),
+        QPoint(0, 120),
+        Qt.NoButton,
+        Qt.NoModifier,
+        Qt.NoScrollPhase,
+        False,
+    )
     QApplication.sendEvent(view.viewport(), ev)
     assert view.transform().m11() > m
     # The point under the cursor stays under the cursor (within a pixel).
@@ -280,3 +289,47 @@ def test_delete_tool_removes_a_feature_then_an_area(qtbot, window) -> None:  # t
     click(qtbot, win, 15, 5)
     assert "R1" not in win.doc.scenario.area_by_id
     assert all(f.area != "R1" for f in win.doc.scenario.features)
+
+
+def test_build_a_terrace_from_scratch(qtbot, qapp, recovery_dir: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """New building, draw its footprint, split it into houses, stairwells, a start fire,
+    save: the file loads back and checks clean of errors."""
+    from fireground.editor.document import Document
+    from fireground.editor.main_window import MainWindow
+    from fireground.engine.checks import check
+
+    win = MainWindow(Document())
+    win.ask_unsaved = 0x00800000
+    qtbot.addWidget(win)
+    win.resize(1100, 800)
+    win.show()
+    qtbot.waitExposed(win)
+    win.options.select_kind(AreaKind.STREET)
+    win.doc.push(AddAreasCommand(win.doc, [Area("R1", AreaKind.STREET, sq(0, 0, 40, 10))]))
+    win.view.fit_to_map()
+    assert win.new_building("terrace", 2)
+    win.toolbox.actions["Rectangle"].trigger()
+    vp = win.view.viewport()
+    qtbot.mousePress(vp, Qt.LeftButton, Qt.NoModifier, at(win, 0, 10))
+    qtbot.mouseMove(vp, at(win, 40, 20))
+    qtbot.mouseRelease(vp, Qt.LeftButton, Qt.NoModifier, at(win, 40, 20))
+    (footprint,) = [a.id for a in win.doc.scenario.areas if a.building == "terrace"]
+    win.toolbox.actions["Split"].trigger()
+    click(qtbot, win, 5, 15)
+    houses = [a.id for a in win.doc.scenario.areas if a.building == "terrace"]
+    assert len(houses) == 4 and footprint in houses
+    win.toolbox.actions["Stairwell"].trigger()
+    for x in (5, 15, 25, 35):
+        click(qtbot, win, x, 15)
+    win.doc.set_level(1)
+    win.toolbox.actions["Fire"].trigger()
+    win.options.value.setValue(2)
+    click(qtbot, win, 35, 15)
+    path = tmp_path / "terrace.fg.yaml"
+    assert win.save_to(path)
+    s = load_scenario(path)
+    assert s == win.doc.scenario
+    assert [(v.level, v.value) for v in s.start.fires] == [(1, 2)]
+    assert not [f for f in check(s) if f.severity == "error"]
+    assert len(build_graph(s).area_neighbours(houses[0])) >= 2
+    win.close()

@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 import pytest
 from editor_helpers import sq
+
 from fireground.editor import commands as c
 from fireground.editor.document import Document
 from fireground.engine.scenario import (

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from editor_helpers import sq
+from shapely.geometry import Polygon
+
 from fireground.editor import geometry, ops
 from fireground.engine.graph import build_graph
 from fireground.engine.scenario import Area, AreaKind, LocationValue, Scenario
-from shapely.geometry import Polygon
 
 
 def test_split_footprint_into_cells_covers_it(small: Scenario) -> None:

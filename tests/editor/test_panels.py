@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from PySide6.QtCore import QPointF, Qt
+
 from fireground.editor.commands import ChangeSettingsCommand
 from fireground.engine.scenario import FeatureType, Wind
-from PySide6.QtCore import QPointF, Qt
 
 
 def test_properties_edit_the_selected_areas_together(qtbot, window) -> None:  # type: ignore[no-untyped-def]

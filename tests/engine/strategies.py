@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from hypothesis import strategies as st
+
 from fireground.engine.ruleset import unit_types
 from fireground.engine.scenario import (
     COMPASS,
@@ -32,7 +34,6 @@ from fireground.engine.scenario import (
     Start,
     Wind,
 )
-from hypothesis import strategies as st
 
 #: Ids a YAML 1.1 reader would turn into booleans, numbers or null.
 TRICKY_IDS = ("NO", "no", "on", "OFF", "yes", "y", "n", "true", "null", "012", "1e3", "0x1F",

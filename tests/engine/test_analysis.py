@@ -10,6 +10,7 @@ import math
 
 import numpy as np
 import pytest
+
 from fireground.engine import analysis, fastsim
 from fireground.engine.scenario import (
     Area,
@@ -241,9 +242,8 @@ def test_same_seed_same_games_on_one_or_two_workers() -> None:
 
 
 def test_report_json_shape_and_verdict(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
-    from fireground.engine.io import save_scenario
-
     from fireground.cli import main
+    from fireground.engine.io import save_scenario
 
     s = mixed_scenario()
     path = tmp_path / "mixed.fg.yaml"

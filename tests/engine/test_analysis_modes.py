@@ -6,6 +6,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+
 from fireground.engine import analysis
 from fireground.engine.io import load_scenario
 

@@ -6,6 +6,7 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
+
 from fireground.engine import checks as checks_mod
 from fireground.engine.checks import Finding, check, errors
 from fireground.engine.scenario import (

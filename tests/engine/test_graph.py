@@ -7,6 +7,7 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
+
 from fireground.engine import graph as graph_mod
 from fireground.engine.graph import MapGraph, build_graph, max_hose_lengths
 from fireground.engine.scenario import (

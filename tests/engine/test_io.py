@@ -11,6 +11,9 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from strategies import scenarios
+
 from fireground.engine import migrate
 from fireground.engine.emit import text
 from fireground.engine.errors import ScenarioError
@@ -23,8 +26,6 @@ from fireground.engine.io import (
 )
 from fireground.engine.scenario import Area, AreaKind, Building, Scenario
 from fireground.engine.yamlsafe import parse
-from hypothesis import given, settings
-from strategies import scenarios
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = """\

@@ -7,6 +7,7 @@ import time
 from pathlib import Path
 
 import pytest
+
 from fireground.engine.errors import ScenarioError
 from fireground.engine.io import MAX_BYTES, MAX_ERRORS, load_scenario, loads_scenario
 from fireground.engine.yamlsafe import MAX_DEPTH, parse
@@ -212,6 +213,10 @@ def test_unknown_names_with_suggestions() -> None:
     refused(HEAD + "features:\n  - {type: store, area: R1, material: petroll}\n", "petroll",
             "unknown material 'petroll' (did you mean 'petrol'?)")  # fmt: skip
     refused(HEAD + "mains: broken\n", "3:8", "unknown mains state")
+    refused(HEAD + "wind: {from: sw}\n", "sw", "unknown wind direction 'sw' (did you mean 'SW'?)")
+    refused(
+        HEAD + "forces:\n  - {id: F, type: officer}\n", "{id: F", "needs 'area' (where it starts)"
+    )
     refused(HEAD + "objectives:\n  - {type: protekt, building: b}\n", "protekt",
             "unknown objective type 'protekt' (did you mean 'protect'?)")  # fmt: skip
     refused(
@@ -306,7 +311,7 @@ objectives:
         (at(MAP, "1, fire: 2"), "level 1 does not exist in area 'R1' (levels 0..0)"),
         (at(MAP, "S2"), "unknown area 'S2' (did you mean 'S1'?)"),
         (at(MAP, "gat}"), "no entry feature named 'gat' (did you mean 'gate'?)"),
-        (at(MAP, "{id: E2"), "unit 'E2' needs either 'area' or 'entry', not both"),
+        (at(MAP, "{id: E2"), "unit 'E2' has both 'area' and 'entry': give one"),
         (at(MAP, "99"), "arrives on turn 99, after the last turn (40)"),
         (at(MAP, "simpkinn"), "unknown building 'simpkinn' (did you mean 'simpkin'?)"),
         (at(MAP, "{type: protect}"), "protect needs either 'building' or 'area'"),

@@ -12,13 +12,14 @@ import re
 from pathlib import Path
 from typing import Any
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from strategies import scenarios
+
 from fireground.engine.errors import ScenarioError
 from fireground.engine.io import dump_scenario, loads_scenario
 from fireground.engine.scenario import Scenario
 from fireground.engine.yamlsafe import parse
-from hypothesis import given, settings
-from hypothesis import strategies as st
-from strategies import scenarios
 
 POSITION = re.compile(r"^<string>(:\d+:\d+)?: \S")
 

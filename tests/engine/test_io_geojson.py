@@ -7,11 +7,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from fireground.cli import main
 from fireground.engine.errors import ScenarioError
 from fireground.engine.geojson import from_geojson, load_geojson, to_geojson
 from fireground.engine.io import load_scenario
-
-from fireground.cli import main
 
 REPO = Path(__file__).resolve().parents[2]
 E0, N0 = 532_100.0, 181_200.0  # British National Grid metres, near St Paul's
@@ -153,8 +153,8 @@ def test_bad_properties_are_reported_with_the_feature() -> None:
     with pytest.raises(ScenarioError) as info:
         from_geojson(json.dumps(data), "m.geojson")
     text = str(info.value)
-    assert "feature 1: buildings.0.levels" in text
-    assert "feature 7: features.2" in text
+    assert "feature 1: levels must be 1..20" in text
+    assert "feature 7: unknown feature type 'hydrnt'" in text
 
 
 def test_longitude_latitude_is_projected() -> None:

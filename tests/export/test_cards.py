@@ -8,15 +8,16 @@ from typing import Any
 
 import pytest
 from export_scenarios import small_scenario
-from fireground.export import cards as cards_mod
-from fireground.export.cards import Card, cards_for, plan_sheet, write_cards
-from fireground.export.kit import FONT, FONT_BOLD, fit_lines
-from fireground.export.layout import MM, layout
 from hypothesis import given
 from hypothesis import strategies as st
 from pdfread import rects
 from pypdf import PdfReader
 from reportlab.pdfbase.pdfmetrics import stringWidth
+
+from fireground.export import cards as cards_mod
+from fireground.export.cards import Card, cards_for, plan_sheet, write_cards
+from fireground.export.kit import FONT, FONT_BOLD, fit_lines
+from fireground.export.layout import MM, layout
 
 CARD = (63.5 * MM, 88.9 * MM)
 

@@ -8,6 +8,9 @@ from pathlib import Path
 
 import pytest
 from export_scenarios import small_scenario
+from pdfread import rects
+from pypdf import PdfReader
+
 from fireground.engine.errors import UsageError
 from fireground.export import layout as layout_mod
 from fireground.export.briefing import write_briefing
@@ -15,8 +18,6 @@ from fireground.export.counters import counter_side, write_counters
 from fireground.export.layout import MM, LayoutError, evaluate, layout, resolved
 from fireground.export.pack import KINDS, export_pack, parse_only
 from fireground.export.reference import Rules, fill, write_reference
-from pdfread import rects
-from pypdf import PdfReader
 
 
 def text_of(path: Path) -> str:

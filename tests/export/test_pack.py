@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 from export_scenarios import small_scenario, square
-from fireground.engine.scenario import Area, AreaKind, Building, Scenario
-from fireground.export.pack import export_pack
-from fireground.export.turn_report import event_text, write_turn_report
 from pypdf import PdfReader
 
 from fireground.cli import main
+from fireground.engine.scenario import Area, AreaKind, Building, Scenario
+from fireground.export.pack import export_pack
+from fireground.export.turn_report import event_text, write_turn_report
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 

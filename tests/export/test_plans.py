@@ -7,11 +7,12 @@ from pathlib import Path
 
 import pytest
 from export_scenarios import grid_scenario, small_scenario, square
+from pdfread import placements, rects, subpaths
+from pypdf import PdfReader
+
 from fireground.engine.scenario import Area, AreaKind, Building, Scenario
 from fireground.export.layout import CM, MM
 from fireground.export.plans import plan_tiles, tile_options, write_plans
-from pdfread import placements, rects, subpaths
-from pypdf import PdfReader
 
 A4 = (595.2756, 841.8898)
 LETTER = (612.0, 792.0)

@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from fireground.engine.io import load_scenario
 from fireground.engine.simulate import new_game
 

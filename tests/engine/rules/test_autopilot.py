@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import hypothesis.strategies as hs
+from hypothesis import given, settings
+from test_units_world import uworld
+
 from fireground.engine.rules import water
 from fireground.engine.scenario import ForceUnit
 from fireground.engine.simulate import new_game
 from fireground.engine.turn import begin_turn, steps
-from hypothesis import given, settings
-from test_units_world import uworld
 
 
 def rules_in(logs, rule):

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from test_fire_world import put_unit, rules_of, setup, world
+
 from fireground.engine.rules import damage
 from fireground.engine.units import VEHICLE
-from test_fire_world import put_unit, rules_of, setup, world
 
 B00, B01 = ("B00", 0), ("B01", 0)
 

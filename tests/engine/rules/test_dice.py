@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+
 from fireground.engine.dice import Dice, DiceExhausted, ScriptedDice
 
 

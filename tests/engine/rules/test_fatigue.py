@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from test_units_world import events, usetup, uworld
+
 from fireground.engine.rules import fatigue
 from fireground.engine.scenario import ForceUnit
 from fireground.engine.units import STAND, UnitState
-from test_units_world import events, usetup, uworld
 
 
 def crew(task="fight", active=0, status="ok", dice=(), canteen=False):

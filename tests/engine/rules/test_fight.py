@@ -10,13 +10,14 @@ from __future__ import annotations
 import math
 
 import pytest
+from test_units_world import add_hose, events, usetup, uworld
+
 from fireground.engine.dice import Dice
 from fireground.engine.rules import firefighting as ff
 from fireground.engine.rules import movement as mv
 from fireground.engine.rules import reach
 from fireground.engine.scenario import ForceUnit
 from fireground.engine.units import STAND, UnitState
-from test_units_world import add_hose, events, usetup, uworld
 
 N = 2000
 

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from test_fire_world import put_unit, rules_of, setup, world
+
 from fireground.engine.dice import DiceExhausted
 from fireground.engine.rules import fire
 from fireground.engine.scenario import Wind
 from fireground.engine.units import VEHICLE
-from test_fire_world import put_unit, rules_of, setup, world
 
 B00, B01, B02, B03 = ("B00", 0), ("B01", 0), ("B02", 0), ("B03", 0)
 

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_fire_world import setup, world
+
 from fireground.engine.dice import Dice
 from fireground.engine.rules import bombing, damage, fire
 from fireground.engine.scenario import COMPASS, AreaKind, Wind
 from fireground.engine.turn import begin_turn
-from hypothesis import given, settings
-from hypothesis import strategies as st
-from test_fire_world import setup, world
 
 MY_STEPS = [
     (1, fire.step_spread),

@@ -13,13 +13,14 @@ from collections.abc import Callable
 from fractions import Fraction as F
 
 import pytest
+from test_fire_world import put_unit, setup, world
+
 from fireground.engine.dice import Dice
 from fireground.engine.rules import bombing, damage, fire
 from fireground.engine.scenario import Wind
 from fireground.engine.state import GameState
 from fireground.engine.turn import TurnContext
 from fireground.engine.units import STAND, VEHICLE
-from test_fire_world import put_unit, setup, world
 
 N = 3000
 B00, B01 = ("B00", 0), ("B01", 0)

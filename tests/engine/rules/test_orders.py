@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from test_units_world import add_hose, events, usetup, uworld
+
 from fireground.engine.errors import ScenarioError
 from fireground.engine.orders import (
     Order,
@@ -18,7 +20,6 @@ from fireground.engine.orders import (
 from fireground.engine.rules import movement as mv
 from fireground.engine.scenario import ForceUnit
 from fireground.engine.simulate import new_game
-from test_units_world import add_hose, events, usetup, uworld
 
 FORCES = [
     ForceUnit("E1", "general_appliance", area="S00"),

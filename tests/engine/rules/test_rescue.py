@@ -5,11 +5,12 @@ from __future__ import annotations
 import math
 
 import pytest
+from test_units_world import events, usetup, uworld
+
 from fireground.engine.dice import Dice
 from fireground.engine.rules import rescue
 from fireground.engine.scenario import ForceUnit
 from fireground.engine.units import Casualty
-from test_units_world import events, usetup, uworld
 
 L = ("B01", 0)
 N = 2000

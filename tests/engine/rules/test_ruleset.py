@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from fireground.engine.ruleset import RulesetError, load_ruleset, unit_types
 
 SECTION_11 = {

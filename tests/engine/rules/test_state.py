@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from test_fire_world import put_unit, setup, world
+
 from fireground.engine.scenario import LocationRef, LocationValue, Start
 from fireground.engine.units import Casualty
-from test_fire_world import put_unit, setup, world
 
 
 def test_initial_state_from_start():

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from test_fire_world import put_unit, setup, world
+
 from fireground.engine.ruleset import load_ruleset
 from fireground.engine.scenario import Objective
 from fireground.engine.score import scorecard
-from test_fire_world import put_unit, setup, world
 
 
 def score_of(objectives, prep):

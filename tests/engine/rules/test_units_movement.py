@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from test_units_world import events, usetup, uworld
+
 from fireground.engine.rules import movement as mv
 from fireground.engine.rules import reach
 from fireground.engine.scenario import ForceUnit
 from fireground.engine.units import HoseLine, Ladder
-from test_units_world import events, usetup, uworld
 
 B00, B01, B02 = ("B00", 0), ("B01", 0), ("B02", 0)
 

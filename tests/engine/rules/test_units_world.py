@@ -11,13 +11,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import Any
 
+from test_fire_world import setup, world
+
 from fireground.engine.dice import Dice
 from fireground.engine.ruleset import load_ruleset
 from fireground.engine.scenario import Feature, FeatureType, ForceUnit, Scenario
 from fireground.engine.state import GameState
 from fireground.engine.turn import TurnContext
 from fireground.engine.units import STAND, VEHICLE, HoseLine, make_units
-from test_fire_world import setup, world
 
 
 def uworld(
