@@ -7,6 +7,7 @@ import sys
 
 
 def cli_edit(args: argparse.Namespace) -> int:
+    from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QApplication
 
     from fireground.engine.errors import ScenarioError
@@ -34,6 +35,7 @@ def cli_edit(args: argparse.Namespace) -> int:
     if shot:
         return _screenshot(app, win, shot)
     win.show()
+    win.resizeDocks([win.issues_dock], [150], Qt.Vertical)
     win.view.fit_to_map()
     win.issues.refresh()
     win.offer_restore()
@@ -41,6 +43,7 @@ def cli_edit(args: argparse.Namespace) -> int:
 
 
 def _screenshot(app: object, win: object, path: str) -> int:
+    from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QApplication
 
     from .main_window import MainWindow
@@ -54,6 +57,8 @@ def _screenshot(app: object, win: object, path: str) -> int:
     win.show()
     for _ in range(3):
         QApplication.processEvents()
+    win.resizeDocks([win.issues_dock], [150], Qt.Vertical)
+    QApplication.processEvents()
     win.view.fit_to_map()
     win.issues.refresh_now()
     QApplication.processEvents()

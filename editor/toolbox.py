@@ -164,9 +164,9 @@ class OptionsBar(QToolBar):
         self.kind.blockSignals(True)
         self.kind.clear()
         for k in (AreaKind.STREET, AreaKind.OPEN, AreaKind.WATER):
-            self.kind.addItem(k.value, (k, None))
+            self.kind.addItem(k.value, k.value)
         for b in s.buildings:
-            self.kind.addItem(f"building: {b.id}", (AreaKind.BUILDING, b.id))
+            self.kind.addItem(f"building: {b.id}", f"building:{b.id}")
         idx = self.kind.findData(cur) if cur is not None else -1
         self.kind.setCurrentIndex(max(idx, 0))
         self.kind.blockSignals(False)
@@ -177,10 +177,12 @@ class OptionsBar(QToolBar):
     def _kind_changed(self) -> None:
         data = self.kind.currentData()
         if data:
-            self.toolbox.settings.kind, self.toolbox.settings.building = data
+            kind, _, building = str(data).partition(":")
+            self.toolbox.settings.kind = AreaKind(kind)
+            self.toolbox.settings.building = building or None
 
     def select_kind(self, kind: AreaKind, building: str | None = None) -> None:
-        i = self.kind.findData((kind, building))
+        i = self.kind.findData(f"building:{building}" if building else kind.value)
         if i >= 0:
             self.kind.setCurrentIndex(i)
 

@@ -35,6 +35,9 @@ from .units import STAND, VEHICLE, HoseLine, UnitState, crew_of
 #: weight on the chance of a branch position inside a building next to a fire: a team
 #: there can be trapped when the fire spreads in, a team in the street cannot
 RISKY = 0.6
+#: parking penalties, in hose steps: a street next to a fire (a parked vehicle can catch,
+#: R-10), a street with no water but the tank
+PARK_HOT, PARK_DRY = 3, 3
 
 
 def standing_orders(ctx: TurnContext, state: GameState) -> None:
@@ -51,8 +54,8 @@ def standing_orders(ctx: TurnContext, state: GameState) -> None:
             if home is None or not home.in_play:
                 _orphan(ctx, state, u)  # its vehicle is lost: keep safe
             continue
-        if u.kind == VEHICLE and keep_clear(ctx, state, u):
-            continue
+        if u.kind == VEHICLE and u.role not in ("appliance", "pump") and keep_clear(ctx, state, u):
+            continue  # appliances weigh the heat when they choose where to park
         if u.role in ("appliance",) or (u.kind == VEHICLE and u.role == "support"):
             if u.type == "canteen_truck":
                 _canteen(ctx, state, u)
@@ -231,7 +234,14 @@ def _appliance(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Locati
             return
         if not crews:
             return
-        park = choose_parking(ctx, state, u, pri)
+        hold = bool(u.extra.get("hold")) and (
+            mv.acted(state, u) or best_job(ctx, state, pump, u, pri) is not None
+        )  # placed by the player: work from here while there is work in reach
+        if not hold:
+            u.extra.pop("hold", None)
+        park = None if hold else choose_parking(ctx, state, u, pri)
+        if park is None and not hold and keep_clear(ctx, state, u):
+            return
         if park is not None and park != u.loc[0]:
             for s in crews:
                 if s.loc == u.loc:
@@ -360,7 +370,7 @@ def choose_parking(
                 continue
             # a parked vehicle makes its street flammable: keep away from fire if at all possible
             hot = 1 if reach.heat(ctx, state, (area, 0)) > 0 else 0
-            key = (hot, d + (0 if water else 2), len(route), area)
+            key = (d + PARK_HOT * hot + PARK_DRY * (not water), len(route), hot, area)
             if best is None or key < best:
                 best = key
         if best is not None:
@@ -389,13 +399,19 @@ def _fire_team(
     if h is not None:
         if h.plan or h.recover_left:
             return True
-        if h.cut:
-            mv.recover_hose(ctx, state, h)
+        line_pump = state.units.get(h.unit)
+        dry = (
+            line_pump is None
+            or not line_pump.in_play
+            or (line_pump.source is None and line_pump.water <= 0)
+        )
+        if h.cut or dry:
+            mv.recover_hose(ctx, state, h)  # no water will come: free the appliance
             return True
         if h.target is not None and h.target in state.fire:
             s.task = "fight"
             return True
-        new = _next_target(ctx, state, h, pri)
+        new = _next_target(ctx, state, h, pri, wet=pump.source is not None)
         if new is not None:
             h.target = new
             s.task = "fight" if new in state.fire else "damp"
@@ -432,12 +448,13 @@ def _fire_team(
         o.crew.append(s.id)
         mv.recover_hose(ctx, state, o)
         return True
-    if not state.fire or not pump.deployed:
+    if not state.fire:
         return False
-    job = best_job(ctx, state, pump, home, pri)
-    if job is not None:
+    feed = feeding_pump(state, pump)
+    job = best_job(ctx, state, feed, home, pri) if feed is not None else None
+    if job is not None and feed is not None:
         target, route = job
-        mv.start_hose(ctx, state, [s], pump, route, target, home)
+        mv.start_hose(ctx, state, [s], feed, route, target, home)
         return True
     for hid in sorted(state.hoses):
         other = state.hoses[hid]
@@ -456,11 +473,30 @@ def _fire_team(
     return False
 
 
+def feeding_pump(state: GameState, own: UnitState) -> UnitState | None:
+    """The pump a new line runs from: the appliance's own while it has a free delivery
+    and water, else another deployed pump in the same street that has both."""
+
+    def usable(p: UnitState) -> bool:
+        return (
+            p.in_play and p.deployed and p.pumps > 0 and mv.pump_capacity(state, p) > 0
+            and (p.source is not None or p.water > 0)
+        )  # fmt: skip
+
+    if usable(own):
+        return own
+    others = sorted(
+        (p for p in state.units.values() if p.loc == own.loc and p.id != own.id and usable(p)),
+        key=lambda p: p.id,
+    )
+    return others[0] if others else None
+
+
 def _next_target(
-    ctx: TurnContext, state: GameState, h: HoseLine, pri: set[Location]
+    ctx: TurnContext, state: GameState, h: HoseLine, pri: set[Location], wet: bool = True
 ) -> Location | None:
     """From where a branch stands: a fire in range, the embers just beaten, or a threatened
-    neighbour of a fire to damp down."""
+    neighbour of a fire to damp down (these two only with water to spare: not on a tank)."""
     cands = reach.in_range(ctx, h.branch)
     fires = [(loc, r) for loc, r in cands if loc in state.fire]
     if fires:
@@ -474,6 +510,8 @@ def _next_target(
                 lr[0],
             ),
         )[0]
+    if not wet:
+        return None
     if h.target is not None and h.target in state.embers:
         return h.target
     damp_max = ctx.rules.int("firefighting.damp_max")

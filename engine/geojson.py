@@ -13,9 +13,10 @@ as one line at the end of the scenario's ``description``::
     [geojson origin=532100,181200 metres_per_cm=0.5 crs=urn:ogc:def:crs:EPSG::27700]
 
 and exporting puts the map back there, so import → export → import gives the same scenario.
-A point feature goes to the area that contains it. The file is read with the defensive
-reader used for scenarios (:mod:`.yamlsafe`; JSON is YAML), so problems are reported as
-``FILE:LINE:COL: feature N: message`` with N counting the features from 1.
+A point feature goes to the area that contains it. Problems are reported as
+``FILE:LINE:COL: feature N: message`` with N counting the features from 1 (the line is
+found by reading the file again with the position-keeping reader of :mod:`.yamlsafe`, as
+JSON is YAML, only when there is something to report).
 
 >>> s = from_geojson('''{"type": "FeatureCollection", "features": [
 ...   {"type": "Feature", "properties": {"id": "R1", "kind": "street"},
@@ -248,8 +249,8 @@ def from_geojson(
     """
     if not (metres_per_cm > 0 and math.isfinite(metres_per_cm)):
         raise ValueError("metres_per_cm must be a positive number")
-    root = parse(text.removeprefix("\ufeff"), filename)
-    r = _Reader(root, filename, metres_per_cm)
+    text = text.removeprefix("\ufeff")
+    r = _Reader(_parse_json(text, filename), text, filename, metres_per_cm)
     raw = r.read(name)
     if r.errors:
         raise ScenarioError(_sorted(r.errors))
@@ -266,7 +267,17 @@ def from_geojson(
     problems = list(semantic_errors(model, KNOWN_RULESETS, unit_types(model.ruleset)))
     if problems:
         raise ScenarioError(_sorted(r.diag(r.origin(p[0]), p[1]) for p in problems))
-    return Imported(to_scenario(model), tuple(r.warnings))
+    return Imported(to_scenario(model), r.sorted_warnings())
+
+
+def _parse_json(text: str, filename: str) -> Any:
+    """The JSON data of ``text``; NaN and infinities are read (coordinates refuse them)."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ScenarioError.at(filename, e.lineno, e.colno, f"not valid JSON: {e.msg}") from None
+    except RecursionError:
+        raise ScenarioError.at(filename, 1, 1, "not GeoJSON: nested too deeply") from None
 
 
 def _sorted(diags: Any) -> list[Diagnostic]:
@@ -294,8 +305,13 @@ class _Point:
 
 
 class _Reader:
-    def __init__(self, root: Any, filename: str, metres_per_cm: float) -> None:
+    def __init__(self, root: Any, text: str, filename: str, metres_per_cm: float) -> None:
         self.root = root
+        self.text = text
+        self._marked: Any = None
+        self._warned_at: list[int] = []
+        #: Bounds (metres) of polygons refused: a point there is not reported twice.
+        self.refused: list[tuple[float, float, float, float]] = []
         self.filename = filename
         self.k = metres_per_cm
         self.errors: list[Diagnostic] = []
@@ -306,15 +322,34 @@ class _Reader:
     # -- reporting ---------------------------------------------------------------------
     def diag(self, feature: int | None, message: str) -> Diagnostic:
         path: tuple[str | int, ...] = ("features", feature - 1) if feature is not None else ()
-        line, col = position(self.root, path)
+        line, col = position(self._marks(), path) if self._marks() is not None else (0, 0)
         where = f"feature {feature}: " if feature is not None else ""
         return Diagnostic(self.filename, line, col, where + message)
+
+    def _marks(self) -> Any:
+        """The file read again by the position-keeping reader, on the first message only.
+
+        The standard JSON reader is ten times faster, so it reads the file; this one only
+        finds lines. None when it refuses what JSON allows (e.g. a duplicate key).
+        """
+        if self._marked is None:
+            try:
+                self._marked = parse(self.text, self.filename)
+            except ScenarioError:
+                self._marked = False
+        return self._marked or None
 
     def error(self, feature: int | None, message: str) -> None:
         self.errors.append(self.diag(feature, message))
 
     def warn(self, feature: int | None, message: str) -> None:
         self.warnings.append(self.diag(feature, message))
+        self._warned_at.append(feature or 0)
+
+    def sorted_warnings(self) -> tuple[Diagnostic, ...]:
+        """Warnings in file order (the collection first, then feature by feature)."""
+        order = sorted(range(len(self.warnings)), key=lambda i: self._warned_at[i])
+        return tuple(self.warnings[i] for i in order)
 
     def origin(self, loc: Any) -> int | None:
         if len(loc) >= 2 and isinstance(loc[0], str) and isinstance(loc[1], int):
@@ -343,7 +378,7 @@ class _Reader:
                 continue
             raw_props = f.get("properties")
             props = (
-                {k: v for k, v in raw_props.items() if v is not None}
+                {k: _lower(k, v) for k, v in raw_props.items() if v is not None and v != ""}
                 if isinstance(raw_props, dict)
                 else {}
             )
@@ -376,6 +411,9 @@ class _Reader:
         maxx = max(a.poly.bounds[2] for a in areas)
         maxy = max(a.poly.bounds[3] for a in areas)
         size = max(maxx - minx, maxy - miny) / self.k
+        if not math.isfinite(size):
+            self.error(None, "coordinates too large to place on a table")
+            return {}
         if size < 1.0:
             self.error(
                 None,
@@ -398,7 +436,10 @@ class _Reader:
         crs_name = None
         if isinstance(crs, dict) and isinstance(crs.get("properties"), dict):
             value = crs["properties"].get("name")
-            crs_name = str(value) if value is not None and str(value).strip() else None
+            if isinstance(value, str) and re.fullmatch(r"[^\s\]]+", value):
+                crs_name = value
+            else:
+                self.warn(None, f"crs name {_show(value)} not understood: ignored")
         if crs_name is None or not crs_name.endswith(_LONLAT):
             return (lambda p: p), crs_name
         # Longitude/latitude: a local equirectangular projection, exact enough for a block.
@@ -434,16 +475,22 @@ class _Reader:
                 "(draw a courtyard as an area of its own)",
             )
         pts = [to_m(_pair(p)) for p in rings[0]]
+        if pts:
+            xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+            box = (min(xs), min(ys), max(xs), max(ys))
         if len(pts) > 1 and pts[0] == pts[-1]:
             pts.pop()  # GeoJSON rings repeat the first position at the end
         if len(set(pts)) < 3:
             self.error(n, f"a polygon needs at least 3 different corners, got {len(set(pts))}")
+            if pts:
+                self.refused.append(box)
             return None
         poly = Polygon(pts)
         if poly.is_valid and poly.area > 0:
             return poly
         fixed = _repair(poly)
         if fixed is None:
+            self.refused.append(box)
             why = shapely.is_valid_reason(poly) if not poly.is_valid else "it has no area"
             self.error(
                 n,
@@ -475,18 +522,28 @@ class _Reader:
         for fa in found:
             props, n = fa.props, fa.n
             unknown |= set(props) - set(_AREA_KEYS) - _QUIET_KEYS - set(_POINT_KEYS)
+            misplaced = [k for k in _POINT_KEYS if k in props and k not in _AREA_KEYS]
+            if misplaced:
+                self.warn(n, f"{', '.join(misplaced)} not used by an area: ignored")
             kind = self._area_kind(n, props)
             if kind is None:
+                self.refused.append(fa.poly.bounds)
                 continue
             area: dict[str, Any] = {"id": fa.id, "kind": kind}
             if kind == "building":
                 bid = self._text_id(n, props.get("building", fa.id), "building")
                 area["building"] = bid
                 if not self._building(n, props, bid, buildings, building_from):
+                    self.refused.append(fa.poly.bounds)
                     continue
             elif "building" in props:
                 self.error(n, f"a {kind} area cannot belong to building '{props['building']}'")
+                self.refused.append(fa.poly.bounds)
                 continue
+            else:
+                only = [k for k in ("levels", "basement", "building_name") if k in props]
+                if only:
+                    self.warn(n, f"{', '.join(only)} not used by {_a(kind)} area: ignored")
             if "name" in props:
                 area["name"] = str(props["name"])
             ring = [cm(x, y) for x, y in list(fa.poly.exterior.coords)[:-1]]
@@ -504,6 +561,9 @@ class _Reader:
         tree = shapely.STRtree(shapes)
         for fp in points:
             unknown |= set(fp.props) - set(_AREA_KEYS) - _QUIET_KEYS - set(_POINT_KEYS)
+            misplaced = [k for k in _AREA_KEYS if k in fp.props and k not in (*_POINT_KEYS, "id")]
+            if misplaced:
+                self.warn(fp.n, f"{', '.join(misplaced)} not used by a point feature: ignored")
             f = self._point_feature(fp, areas, tree, cm, levels)
             if f is not None:
                 self.source[("features", len(features))] = fp.n
@@ -609,7 +669,7 @@ class _Reader:
             return None
         lo, hi = RANGES.get(key, (1, 1_000_000) if key == "count" else (-1, 20))
         if not lo <= v <= hi:
-            self.error(n, f"{key} must be {lo}..{hi}, got {v}")
+            self.error(n, f"{key} must be {lo}..{hi}, got {v if abs(v) < 1e12 else f'{v:.3g}'}")
             return None
         return v
 
@@ -635,16 +695,17 @@ class _Reader:
         ok = True
         for key in needed:
             if key not in props:
-                self.error(n, f"a {ftype} needs '{key}'")
+                self.error(n, f"{_a(ftype)} needs '{key}'")
                 ok = False
         extra = [k for k in _POINT_KEYS if k in props and k not in own]
         if extra:
-            self.warn(n, f"{', '.join(extra)} not used by a {ftype}: ignored")
+            self.warn(n, f"{', '.join(extra)} not used by {_a(ftype)}: ignored")
         # Where: the area that contains the point; its 'area' property breaks a tie.
         x, y = fp.xy
         hits = sorted(int(j) for j in tree.query(Point(cm(x, y)), predicate="covered_by"))
         if not hits:
-            self.error(n, f"{ftype} at ({_num(x)}, {_num(y)}) lies outside every area")
+            if not any(b[0] <= x <= b[2] and b[1] <= y <= b[3] for b in self.refused):
+                self.error(n, f"{ftype} at ({_num(x)}, {_num(y)}) lies outside every area")
             return None
         ids = [areas[j]["id"] for j in hits]
         said = _text(props["area"]) if "area" in props else None
@@ -761,6 +822,15 @@ def _text(v: Any) -> str:
     if isinstance(v, float) and v.is_integer():
         return str(int(v))
     return str(v)
+
+
+def _lower(key: str, v: Any) -> Any:
+    """Names from a fixed list are read in any case: 'Building' is 'building'."""
+    return v.strip().lower() if key in ("kind", "type", "material") and isinstance(v, str) else v
+
+
+def _a(word: str) -> str:
+    return f"an {word}" if word[0] in "aeiou" else f"a {word}"
 
 
 def _show(v: Any) -> str:

@@ -87,15 +87,20 @@ class Order:
 
 
 # -- the API ---------------------------------------------------------------------------------
-def give_order(ctx: TurnContext, state: GameState, order: Order) -> int:
+def give_order(
+    ctx: TurnContext, state: GameState, order: Order, *, during_turn: bool = False
+) -> int:
     """Check ``order`` now and queue it; the turn whose step 6 carries it out (R-9).
 
+    Between turns (the default) an order from the officer on the spot takes effect in the
+    next turn's step 6, one by messenger a turn later; given during a turn's step 6
+    (``during_turn``, as the orders file does) the officer's takes effect at once.
     Raises :class:`OrderError` (state unchanged) when the rules do not allow it.
     """
     u = _unit(state, order)
-    delay = delivery_delay(ctx, state, u)
     check(ctx, state, order)
-    due = state.turn + 1 + delay
+    delay = delivery_delay(ctx, state, u)
+    due = state.turn + (0 if during_turn else 1) + delay
     pending: list[dict[str, Any]] = state.extra.setdefault("pending_orders", [])
     pending.append({**order.to_dict(), "due": due})
     return due
@@ -262,8 +267,9 @@ def _home_pump(state: GameState, stock: UnitState) -> UnitState | None:
 # -- carrying orders out (step 6) ------------------------------------------------------------
 def apply_due(ctx: TurnContext, state: GameState) -> None:
     """Step 6: orders due now take effect (checked again); standing player orders go on."""
-    for note in state.extra.pop("order_notes", []):
-        ctx.note("order", **note)
+    book: OrderBook | None = ctx.cache.get("order_book")
+    if book is not None:
+        _give_from_book(ctx, state, book)
     pending: list[dict[str, Any]] = state.extra.get("pending_orders", [])
     due = [d for d in pending if d["due"] <= state.turn]
     state.extra["pending_orders"] = [d for d in pending if d["due"] > state.turn]
@@ -329,6 +335,8 @@ def carry_on(ctx: TurnContext, state: GameState, u: UnitState) -> None:
             done = u.loc == o.to
         else:
             done = mv.drive(ctx, state, u, o.to[0]) or u.loc[0] == o.to[0]
+            if done:
+                u.extra["hold"] = True  # stays where the player put it while work is in reach
         if done and u.task == "move":
             u.task = "idle"
     elif k == "lay_hose":
@@ -387,21 +395,22 @@ class OrderBook:
 
 
 def apply_orders(game: Any, book: OrderBook) -> None:
-    """Before a turn is played: give the orders written for it (``simulate --orders``).
+    """Before each turn (``simulate --orders``): hand the book to the movement step, which
+    gives each turn's orders in its step 6, after the arrivals."""
+    game.ctx.cache["order_book"] = book
 
-    A refused order does not stop the game: it is reported on stderr and logged as an
-    ``order`` event with ``refused`` in the next turn.
-    """
+
+def _give_from_book(ctx: TurnContext, state: GameState, book: OrderBook) -> None:
+    """A refused order does not stop the game: it is reported on stderr and logged as an
+    ``order`` event with ``refused``."""
     import sys
 
-    state: GameState = game.state
-    notes: list[dict[str, Any]] = state.extra.setdefault("order_notes", [])
-    for order in book.for_turn(state.turn + 1):
+    for order in book.for_turn(state.turn):
         try:
-            give_order(game.ctx, state, order)
+            give_order(ctx, state, order, during_turn=True)
         except OrderError as exc:
             print(f"{order.where}: order refused: {exc}", file=sys.stderr)
-            notes.append({"unit": order.unit, "order": order.kind, "refused": str(exc)})
+            ctx.note("order", unit=order.unit, order=order.kind, refused=str(exc))
 
 
 def load_orders(path: str | Path) -> OrderBook:

@@ -1,4 +1,4 @@
-"""Handlers of the file-level commands: check, convert, schema, new, demo, GeoJSON.
+"""Handlers of the file-level commands: check, convert, schema, new, GeoJSON.
 
 Each ``cmd_*(args) -> int`` returns the exit code of cli.md. Bad files raise
 :class:`~fireground.engine.errors.ScenarioError`, which :func:`fireground.cli.main` prints
@@ -46,16 +46,16 @@ def _finding_dict(f: Any) -> dict[str, Any]:
     }
 
 
-def _column(s: Scenario, f: Any) -> int:
-    """Column of a finding: where its area's entry starts when on that line, else 1."""
-    if f.area is not None and f.line:
-        for i, a in enumerate(s.areas):
-            if a.id == f.area:
-                pos = s.source.get(("areas", i))
-                if pos and pos[0] == f.line:
-                    return pos[1]
-                break
-    return 1
+def _position(s: Scenario, f: Any) -> tuple[int | None, int]:
+    """(line, col) of a finding; the checks module knows best where its findings point."""
+    try:
+        from fireground.engine.checks import finding_position
+    except ImportError:
+        finding_position = None
+    if finding_position is not None:
+        line, col = finding_position(s, f)
+        return line, col
+    return f.line, 1
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -90,7 +90,8 @@ def cmd_check(args: argparse.Namespace) -> int:
         print(json.dumps(out, indent=2))
     else:
         for f in findings:
-            where = f"{args.file}:{f.line}:{_column(s, f)}" if f.line else args.file
+            line, col = _position(s, f)
+            where = f"{args.file}:{line}:{col}" if line else args.file
             print(f"{where}: {f.code} {f.message}")
         print(
             f"{args.file}: {len(errors)} error{'s' * (len(errors) != 1)}, "
@@ -143,24 +144,6 @@ def cmd_new(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-# -- demo (the lead grows it as the engine and export land) ------------------------------
-
-
-def cmd_demo(args: argparse.Namespace) -> int:
-    """Check the bundled example and print its summary."""
-    examples = resources.files("fireground.examples")
-    name = "stepney.fg.yaml"
-    with resources.as_file(examples.joinpath(name)) as path:
-        s = load_scenario(path)
-        findings = run_checks(s) or []
-    errors = sum(1 for f in findings if f.severity == "error")
-    locations = sum(1 for _ in s.locations())
-    print(f"{s.name}: {len(s.areas)} areas, {len(s.buildings)} buildings, {locations} locations")
-    print(f"  {len(s.features)} features, {len(s.forces)} units, {s.turns} turns")
-    print(f"  check: {errors} errors, {len(findings) - errors} warnings")
-    return EXIT_FINDINGS if errors else EXIT_OK
-
-
 # -- GeoJSON (issue 8) -------------------------------------------------------------------
 
 
@@ -168,11 +151,13 @@ def cmd_import_geojson(args: argparse.Namespace) -> int:
     """Make a scenario from a GeoJSON FeatureCollection (engine/geojson.py does the work)."""
     from fireground.engine.geojson import cli_import_geojson
 
-    return cli_import_geojson(args)
+    rc: int = cli_import_geojson(args)
+    return rc
 
 
 def cmd_export_geojson(args: argparse.Namespace) -> int:
     """Write the map of a scenario as GeoJSON (engine/geojson.py does the work)."""
     from fireground.engine.geojson import cli_export_geojson
 
-    return cli_export_geojson(args)
+    rc: int = cli_export_geojson(args)
+    return rc

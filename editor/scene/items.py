@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPen, QPolygonF, QTransform
+from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPen, QPolygonF
 from PySide6.QtWidgets import (
     QGraphicsItem,
     QGraphicsPolygonItem,
@@ -22,14 +22,13 @@ from .coords import polygon_to_scene, to_scene
 
 class AreaItem(QGraphicsPolygonItem):
     """One area's polygon, filled by kind. Painting stays in C++ (no Python ``paint``), which
-    keeps a full view of 20,000 areas fast; the id label is a separate item shown only when
-    zoomed in (see MapScene.set_labels_visible)."""
+    keeps a full view of 20,000 areas fast; the scene draws the ids of the areas in view
+    when zoomed in (MapScene.drawForeground)."""
 
     def __init__(self, area: Area) -> None:
         super().__init__()
         self.ghost = False
         self.selected = False
-        self.label: QGraphicsSimpleTextItem | None = None
         self.set_area(area)
         self._restyle()
 
@@ -37,9 +36,6 @@ class AreaItem(QGraphicsPolygonItem):
         self.area = area
         self.setPolygon(polygon_to_scene(area.polygon))
         self.label_at = label_point(area.polygon)
-        if self.label is not None:
-            self.label.setText(area.id)
-            self._place_label()
 
     def set_look(self, *, ghost: bool, selected: bool) -> None:
         if ghost != self.ghost or selected != self.selected:
@@ -54,25 +50,6 @@ class AreaItem(QGraphicsPolygonItem):
             self.setBrush(style.FILL_BRUSH[self.area.kind])
             self.setPen(style.SELECTED_OUTLINE if self.selected else style.OUTLINE)
         self.setZValue(2 if self.selected else (-1 if self.ghost else 0))
-        if self.label is not None:
-            self.label.setVisible(not self.ghost)
-
-    def show_label(self, on: bool) -> None:
-        if on and self.label is None:
-            self.label = QGraphicsSimpleTextItem(self.area.id, self)
-            self.label.setFlag(QGraphicsItem.ItemIgnoresTransformations)
-            self.label.setBrush(QBrush(style.LABEL_COLOR))
-            self.label.setFont(label_font())
-            self.label.setCacheMode(QGraphicsItem.DeviceCoordinateCache)
-            self._place_label()
-        if self.label is not None:
-            self.label.setVisible(on and not self.ghost)
-
-    def _place_label(self) -> None:
-        assert self.label is not None
-        br = self.label.boundingRect()
-        self.label.setPos(to_scene(self.label_at))
-        self.label.setTransform(QTransform.fromTranslate(-br.width() / 2, -br.height() - 8))
 
 
 def label_point(points: Sequence[tuple[float, float]]) -> tuple[float, float]:
@@ -125,8 +102,8 @@ class FeatureItem(QGraphicsItem):
         self.index = index
         self.feature = feature
         self.selected = False
-        self.setFlag(QGraphicsItem.ItemIgnoresTransformations)
-        self.setCacheMode(QGraphicsItem.DeviceCoordinateCache)
+        # Sized in screen pixels through setScale(1 / zoom) (MapScene.set_detail) rather than
+        # ItemIgnoresTransformations, so the scene index can still cull them.
         self.setZValue(5)
         self.setPos(to_scene(at))
         glyph, color = _GLYPH[feature.type]

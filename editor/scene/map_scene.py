@@ -20,7 +20,14 @@ from ..diff import area_diff
 from ..document import Document, Selection
 from . import style
 from .coords import polygon_to_scene, to_scene
-from .items import AreaItem, FeatureItem, MarkerText, RingItem, SnapIndicatorItem
+from .items import (
+    AreaItem,
+    FeatureItem,
+    MarkerText,
+    RingItem,
+    SnapIndicatorItem,
+    label_font,
+)
 
 #: An area of ``area_cm`` must be this many pixels across for its id / symbols to show.
 LABEL_MIN_PX = 36.0
@@ -70,12 +77,12 @@ class MapScene(QGraphicsScene):
         labels, symbols = cell_px >= LABEL_MIN_PX, cell_px >= SYMBOL_MIN_PX
         if labels != self.labels_on:
             self.labels_on = labels
-            for it in self.area_items.values():
-                it.show_label(labels)
-        if symbols != self.symbols_on:
-            self.symbols_on = symbols
-            for f in self.feature_items:
-                f.setVisible(symbols)
+            self.update()
+        self.symbols_on = symbols
+        for f in self.feature_items:
+            f.setVisible(symbols)
+            if symbols:
+                f.setScale(1 / px_per_cm)
 
     # -- building items -----------------------------------------------------------------------
     def _rebuild_all(self) -> None:
@@ -104,7 +111,6 @@ class MapScene(QGraphicsScene):
                 self.area_items[aid].set_area(by_id[aid])
             for aid in diff.added:
                 it = AreaItem(by_id[aid])
-                it.show_label(self.labels_on)
                 self.area_items[aid] = it
                 self.addItem(it)
             self._update_rect()
@@ -206,6 +212,7 @@ class MapScene(QGraphicsScene):
     ) -> None:
         it = FeatureItem(i, f, at, slot)
         it.setVisible(self.symbols_on)
+        it.setScale(1 / self.px_per_cm)
         it.selected = i in sel
         self.feature_items.append(it)
         self.addItem(it)
@@ -442,6 +449,23 @@ class MapScene(QGraphicsScene):
             if self.views()
             else False,
         )
+
+    def drawForeground(self, painter: QPainter, rect: QRectF) -> None:
+        """The ids of the areas in view, screen-sized (only when zoomed in enough)."""
+        if not self.labels_on:
+            return
+        t = painter.worldTransform()
+        painter.save()
+        painter.resetTransform()
+        painter.setFont(label_font())
+        painter.setPen(style.LABEL_COLOR)
+        for it in self.items(rect, Qt.IntersectsItemBoundingRect, Qt.AscendingOrder):
+            if type(it) is AreaItem and not it.ghost:
+                p = t.map(to_scene(it.label_at))
+                painter.drawText(
+                    QRectF(p.x() - 50, p.y() - 23, 100, 14), Qt.AlignCenter, it.area.id
+                )
+        painter.restore()
 
     # -- look-ups -----------------------------------------------------------------------------
     def area_at(self, p: tuple[float, float]) -> Area | None:

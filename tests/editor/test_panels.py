@@ -116,3 +116,28 @@ def _button(panel, text: str):  # type: ignore[no-untyped-def]
     from PySide6.QtWidgets import QPushButton
 
     return next(b for b in panel.findChildren(QPushButton) if b.text() == text)
+
+
+def test_overlays_draw_adjacency_reach_and_wind(qtbot, window) -> None:  # type: ignore[no-untyped-def]
+    from editor_helpers import sq
+    from PySide6.QtCore import Qt as _Qt
+
+    from fireground.editor.commands import AddAreasCommand
+    from fireground.engine.scenario import Area, AreaKind
+
+    win = window
+    doc = win.doc
+    doc.push(AddAreasCommand(doc, [Area("FAR", AreaKind.OPEN, sq(100, 100))]))
+    doc.push(ChangeSettingsCommand(doc, merge=False, wind=Wind("SW", True)))
+    for box in win.overlays.boxes.values():
+        box.setChecked(True)
+    items = win.scene.overlay_items
+    tips = [it.toolTip() for it in items]
+    assert any(t.startswith("FAR: no water") for t in tips)
+    assert any(t.startswith("H1:") and "hose length" in t for t in tips)
+    hatched = next(it for it in items if it.toolTip().startswith("FAR"))
+    assert hatched.brush().style() == _Qt.BDiagPattern
+    assert any(t == "wind from SW (strong)" for t in tips)
+    for box in win.overlays.boxes.values():
+        box.setChecked(False)
+    assert not win.scene.overlay_items

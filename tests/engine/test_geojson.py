@@ -8,6 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from fireground.cli import main
 from fireground.engine.errors import ScenarioError
 from fireground.engine.geojson import (
     GeoReference,
@@ -19,8 +21,6 @@ from fireground.engine.geojson import (
 )
 from fireground.engine.io import load_scenario
 from fireground.engine.scenario import FeatureType
-
-from fireground.cli import main
 
 REPO = Path(__file__).resolve().parents[2]
 FIXTURE = REPO / "tests" / "fixtures" / "geojson" / "paternoster_27700.geojson"
@@ -41,7 +41,7 @@ def collection(*features: dict[str, Any], crs: str | None = None) -> dict[str, A
 
 def polygon(ring: list[list[float]], **props: Any) -> dict[str, Any]:
     return {"type": "Feature", "properties": props,
-            "geometry": {"type": "Polygon", "coordinates": [ring + [ring[0]]]}}  # fmt: skip
+            "geometry": {"type": "Polygon", "coordinates": [[*ring, ring[0]]]}}  # fmt: skip
 
 
 def point(x: float, y: float, **props: Any) -> dict[str, Any]:
@@ -139,7 +139,10 @@ def test_fixture_round_trips_and_goes_back_in_place() -> None:
         if f["geometry"]["type"] == "Polygon"
     }
     assert exported == original
-    again = from_geojson(dumps_geojson(data), name="other").scenario
+    text = dumps_geojson(data)
+    lines = [ln for ln in text.splitlines() if ln.startswith('{"type": "Feature"')]
+    assert len(lines) == len(data["features"]) == 17  # one feature per line, as QGIS writes
+    again = from_geojson(text, name="other").scenario
     assert again == first  # every area, building, level, feature, name and the origin
 
 
@@ -269,9 +272,9 @@ def test_bad_point_properties_name_the_feature(props: dict[str, Any], message: s
 
 def test_qgis_number_fields() -> None:
     """QGIS writes integer ids as numbers and real fields as 4.0; text digits also pass."""
-    areas = [polygon(square(0, 0, 5), id=12, kind="building", building="b", levels="3"),
+    areas = [polygon(square(0, 0, 5), id=12, kind="Building", building="b", levels="3"),
              polygon(square(5, 0, 5), id=13.0, kind="street")]  # fmt: skip
-    hydrant = point(6, 1, type="hydrant", pressure=3.0)
+    hydrant = point(6, 1, type="Hydrant ", pressure=3.0)
     s = from_geojson(json.dumps(collection(*areas, hydrant))).scenario
     assert [a.id for a in s.areas] == ["12", "13"] and s.buildings[0].levels == 3
     assert s.features[0].pressure == 3 and s.features[0].area == "13"
@@ -286,8 +289,8 @@ def test_unused_properties_are_warned_about_once() -> None:
     assert [a.id for a in s.areas] == ["A1", "A2"]
     assert s.features[0].pressure == 3 and s.features[0].name is None
     messages = [w.message for w in imp.warnings]
-    assert messages == ["feature 3: name not used by a hydrant: ignored",
-                        "properties not used: colour, height"]  # fmt: skip
+    assert messages == ["properties not used: colour, height",
+                        "feature 3: name not used by a hydrant: ignored"]  # fmt: skip
 
 
 def test_ids_are_made_valid_generated_and_unique() -> None:
@@ -298,7 +301,7 @@ def test_ids_are_made_valid_generated_and_unique() -> None:
     assert [a.id for a in imp.scenario.areas] == ["Bay_1", "A2", "A1"]  # A1 is taken
     assert "feature 1: id 'Bay 1' is not a valid id" in imp.warnings[0].message
     areas[1]["properties"]["id"] = "Bay_1"
-    with pytest.raises(ScenarioError, match="feature 2: duplicate id 'Bay_1' .also feature 1."):
+    with pytest.raises(ScenarioError, match=r"feature 2: duplicate id 'Bay_1' \(also feature 1\)"):
         from_geojson(json.dumps(collection(*areas)))
 
 
@@ -307,8 +310,9 @@ def test_ids_are_made_valid_generated_and_unique() -> None:
 
 def test_bow_tie_is_refused_and_a_spike_is_repaired() -> None:
     bow = [[0, 0], [5, 5], [5, 0], [0, 5]]
+    inside = point(1, 2.5, type="label", text="in the refused area: not reported again")
     text = json.dumps(collection(polygon(square(10, 0, 5), kind="open"),
-                                 polygon(bow, id="X", kind="open")), indent=1)  # fmt: skip
+                                 polygon(bow, id="X", kind="open"), inside), indent=1)  # fmt: skip
     with pytest.raises(ScenarioError) as info:
         from_geojson(text, "m.geojson")
     (d,) = info.value.diagnostics
@@ -345,7 +349,7 @@ def test_multipolygons_holes_and_other_geometry() -> None:
         "feature 3: LineString geometry: skipped",
     ]
     two = dict(one, geometry={"type": "MultiPolygon", "coordinates": [
-        [square(0, 0, 5) + [[0, 0]]], [square(20, 0, 5) + [[20, 0]]]]})  # fmt: skip
+        [[*square(0, 0, 5), [0, 0]]], [[*square(20, 0, 5), [20, 0]]]]})  # fmt: skip
     with pytest.raises(ScenarioError, match="feature 2: MultiPolygon of 2 parts"):
         from_geojson(json.dumps(collection(holed, two)))
 
@@ -363,8 +367,9 @@ def test_buildings_from_area_properties() -> None:
     areas[3]["properties"]["building"] = "w"
     areas[0]["properties"]["levels"] = 40
     areas[2]["properties"]["kind"] = "bulding"
+    in_refused = point(12, 2, type="stairwell")  # inside feature 3: not reported again
     with pytest.raises(ScenarioError) as info:
-        from_geojson(json.dumps(collection(*areas)))
+        from_geojson(json.dumps(collection(*areas, in_refused)))
     assert [d.message for d in info.value.diagnostics] == [
         "feature 1: levels must be 1..20, got 40",
         "feature 3: unknown area kind 'bulding' (did you mean 'building'?)",
@@ -407,3 +412,97 @@ def test_cli_exit_codes_and_messages(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert main(["export-geojson", str(tmp_path / "none.fg.yaml"), "--out", str(bad)]) == 2
     assert main(["import-geojson", str(FIXTURE), "--out", str(out)]) == 0
     assert main(["export-geojson", str(out), "--out", str(tmp_path / "o.geojson")]) == 0
+
+
+HOSTILE = [
+    ('{"type": "FeatureCollection", "features": [' + "[" * 5000 + "]" * 5000 + "]}",
+     "h.geojson:1:1: not GeoJSON: nested too deeply"),
+    ('{"type": "FeatureCollection", "features": [}', "h.geojson:1:44: not valid JSON"),
+    ('{"type": "FeatureCollection", "features": [{"type": "Feature", "properties": [], '
+     '"geometry": {"type": "Polygon", "coordinates": [[[0, 0], [1e308, 0], [1e308, 1e308]]]}}]}',
+     "h.geojson:1:1: coordinates too large"),
+    ('{"type": "FeatureCollection", "features": [{"type": "Feature", "properties": '
+     '{"kind": ["x"]}, "geometry": {"type": "Polygon", "coordinates": [[[0, 0], [5, 0], '
+     '[5, 5]]]}}]}', "feature 1: unknown area kind"),
+    ('{"type": "FeatureCollection", "features": [{"type": "Feature", "geometry": '
+     '{"type": "Polygon", "coordinates": [[]]}}]}',
+     "feature 1: a polygon needs at least 3 different corners, got 0"),
+    ('{"type": "FeatureCollection", "features": [{"type": "Feature", "geometry": '
+     '{"type": "Polygon", "coordinates": [[[0, 0], [5, 0], [5, 5]]]}}, {"type": "Feature", '
+     '"properties": {"type": "occupants", "count": 1e300}, "geometry": {"type": "Point", '
+     '"coordinates": [3, 1]}}]}', "feature 2: count must be 1..1000000, got 1e+300"),
+    ('{"type": "FeatureCollection", "features": [{"type": "Feature", "geometry": '
+     '{"type": "Polygon", "coordinates": [[[0, 0], [5, 0], [5, 5]]]}}, {"type": "Feature", '
+     '"properties": {"type": "entry", "name": ""}, "geometry": {"type": "Point", '
+     '"coordinates": [true, 1]}}]}', "feature 2: unreadable coordinates"),
+    ('{"type": "FeatureCollection", "features": [{"type": "Feature", "geometry": '
+     '{"type": "Polygon", "coordinates": [[[0, 0], [5, 0], [5, 5]]]}}, {"type": "Feature", '
+     '"properties": {"type": "entry", "name": ""}, "geometry": {"type": "Point", '
+     '"coordinates": [3, 1]}}]}', "feature 2: an entry needs 'name'"),
+    ('{"type": "FeatureCollection", "features": [{"type": "Feature", "geometry": '
+     '{"type": "Polygon", "coordinates": [[[0, 0], [5, 0], [5, 5]]]}}, {"type": "Feature", '
+     '"properties": {"type": "entry", "name": "a"}, "geometry": {"type": "Point", '
+     '"coordinates": [3, 1]}}, {"type": "Feature", "properties": {"type": "entry", "name": '
+     '"a"}, "geometry": {"type": "Point", "coordinates": [3, 1]}}]}',
+     "feature 3: duplicate entry name 'a'"),
+    ('{"type": "FeatureCollection", "features": [{"type": "Feature", "geometry": '
+     '{"type": "MultiPoint", "coordinates": [[0, 0], [1, 1]]}}]}',
+     "feature 1: a MultiPoint of several points"),
+    ('{"type": "FeatureCollection", "features": [7]}', "feature 1: not a GeoJSON Feature"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "message"), HOSTILE)
+def test_hostile_files_give_positioned_errors(text: str, message: str) -> None:
+    with pytest.raises(ScenarioError) as info:
+        from_geojson(text, "h.geojson")
+    assert message in str(info.value)
+    assert all(str(d).startswith("h.geojson:") for d in info.value.diagnostics)
+
+
+def test_odd_but_usable_input_is_accepted_with_warnings() -> None:
+    text = (
+        '{"type": "FeatureCollection", "crs": {"type": "name", "properties": {"name": ["x"]}},'
+        ' "features": [{"type": "Feature", "properties": {"kind": "open", "basement": true,'
+        ' "levels": 2, "name": ""}, "geometry": {"type": "MultiPolygon", "coordinates":'
+        ' [[[[0, 0], [5, 0], [5, 5]]]]}}, {"type": "Feature", "properties": {"type":'
+        ' "stairwell"}, "geometry": {"type": "MultiPoint", "coordinates": [[3, 1]]}},'
+        ' {"type": "Feature", "properties": {}, "geometry": null}]}'
+    )
+    imp = from_geojson(text, "h.geojson")
+    assert [w.message for w in imp.warnings] == [
+        'crs name ["x"] not understood: ignored',
+        "feature 1: levels, basement not used by an open area: ignored",
+        "feature 3: no geometry: skipped",
+    ]
+    s = imp.scenario
+    assert s.areas[0].name == "" and s.features[0].area == "A1"
+    assert georeference(s) == GeoReference((0.0, 0.0), 0.5, None)
+
+
+@pytest.mark.parametrize("name", ["paternoster", "stepney", "surrey_docks"])
+def test_every_example_map_round_trips(name: str) -> None:
+    s = load_scenario(REPO / "examples" / f"{name}.fg.yaml")
+    imp = from_geojson(dumps_geojson(to_geojson(s)), name=s.name)
+    back = imp.scenario
+    minx, miny = s.bounds()[:2]
+    assert [(a.id, a.kind, a.building, a.name) for a in back.areas] == [
+        (a.id, a.kind, a.building, a.name) for a in s.areas
+    ]
+    for a, b in zip(s.areas, back.areas, strict=True):
+        moved = [c for x, y in a.polygon for c in (x - minx, y - miny)]
+        assert [c for p in b.polygon for c in p] == pytest.approx(moved, abs=1e-4)
+    assert sorted(back.buildings, key=lambda b: b.id) == sorted(s.buildings, key=lambda b: b.id)
+    assert back.features == s.features  # each point landed back in its own area
+    assert sorted(back.locations()) == sorted(s.locations())
+    assert imp.warnings == ()
+
+
+def test_keys_on_the_wrong_kind_of_feature_are_warned_about() -> None:
+    area = polygon(square(0, 0, 5), id="Y", kind="open", material="wood", count=3)
+    label = point(1, 1, type="label", text="t", id="P7", kind="street", levels=2)
+    imp = from_geojson(json.dumps(collection(area, label)))
+    assert [w.message for w in imp.warnings] == [
+        "feature 1: material, count not used by an area: ignored",
+        "feature 2: kind, levels not used by a point feature: ignored",
+    ]

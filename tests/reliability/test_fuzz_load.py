@@ -1,6 +1,6 @@
 """Fuzzing the loader and the checks (docs/reliability.md, "Fuzzing").
 
-Two families of inputs, 2,200 cases in all per run:
+Two families of inputs, 2,400 cases in all per run:
 
 * structure-aware: a valid scenario (a bundled example or one drawn by
   ``tests/engine/strategies.py``) parsed to plain data, then mutated one to four times
@@ -247,6 +247,32 @@ def mutate_once(draw: st.DrawFn, data: Any) -> Any:
 
 
 @st.composite
+def geometry_mutations(draw: st.DrawFn) -> str:
+    """Mutations the format accepts but the checks must judge: finite moved corners, bow
+    ties, collapsed or stacked polygons, shuffled lists."""
+    data = draw(example_data())
+    polys = [p for p in containers(data) if p and p[-1] == "polygon"]
+    for _ in range(draw(st.integers(1, 6))):
+        poly = get(data, draw(st.sampled_from(polys)))
+        how = draw(st.sampled_from(["move", "bowtie", "collapse", "stack", "sliver", "reverse"]))
+        i = draw(st.integers(0, len(poly) - 1))
+        if how == "move":
+            poly[i] = [draw(st.floats(-1e4, 1e4)), draw(st.floats(-1e4, 1e4))]
+        elif how == "bowtie" and len(poly) >= 4:
+            poly[1], poly[2] = poly[2], poly[1]
+        elif how == "collapse":
+            poly[:] = [poly[0], poly[0], poly[0]]
+        elif how == "stack":  # an exact copy of another area's outline: a total overlap
+            poly[:] = json.loads(json.dumps(get(data, draw(st.sampled_from(polys)))))
+        elif how == "sliver":
+            x, y = poly[0]
+            poly[:] = [[x, y], [x + 10, y], [x + 10, y + draw(st.sampled_from([1e-9, 1e-3, 0.5]))]]
+        else:
+            poly.reverse()
+    return serialise(data, "block")
+
+
+@st.composite
 def mutated_documents(draw: st.DrawFn, base: st.SearchStrategy[Any]) -> str:
     data = draw(base)
     for _ in range(draw(st.integers(1, 4))):
@@ -265,12 +291,18 @@ def generated_data() -> st.SearchStrategy[Any]:
     )
 
 
-# -- the fuzz tests (2,200 cases) ------------------------------------------------------------
+# -- the fuzz tests (2,400 cases) ------------------------------------------------------------
 
 
-@fuzz(600)
+@fuzz(500)
 @given(mutated_documents(example_data()))
 def test_mutated_examples_load_or_fail_cleanly(text: str) -> None:
+    load_and_check(text)
+
+
+@fuzz(300)
+@given(geometry_mutations())
+def test_broken_geometry_loads_and_checks(text: str) -> None:
     load_and_check(text)
 
 

@@ -137,3 +137,28 @@ def test_turn_properties(world_seed):
             if h.water > 0:
                 assert water.effective_lengths(ctx, st.units[h.unit], h) <= max_len
             assert h.lengths >= 1 and h.path
+
+
+def test_team_uses_a_deployed_pump_in_its_street_when_its_own_is_full_or_dry():
+    from fireground.engine.autopilot import feeding_pump
+    from test_units_world import add_hose, usetup
+
+    sc = uworld(
+        ["SSB"],
+        forces=[
+            ForceUnit("E1", "general_appliance", area="S00"),
+            ForceUnit("HP", "heavy_pump", area="S00"),
+        ],
+        hydrants=["S00"],
+    )
+    _, st = usetup(sc)
+    e1, hp = st.units["E1"], st.units["HP"]
+    assert feeding_pump(st, e1) is e1
+    e1.water = 0
+    assert feeding_pump(st, e1) is None  # dry, and the skid pump is not unloaded yet
+    hp.deployed, hp.source = True, "hydrant:S00"
+    assert feeding_pump(st, e1) is hp
+    e1.water = 10
+    for i in range(4):
+        add_hose(st, f"H{i}", "E1", [("S00", 0)], None)
+    assert feeding_pump(st, e1) is hp

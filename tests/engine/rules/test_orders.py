@@ -260,3 +260,23 @@ def test_simulate_applies_file_orders_and_logs_refusals(capsys):
     assert any("refused" in e and "§7" in e["refused"] for e in orders)
     assert "o.yaml:3:5: order refused" in capsys.readouterr().err
     assert apply_orders  # the hook simulate calls
+
+
+def test_file_orders_reach_units_arriving_that_turn_and_hold_them():
+    sc = uworld(
+        ["SSSSB"],
+        entries={"in": "S00"},
+        hydrants=["S03"],
+        fires={("B04", 0): 1},
+        forces=[
+            ForceUnit("E1", "general_appliance", entry="in"),
+            ForceUnit("OFF", "officer", entry="in"),
+        ],
+    )
+    game_ = new_game(sc, seed=4)
+    game_.orders = loads_orders("orders:\n  - {turn: 1, unit: E1, order: move, to: S02}\n")
+    log = game_.step()
+    assert [e.get("refused") for e in log.events if e["rule"] == "order"] == [None]
+    assert game_.state.units["E1"].loc == ("S02", 0)  # not re-parked at the hydrant
+    game_.step()
+    assert game_.state.units["E1"].loc == ("S02", 0)  # work in reach: it stays
