@@ -6,7 +6,7 @@ Point Feature per map feature (``type``, ``area`` and the feature's own keys).
 
 Importing reads a FeatureCollection as QGIS writes it, in a projected CRS in metres (e.g.
 EPSG:27700) or plain coordinates (a file in longitude/latitude is projected locally, with a
-warning). The map's south-west corner is moved to (0, 0) and metres become table cm
+warning, and exported back to degrees). The map's south-west corner is moved to (0, 0) and metres become table cm
 (``metres_per_cm``, default 0.5: a 5 m bay is a 10 cm area). Where the map came from is kept
 as one line at the end of the scenario's ``description``::
 
@@ -142,8 +142,12 @@ def to_geojson(s: Scenario, metres_per_cm: float | None = None) -> dict[str, Any
     ref = georeference(s) or GeoReference()
     k = metres_per_cm if metres_per_cm is not None else ref.metres_per_cm
     ox, oy = ref.origin
+    lonlat = _is_lonlat(ref.crs)
 
     def metres(x: float, y: float) -> list[float]:
+        if lonlat:
+            lon, lat = _from_local(x * k, y * k, ox, oy)
+            return [_tidy(lon, 12), _tidy(lat, 12)]
         return [_tidy(x * k + ox, 6), _tidy(y * k + oy, 6)]
 
     features: list[dict[str, Any]] = []
@@ -310,6 +314,8 @@ class _Reader:
         self.text = text
         self._marked: Any = None
         self._warned_at: list[int] = []
+        #: Metres of the projection back to the file's coordinates (degrees for lon/lat).
+        self.unproject: Callable[[float, float], tuple[float, float]] = lambda x, y: (x, y)
         #: Bounds (metres) of polygons refused: a point there is not reported twice.
         self.refused: list[tuple[float, float, float, float]] = []
         self.filename = filename
@@ -422,7 +428,7 @@ class _Reader:
                 "(e.g. EPSG:27700) or set --metres-per-cm",
             )
             return {}
-        ref = GeoReference((minx, miny), self.k, crs)
+        ref = GeoReference(self.unproject(minx, miny), self.k, crs)
 
         def cm(x: float, y: float) -> tuple[float, float]:
             return (_tidy((x - minx) / self.k, 4), _tidy((y - miny) / self.k, 4))
@@ -440,16 +446,12 @@ class _Reader:
                 crs_name = value
             else:
                 self.warn(None, f"crs name {_show(value)} not understood: ignored")
-        if crs_name is None or not crs_name.endswith(_LONLAT):
+        if not _is_lonlat(crs_name):
             return (lambda p: p), crs_name
-        # Longitude/latitude: a local equirectangular projection, exact enough for a block.
-        lat0 = math.radians(_first_latitude(feats))
         self.warn(None, "coordinates are longitude/latitude: projected locally to metres")
-
-        def local(p: tuple[float, float]) -> tuple[float, float]:
-            return (p[0] * 111_320.0 * math.cos(lat0), p[1] * 110_574.0)
-
-        return local, None
+        lon0, lat0 = _min_lonlat(feats)
+        self.unproject = lambda x, y: _from_local(x, y, lon0, lat0)
+        return (lambda p: _to_local(p[0], p[1], lon0, lat0)), crs_name
 
     def _polygon(
         self,
@@ -796,15 +798,51 @@ def _pair(p: Any) -> tuple[float, float]:
     return float(x), float(y)
 
 
-def _first_latitude(feats: list[Any]) -> float:
+# Longitude/latitude: a local equirectangular projection about the map's south-west
+# corner, good to centimetres across a few blocks, and exactly invertible for export.
+_M_PER_DEG_LON = 111_320.0  # at the equator; times cos(latitude)
+_M_PER_DEG_LAT = 110_574.0
+
+
+def _is_lonlat(crs: str | None) -> bool:
+    return crs is not None and crs.endswith(_LONLAT)
+
+
+def _to_local(lon: float, lat: float, lon0: float, lat0: float) -> tuple[float, float]:
+    kx = _M_PER_DEG_LON * math.cos(math.radians(lat0))
+    return ((lon - lon0) * kx, (lat - lat0) * _M_PER_DEG_LAT)
+
+
+def _from_local(x: float, y: float, lon0: float, lat0: float) -> tuple[float, float]:
+    kx = _M_PER_DEG_LON * math.cos(math.radians(lat0))
+    return (lon0 + x / kx, lat0 + y / _M_PER_DEG_LAT)
+
+
+def _min_lonlat(feats: list[Any]) -> tuple[float, float]:
+    """The smallest longitude and latitude of the polygons' positions ((0, 0) if none)."""
+    lons: list[float] = []
+    lats: list[float] = []
+
+    def walk(c: Any) -> None:
+        if isinstance(c, list) and len(c) >= 2 and all(_is_num(v) for v in c[:2]):
+            lons.append(float(c[0]))
+            lats.append(float(c[1]))
+        elif isinstance(c, list):
+            for item in c:
+                walk(item)
+
     for f in feats:
         geom = f.get("geometry") if isinstance(f, dict) else None
-        c = geom.get("coordinates") if isinstance(geom, dict) else None
-        while isinstance(c, list) and c and isinstance(c[0], list):
-            c = c[0]
-        if isinstance(c, list) and len(c) >= 2 and isinstance(c[1], int | float):
-            return float(c[1])
-    return 0.0
+        if isinstance(geom, dict) and geom.get("type") in ("Polygon", "MultiPolygon"):
+            walk(geom.get("coordinates"))
+    finite = [(x, y) for x, y in zip(lons, lats, strict=True) if math.isfinite(x + y)]
+    if not finite:
+        return (0.0, 0.0)
+    return (min(x for x, _ in finite), min(y for _, y in finite))
+
+
+def _is_num(v: Any) -> bool:
+    return isinstance(v, int | float) and not isinstance(v, bool)
 
 
 def _tidy(v: float, digits: int) -> float:

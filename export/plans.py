@@ -93,6 +93,26 @@ class TileGrid:
         pts |= {(x, y) for x in col_mid for y in ys}
         return sorted(pts)
 
+    def marks_near(self, col: int, row: int, d: float) -> list[tuple[float, float]]:
+        """The alignment marks that show on one tile (within ``d`` of its window).
+
+        Marks lie on the lines through the overlap strips and the tile middles, so only
+        the strips next to this tile can hold one: a constant amount of work per tile
+        (scanning :meth:`marks` for every tile made a large plan quadratic)."""
+        w, h, ov = self.window.width, self.window.height, self.overlap
+        x0, y0, x1, y1 = self.tile(col, row)
+        near_c = [i for i in (col - 1, col, col + 1) if 0 <= i < self.cols]
+        near_r = [j for j in (row - 1, row, row + 1) if 0 <= j < self.rows]
+        strip_x = [self.tile(i, 0)[2] - ov / 2 for i in near_c if i < self.cols - 1]
+        strip_y = [self.tile(0, j)[1] + ov / 2 for j in near_r if j < self.rows - 1]
+        mid_x = [self.tile(i, 0)[0] + w / 2 for i in near_c]
+        mid_y = [self.tile(0, j)[1] + h / 2 for j in near_r]
+        pts = {(x, y) for x in strip_x for y in strip_y + mid_y}
+        pts |= {(x, y) for x in mid_x for y in strip_y}
+        return sorted(
+            (x, y) for x, y in pts if x0 - d < x < x1 + d and y0 - d < y < y1 + d
+        )
+
 
 def level_extent(scenario: Scenario, level: int, margin_cm: float = 1.0) -> Extent:
     """The part of the table that has this level (the whole map at ground level)."""
@@ -352,7 +372,6 @@ def _tile_pages(
     draw_text(c, lay.box("title"), f"{name}: {level_name(level)}")
     draw_text(c, lay.box("subtitle"), f"1:1 table scale · {_subtitle(scenario)}")
     c.endForm()
-    marks = grid.marks()
     d = lay.length("mark")
     ov = grid.overlap
     for row in range(grid.rows):
@@ -376,9 +395,8 @@ def _tile_pages(
             if row + 1 < grid.rows:
                 c.line(x0, y0 + ov, x1, y0 + ov)
             c.setDash()
-            for mx, my in marks:
-                if x0 - d < mx < x1 + d and y0 - d < my < y1 + d:
-                    aids.draw_mark(c, mx, my, d)
+            for mx, my in grid.marks_near(col, row, d):
+                aids.draw_mark(c, mx, my, d)
             c.restoreState()
             c.setLineWidth(0.6)
             c.setStrokeColor("#000000")

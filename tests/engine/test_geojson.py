@@ -506,3 +506,24 @@ def test_keys_on_the_wrong_kind_of_feature_are_warned_about() -> None:
         "feature 1: material, count not used by an area: ignored",
         "feature 2: kind, levels not used by a point feature: ignored",
     ]
+
+
+def test_longitude_latitude_goes_back_to_degrees() -> None:
+    crs = "urn:ogc:def:crs:OGC:1.3:CRS84"
+    lon, lat, d = -0.0984, 51.5138, 0.0001  # by St Paul's; 0.0001 deg is ~7 m by ~11 m
+    west = [[lon, lat], [lon + d, lat], [lon + d, lat + d], [lon, lat + d]]
+    east = [[lon + d, lat], [lon + 2 * d, lat], [lon + 2 * d, lat + d], [lon + d, lat + d]]
+    data = collection(polygon(west, id="W", kind="open"), polygon(east, id="E", kind="street"),
+                      point(lon + 1.5 * d, lat + 0.5 * d, type="hydrant", pressure=2),
+                      crs=crs)  # fmt: skip
+    first = from_geojson(json.dumps(data)).scenario
+    (a, b) = first.areas
+    width = a.polygon[1][0] - a.polygon[0][0]
+    assert width == pytest.approx(d * 111_320 * 0.62237 / 0.5, rel=1e-4)  # cos 51.51 deg
+    assert a.polygon[2][1] == pytest.approx(d * 110_574 / 0.5, rel=1e-9)
+    assert first.features[0].area == "E"
+    out = to_geojson(first)
+    assert out["crs"]["properties"]["name"] == crs
+    ring = out["features"][0]["geometry"]["coordinates"][0][:-1]
+    assert [c for p in ring for c in p] == pytest.approx([c for p in west for c in p], abs=1e-9)
+    assert from_geojson(dumps_geojson(out)).scenario == first
