@@ -517,7 +517,8 @@ def test_longitude_latitude_goes_back_to_degrees() -> None:
                       point(lon + 1.5 * d, lat + 0.5 * d, type="hydrant", pressure=2),
                       crs=crs)  # fmt: skip
     first = from_geojson(json.dumps(data)).scenario
-    (a, b) = first.areas
+    a = first.areas[0]
+    assert [x.id for x in first.areas] == ["W", "E"]
     width = a.polygon[1][0] - a.polygon[0][0]
     assert width == pytest.approx(d * 111_320 * 0.62237 / 0.5, rel=1e-4)  # cos 51.51 deg
     assert a.polygon[2][1] == pytest.approx(d * 110_574 / 0.5, rel=1e-9)

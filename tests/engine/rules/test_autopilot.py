@@ -140,8 +140,9 @@ def test_turn_properties(world_seed):
 
 
 def test_team_uses_a_deployed_pump_in_its_street_when_its_own_is_full_or_dry():
-    from fireground.engine.autopilot import feeding_pump
     from test_units_world import add_hose, usetup
+
+    from fireground.engine.autopilot import feeding_pump
 
     sc = uworld(
         ["SSB"],
