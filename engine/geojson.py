@@ -903,9 +903,12 @@ def cli_import_geojson(args: argparse.Namespace) -> int:
 
 
 def cli_export_geojson(args: argparse.Namespace) -> int:
-    """``fireground export-geojson FILE.fg.yaml --out FILE.geojson``."""
+    """``fireground export-geojson FILE.fg.yaml --out FILE.geojson [--metres-per-cm M]``."""
     s = load_scenario(args.file)
-    data = to_geojson(s)
+    scale = getattr(args, "metres_per_cm", None)
+    if scale is not None and not (math.isfinite(scale) and scale > 0):
+        raise UsageError(f"{args.file}: --metres-per-cm must be a positive number")
+    data = to_geojson(s, scale)
     atomic_write(args.out, dumps_geojson(data).encode("utf-8"), backup=False)
     print(f"{args.out}: {len(data['features'])} GeoJSON features from {args.file}")
     return 0

@@ -127,6 +127,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     c.add_argument("file")
     c.add_argument("--out", required=True)
+    c.add_argument(
+        "--metres-per-cm",
+        type=float,
+        default=None,
+        help="scale of the written map (default: the scale it was imported at, else 0.5)",
+    )
 
     cmd(
         "schema",

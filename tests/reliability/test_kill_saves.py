@@ -1,8 +1,9 @@
 """Crash-safe and disk-full-safe saves (docs/reliability.md, "Saves").
 
-* A real ``python -m fireground convert FILE`` on a 3,000-area city is SIGKILLed at 50
-  seeded random moments; an editor process saving in a loop is SIGKILLed 20 times. After
-  every kill the file is byte-identical to the old or a new version and loads.
+* ``fireground convert FILE`` on a 3,000-area city is SIGKILLed at 50 seeded random
+  moments (forked from a fork server, plus 8 fresh ``python -m fireground convert``
+  processes); an editor saving in a loop (a 1,000-area city) is SIGKILLed 50 times. After
+  every kill the file (and FILE.bak) is byte-identical to the old or a new version and loads.
 * A save is cut by SIGKILL right before and right after each of its system calls (forked
   children): the file, and FILE.bak, are never torn.
 * The order of the system calls: data written, file fsynced, renamed, folder fsynced.
@@ -24,6 +25,7 @@ import subprocess
 import sys
 import textwrap
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -36,8 +38,10 @@ from fireground.engine.synthetic import synthetic_city
 pytestmark = pytest.mark.slow
 
 N_AREAS = 3000
+EDITOR_AREAS = 1000
 KILLS_CONVERT = 50
-KILLS_EDITOR = 20
+KILLS_EDITOR = 50
+KILLS_REAL = 8
 
 
 @pytest.fixture(scope="module")
@@ -60,104 +64,156 @@ def _leftovers(folder: Path) -> list[str]:
     return sorted(p.name for p in folder.iterdir() if p.name.endswith(".tmp"))
 
 
-# -- SIGKILL during `fireground convert` -------------------------------------------------
+# -- SIGKILL during `fireground convert` and editor saves ------------------------------
 
-
-def test_convert_killed_at_random_moments_leaves_old_or_new(
-    tmp_path: Path, city_text: str
-) -> None:
-    path = tmp_path / "city.fg.yaml"
-    # The old file differs from what convert writes (a comment and blank lines convert drops).
-    old = ("# drawn by hand\n\n" + city_text).encode("utf-8")
-    path.write_bytes(old)
-    cmd = [sys.executable, "-m", "fireground", "convert", str(path)]
-    t0 = time.perf_counter()
-    subprocess.run(cmd, check=True, capture_output=True, env=_env(), timeout=120)
-    full = time.perf_counter() - t0  # one uninterrupted run: the kills land within it
-    new = path.read_bytes()
-    assert new != old and new == city_text.encode("utf-8")
-    versions = {old, new}
-
-    rng = random.Random(20240907)
-    seen = {"old": 0, "new": 0}
-    for i in range(KILLS_CONVERT):
-        path.write_bytes(old)
-        (tmp_path / "city.fg.yaml.bak").unlink(missing_ok=True)
-        child = subprocess.Popen(
-            cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=_env()
-        )
-        try:
-            child.wait(timeout=rng.uniform(0.3, 1.15) * full)
-        except subprocess.TimeoutExpired:
-            child.send_signal(signal.SIGKILL)
-        child.wait(timeout=60)
-        data = _assert_whole(path, versions, f"kill {i}")
-        seen["old" if data == old else "new"] += 1
-        bak = tmp_path / "city.fg.yaml.bak"
-        if bak.exists():
-            assert bak.read_bytes() == old, f"kill {i}: torn or wrong .bak"
-    print(f"convert kills: {seen}; stray temp files: {len(_leftovers(tmp_path))}")
-
-
-# -- SIGKILL during editor saves ---------------------------------------------------------
-
-EDITOR_CHILD = textwrap.dedent(
+#: A fork server: imports fireground (and Qt) once, then for each request forks a child that
+#: runs ``fireground convert FILE`` (``fireground.cli.main``, what ``python -m fireground``
+#: calls) or an editor window saving in a loop, and SIGKILLs it after DELAY seconds (for the
+#: editor: DELAY after its window is up). Forking skips the interpreter start-up, so 50 kills
+#: of each fit in the time budget. Qt is only imported here; each child makes its own app.
+SERVER = textwrap.dedent(
     """
-    import sys
+    import os, select, signal, sys, time
+    from fireground.cli import main
+    import fireground.commands, fireground.engine.io
     from PySide6.QtWidgets import QApplication
     from fireground.editor.commands import ChangeSettingsCommand
     from fireground.editor.document import Document
     from fireground.editor.main_window import MainWindow
     from fireground.engine.io import load_scenario
 
-    app = QApplication([])
-    path = sys.argv[1]
-    win = MainWindow(Document(load_scenario(path), path), recovery_session=False)
-    print("ready", flush=True)
-    i = 0
-    while True:  # save, edit, save, ... until the parent kills us
-        win.doc.push(ChangeSettingsCommand(win.doc, merge=False, name=f"version {i % 2}"))
-        assert win.save_to(path)
-        i += 1
+    def editor(path, ready):
+        app = QApplication([])
+        win = MainWindow(Document(load_scenario(path), path), recovery_session=False)
+        os.write(ready, b"r")
+        i = 0
+        while True:  # save, edit, save, ... until killed
+            win.doc.push(ChangeSettingsCommand(win.doc, merge=False, name=f"version {i % 2}"))
+            assert win.save_to(path)
+            i += 1
+
+    for line in sys.stdin:
+        what, path, delay = line.split()
+        r, w = os.pipe()
+        t0 = time.perf_counter()
+        pid = os.fork()
+        if pid == 0:
+            os.close(r)
+            try:
+                code = main(["convert", path]) if what == "convert" else editor(path, w)
+            finally:
+                sys.stdout.flush()
+                os._exit(code if isinstance(code, int) else 3)
+        os.close(w)
+        if what == "editor":
+            select.select([r], [], [], 60)
+        time.sleep(float(delay))
+        os.kill(pid, signal.SIGKILL)  # harmless when it has already exited
+        _, status = os.waitpid(pid, 0)
+        os.close(r)
+        state = "killed" if os.WIFSIGNALED(status) else f"exited {os.WEXITSTATUS(status)}"
+        print(state, time.perf_counter() - t0, flush=True)
     """
 )
 
 
-def test_editor_killed_while_saving_leaves_old_or_new(tmp_path: Path, city_text: str) -> None:
+@pytest.fixture(scope="module")
+def server() -> Iterator[subprocess.Popen[str]]:
     pytest.importorskip("PySide6")
+    proc = subprocess.Popen(
+        [sys.executable, "-c", SERVER],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=_env(),
+        text=True,
+    )
+    yield proc
+    assert proc.stdin is not None
+    proc.stdin.close()
+    proc.wait(timeout=60)
+
+
+def _run(server: subprocess.Popen[str], what: str, path: Path, delay: float) -> tuple[str, float]:
+    assert server.stdin is not None and server.stdout is not None
+    server.stdin.write(f"{what} {path} {delay:.4f}\n")
+    server.stdin.flush()
+    answer = server.stdout.readline().split()
+    assert answer, server.stderr.read() if server.stderr else "the fork server died"
+    return " ".join(answer[:-1]), float(answer[-1])
+
+
+def test_convert_killed_at_random_moments_leaves_old_or_new(
+    tmp_path: Path, city_text: str, server: subprocess.Popen[str]
+) -> None:
     path = tmp_path / "city.fg.yaml"
-    old = city_text.encode("utf-8")
-    base = loads_scenario(old)
+    bak = tmp_path / "city.fg.yaml.bak"
+    # The old file differs from what convert writes (a comment and blank lines convert drops).
+    old = ("# drawn by hand\n\n" + city_text).encode("utf-8")
+    path.write_bytes(old)
+    state, full = _run(server, "convert", path, 600)  # one whole run, to time it
+    assert state == "exited 0"
+    new = path.read_bytes()
+    assert new != old and new == city_text.encode("utf-8")
+    versions = {old, new}
+    rng = random.Random(20240907)
+    seen = {"old": 0, "new": 0}
+    for i in range(KILLS_CONVERT):
+        path.write_bytes(old)
+        bak.unlink(missing_ok=True)
+        _run(server, "convert", path, rng.uniform(0.0, 1.1) * full)
+        data = _assert_whole(path, versions, f"kill {i}")
+        seen["old" if data == old else "new"] += 1
+        if bak.exists():
+            assert bak.read_bytes() == old, f"kill {i}: torn or wrong .bak"
+    print(f"convert kills: {seen}; stray temp files: {len(_leftovers(tmp_path))}")
+
+
+def test_real_convert_process_killed_leaves_old_or_new(tmp_path: Path, city_text: str) -> None:
+    """The same with a fresh ``python -m fireground convert`` per kill (fewer: start-up)."""
+    path = tmp_path / "city.fg.yaml"
+    old = ("# drawn by hand\n\n" + city_text).encode("utf-8")
+    path.write_bytes(old)
+    cmd = [sys.executable, "-m", "fireground", "convert", str(path)]
+    t0 = time.perf_counter()
+    subprocess.run(cmd, check=True, capture_output=True, env=_env(), timeout=120)
+    full = time.perf_counter() - t0
+    versions = {old, path.read_bytes()}
+    rng = random.Random(7)
+    for i in range(KILLS_REAL):
+        path.write_bytes(old)
+        child = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                 env=_env())  # fmt: skip
+        try:
+            child.wait(timeout=rng.uniform(0.5, 1.1) * full)
+        except subprocess.TimeoutExpired:
+            child.send_signal(signal.SIGKILL)
+        child.wait(timeout=60)
+        _assert_whole(path, versions, f"kill {i}")
+
+
+def test_editor_killed_while_saving_leaves_old_or_new(
+    tmp_path: Path, server: subprocess.Popen[str]
+) -> None:
+    path = tmp_path / "city.fg.yaml"
+    bak = path.with_name(path.name + ".bak")
+    base = synthetic_city(EDITOR_AREAS, seed=8)
+    old = dump_scenario(base).encode("utf-8")
     versions = {old} | {
         dump_scenario(dataclasses.replace(base, name=f"version {k}")).encode("utf-8")
         for k in (0, 1)
     }
     rng = random.Random(1940)
+    states = []
     for i in range(KILLS_EDITOR):
         path.write_bytes(old)
-        child = subprocess.Popen(
-            [sys.executable, "-c", EDITOR_CHILD, str(path)],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            env=_env(),
-            text=True,
-        )
-        try:
-            assert child.stdout is not None
-            line = child.stdout.readline()
-            assert line.strip() == "ready", child.stderr.read() if child.stderr else ""
-            try:  # the child saves ~every 20 ms: a random kill lands inside some save
-                child.wait(timeout=rng.uniform(0.0, 0.4))
-            except subprocess.TimeoutExpired:
-                pass
-            assert child.poll() is None, child.stderr.read() if child.stderr else ""
-        finally:
-            child.send_signal(signal.SIGKILL)
-            child.wait(timeout=60)
+        bak.unlink(missing_ok=True)
+        state, _ = _run(server, "editor", path, rng.uniform(0.0, 0.25))
+        states.append(state)
         _assert_whole(path, versions, f"editor kill {i}")
-        bak = path.with_name(path.name + ".bak")
         if bak.exists():
             _assert_whole(bak, versions, f"editor kill {i} (.bak)")
+    assert states == ["killed"] * KILLS_EDITOR  # killed while saving, never finished
 
 
 # -- SIGKILL before and after every system call of a save --------------------------------
