@@ -40,7 +40,10 @@ class Document(QObject):
 
     def __init__(self, scenario: Scenario | None = None, path: str | Path | None = None) -> None:
         super().__init__()
-        self._scenario = scenario if scenario is not None else default_scenario()
+        from .background import on_open
+
+        # The background image path is kept absolute while the file is open.
+        self._scenario = on_open(scenario, path) if scenario is not None else default_scenario()
         self._path: Path | None = Path(path) if path else None
         self._selection = Selection()
         self._level = 0

@@ -19,6 +19,7 @@ from fireground.engine.scenario import AreaKind, FeatureType, Material
 
 from .document import Document
 from .scene.map_view import MapView
+from .tools.background import MoveBackgroundTool, ScaleBackgroundTool
 from .tools.base import AbstractTool
 from .tools.draw import DrawPolygonTool, NewAreaSettings, RectangleTool
 from .tools.place import PlaceFeatureTool, StartBrushTool
@@ -49,9 +50,12 @@ class Toolbox:
             layer: StartBrushTool(layer, 1)
             for layer in ("fire", "embers", "damp", "damage", "rubble", "craters")
         }
+        #: Tracing tools, worked from the Background panel rather than the tool bar.
+        self.bg_scale = ScaleBackgroundTool()
+        self.bg_move = MoveBackgroundTool()
         self.actions: dict[str, QAction] = {}
         self.group = QActionGroup(view)
-        self.group.setExclusive(True)
+        self.group.setExclusionPolicy(QActionGroup.ExclusionPolicy.ExclusiveOptional)
 
     def all_tools(self) -> list[tuple[str, AbstractTool, str]]:
         out: list[tuple[str, AbstractTool, str]] = [
@@ -91,6 +95,10 @@ class Toolbox:
         for act_label, t, _k in self.all_tools():
             if t is tool:
                 self.actions[act_label].setChecked(True)
+                return
+        checked = self.group.checkedAction()
+        if checked is not None:  # a tool without a tool-bar button
+            checked.setChecked(False)
 
 
 class OptionsBar(QToolBar):

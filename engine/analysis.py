@@ -185,7 +185,7 @@ def _play_full(scenario: Scenario, seeds: list[int], turns: int) -> dict[str, An
     score = {f: np.zeros(g, dtype=np.int64) for f in SCORE_FIELDS}
     objectives = np.zeros((g, len(scenario.objectives)), dtype=bool)
     for j, s in enumerate(seeds):
-        game = new_game(scenario, s, graph=graph, rules=rules)
+        game = new_game(scenario, s, graph=graph, rules=rules, log_events=False)
         row = first[j]
         for t in range(1, turns + 1):
             game.step()

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections import deque
 
+from .rules import fire as fire_rules
 from .rules import movement as mv
 from .rules import reach
 from .rules.firefighting import party_targets, refill_point
@@ -35,15 +36,32 @@ from .units import STAND, VEHICLE, HoseLine, UnitState, crew_of
 #: weight on the chance of a branch position inside a building next to a fire: a team
 #: there can be trapped when the fire spreads in, a team in the street cannot
 RISKY = 0.6
-#: parking penalties, in hose steps: a street next to a fire (a parked vehicle can catch,
-#: R-10), a street with no water but the tank
-PARK_HOT, PARK_DRY = 3, 3
+#: parking penalties, in hose steps: a street next to a fire (a parked vehicle makes its
+#: street flammable and burns out when the fire spreads in, R-10), a street one location
+#: away from a fire (the next spread brings it next door), a street with no water but the
+#: tank, a street whose every way out runs next to a fire, a street downwind of a fire
+PARK_HOT, PARK_NEAR, PARK_DRY, PARK_TRAPPED, PARK_DOWNWIND = 12, 3, 3, 3, 1
+#: how far (in spread steps) the fire's threat to a street is measured
+THREAT_RANGE = 3
+#: an appliance whose street has this much heat next to it slips its lines and drives off
+WITHDRAW_HEAT = 2
 
 
 def standing_orders(ctx: TurnContext, state: GameState) -> None:
     """Give every unit that has no player's order its standing orders for this turn."""
     if not any(u.in_play for u in state.units.values()):
         return
+    ctx.cache["ap_threat"] = {}  # the fire's reach to each street, worked out once a call
+    ctx.cache["ap_steps"] = {}  # hose steps from groups of fires
+    ctx.cache["ap_vehicles"] = None  # streets a vehicle makes flammable, as the call starts
+    try:
+        _standing_orders(ctx, state)
+    finally:
+        for key in ("ap_threat", "ap_steps", "ap_vehicles"):
+            ctx.cache.pop(key, None)
+
+
+def _standing_orders(ctx: TurnContext, state: GameState) -> None:
     pri = priority_locations(ctx, state)
     for uid in sorted(state.units):
         u = state.units[uid]
@@ -140,10 +158,67 @@ def keep_clear(ctx: TurnContext, state: GameState, u: UnitState) -> bool:
     cool = [a for a in routes if reach.heat(ctx, state, (a, 0)) == 0]
     if not cool:
         return False
-    to = min(cool, key=lambda a: (len(routes[a]), a))
+    # out of the fire's reach (two spreads away or more) when there is such a street
+    to = min(cool, key=lambda a: (street_threat(ctx, state, a) < 3, len(routes[a]), a))
     for s in crews:
         s.task = "aboard"
     return mv.drive(ctx, state, u, to)
+
+
+# -- the fire's reach ------------------------------------------------------------------------
+def street_threat(ctx: TurnContext, state: GameState, area: str) -> int:
+    """How many spreads a fire needs to reach a vehicle parked in ``area``: 1 when a
+    neighbour burns (it can spread in next turn), up to ``THREAT_RANGE + 1`` (out of
+    reach)."""
+    return _street_threat(ctx, state, area)[0]
+
+
+def _street_threat(ctx: TurnContext, state: GameState, area: str) -> tuple[int, Location | None]:
+    """(threat, the nearest fire) by a search outward from the street through locations a
+    fire can enter now (buildings, rubble, streets holding a vehicle), :data:`THREAT_RANGE`
+    deep: the work follows the street, not the number of fires. Remembered for one call of
+    the standing orders (fire does not change in step 6)."""
+    memo: dict[str, tuple[int, Location | None]] | None = ctx.cache.get("ap_threat")
+    if memo is not None and area in memo:
+        return memo[area]
+    out: tuple[int, Location | None] = (THREAT_RANGE + 1, None)
+    fire = state.fire
+    start: Location = (area, 0)
+    if start in fire:
+        out = (1, start)
+    elif fire:
+        vehicles = _vehicle_areas(ctx, state)
+        seen = {start}
+        frontier = [start]
+        for d in range(1, THREAT_RANGE + 1):
+            nxt: list[Location] = []
+            hit: Location | None = None
+            for loc in frontier:
+                for nb in reach.neighbours(ctx, loc):
+                    if nb in seen:
+                        continue
+                    seen.add(nb)
+                    if nb in fire:
+                        if hit is None or nb < hit:
+                            hit = nb
+                    elif fire_rules.is_flammable(ctx, state, nb, vehicles):
+                        nxt.append(nb)
+            if hit is not None:
+                out = (d, hit)
+                break
+            frontier = nxt
+    if memo is not None:
+        memo[area] = out
+    return out
+
+
+def _vehicle_areas(ctx: TurnContext, state: GameState) -> set[str]:
+    hit: set[str] | None = ctx.cache.get("ap_vehicles")
+    if hit is None:
+        hit = fire_rules.vehicle_areas(state)
+        if "ap_vehicles" in ctx.cache:
+            ctx.cache["ap_vehicles"] = hit
+    return hit
 
 
 # -- what matters ----------------------------------------------------------------------------
@@ -176,7 +251,7 @@ def priority_locations(ctx: TurnContext, state: GameState) -> set[Location]:
 def fire_priority(ctx: TurnContext, state: GameState, fire: Location, pri: set[Location]) -> int:
     """0 when the fire is in or next to a location that matters, 2 for a fire in an empty
     street (it cannot grow and goes out by itself), else 1."""
-    if fire in pri or any(nb in pri for nb in ctx.graph.neighbours(fire)):
+    if fire in pri or any(nb in pri for nb in reach.neighbours(ctx, fire)):
         return 0
     if fire in state.street_fire_age:
         return 2
@@ -225,6 +300,9 @@ def _appliance(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Locati
     assert u.loc is not None
     crews = crew_of(state.units, u.id)
     pump = pump_of(state, u)
+    if withdraw(ctx, state, u, pri):
+        return
+    strike_spare_ladders(ctx, state, u)
     if not _engaged(state, u):
         trailer_here = pump is not u and pump.loc == u.loc
         if pump is not u and pump.deployed and trailer_here and not pump.towed_by:
@@ -248,11 +326,14 @@ def _appliance(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Locati
                     s.task = "aboard"
             if mv.drive(ctx, state, u, park):
                 return
-    # at the parking street: water, trailer, then the teams
+    # at the parking street: water, trailer, ladders, then the teams
     if pump is not u and pump.loc == u.loc and not pump.deployed and pump.task != "deploy":
         mv.deploy(ctx, state, pump)
     if pump.deployed and pump.pumps > 0:
         choose_water(ctx, state, pump)
+    face = ladder_face(ctx, state, u)
+    if face is not None:
+        mv.pitch_ladder(ctx, state, u, face)
     work = False
     for s in crews:
         if s.loc == u.loc and s.task == "aboard":
@@ -262,10 +343,92 @@ def _appliance(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Locati
         for s in crews:
             if s.loc == u.loc and s.task == "idle":
                 s.task = "aboard"
-    elif not work:
-        for s in crews:
-            if s.task == "idle" and s.hose is None:
+    else:
+        for s in crews:  # nothing to do inside a building next to a fire: get out
+            if s.task == "idle" and s.hose is None and s.order is None and (
+                not work or reach.area_kind(ctx, s.loc[0] if s.loc else "") is AreaKind.BUILDING
+            ):
                 step_clear(ctx, state, s)
+
+
+def withdraw(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Location]) -> bool:
+    """R-7 in spirit: a vehicle whose street has a fire next to it (it can spread in and
+    burn the vehicle out, R-10) pulls back out of the fire's reach. Its lines are slipped
+    (left cut, for the teams to make up and carry back) and its ladders struck; teams at
+    the vehicle ride with it, the others walk back to it. Whether it drove off."""
+    if u.loc is None or mv.acted(state, u) or reach.heat(ctx, state, u.loc) < WITHDRAW_HEAT:
+        return False
+    cov = coverage(state)
+    if all(cov.get(nb, 0) for nb in fire_rules.neighbours(ctx, u.loc) if nb in state.fire):
+        return False  # lines are on every fire next to it: they may yet put it out
+    if any(p.towed_by is None and p.extra.get("tow") == u.id and p.loc == u.loc and p.deployed
+           for p in state.units.values()):  # fmt: skip
+        return False  # it would leave its deployed trailer pump behind
+    blocked = reach.road_blocked(ctx, state)
+    routes = reach.road_routes(ctx, state, u.loc[0], blocked)
+    to = choose_parking(ctx, state, u, pri)
+    if to is None or to not in routes or street_threat(ctx, state, to) < 2:
+        safe = [a for a in routes if street_threat(ctx, state, a) >= 2]
+        if not safe:
+            return False
+        to = min(safe, key=lambda a: (-min(street_threat(ctx, state, a), 3), len(routes[a]), a))
+    if to == u.loc[0]:
+        return False
+    for hid in sorted(state.hoses):
+        h = state.hoses[hid]
+        if h.unit == u.id and not h.cut:
+            h.cut = True
+            h.plan = []
+            ctx.note("hose_slipped", at=h.path[0], hose=h.id, unit=u.id)
+    if any(ld.at is not None for ld in u.ladders):
+        mv.strike_ladders(ctx, state, u)
+        ctx.note("ladder_struck", at=u.loc, unit=u.id)
+    for s in crew_of(state.units, u.id):
+        if s.loc == u.loc and s.hose is None and s.order is None:
+            s.task = "aboard"
+    ctx.note("withdraw", at=u.loc, to=(to, 0), unit=u.id, cause="fire_near")
+    return mv.drive(ctx, state, u, to)
+
+
+def ladder_face(ctx: TurnContext, state: GameState, u: UnitState) -> str | None:
+    """A building next to the appliance's street with a fire on an upper level its free
+    ladder reaches, no stairwell to climb by, and its ground floor not burning: the
+    building to pitch against (hottest fire first), or None."""
+    if u.loc is None or mv.acted(state, u):
+        return None
+    free = [ld.rating for ld in u.ladders if ld.at is None]
+    if not free or not any(s.loc == u.loc and s.hose is None for s in crew_of(state.units, u.id)):
+        return None
+    rating, here = max(free), u.loc[0]
+    if reach.area_kind(ctx, here) not in (AreaKind.STREET, AreaKind.OPEN):
+        return None
+    best: tuple[int, str] | None = None
+    for b in ctx.graph.area_neighbours(here):
+        if reach.area_kind(ctx, b) is not AreaKind.BUILDING or ctx.scenario.has_stairwell(b):
+            continue
+        if (b, 0) in state.fire:
+            continue
+        hot = [state.fire.get((b, lv), 0) for lv in range(1, rating + 1)]
+        if any(hot) and (best is None or (-max(hot), b) < best):
+            best = (-max(hot), b)
+    return None if best is None else best[1]
+
+
+def strike_spare_ladders(ctx: TurnContext, state: GameState, u: UnitState) -> None:
+    """Take down a pitched ladder once no fire burns above the ground floor of its building
+    and no line of the appliance runs up it, so the appliance is free to move."""
+    for ld in u.ladders:
+        if ld.at is None or ld.face is None:
+            continue
+        face = ld.face
+        if any((face, lv) in state.fire for lv in ctx.scenario.levels_of(face) if lv >= 1):
+            continue
+        if any(loc[0] == face and loc[1] >= 1 for h in state.hoses.values()
+               if h.stock == u.id or h.unit == u.id for loc in h.path):  # fmt: skip
+            continue
+        ld.at = ld.face = None
+        ld.height = ld.pitch_left = 0
+        ctx.note("ladder_struck", at=(face, 0), unit=u.id)
 
 
 def choose_water(ctx: TurnContext, state: GameState, pump: UnitState) -> None:
@@ -310,20 +473,34 @@ def _fire_sources(
 
 
 def _bfs_steps(ctx: TurnContext, sources: list[Location], limit: int) -> dict[Location, int]:
-    """Hose steps from the nearest source over the map (ignoring fire), up to ``limit``."""
+    """Hose steps from the nearest source over the map (ignoring fire), up to ``limit``
+    (remembered for one call of the standing orders)."""
+    memo: dict[tuple[tuple[Location, ...], int], dict[Location, int]] | None = ctx.cache.get(
+        "ap_steps"
+    )
+    key = (tuple(sources), limit)
+    if memo is not None:
+        hit = memo.get(key)
+        if hit is None:
+            hit = memo[key] = _bfs_steps_now(ctx, sources, limit)
+        return hit
+    return _bfs_steps_now(ctx, sources, limit)
+
+
+def _bfs_steps_now(ctx: TurnContext, sources: list[Location], limit: int) -> dict[Location, int]:
     dist: dict[Location, int] = {}
     q: deque[Location] = deque()
     for s in sources:
         dist[s] = 0
         q.append(s)
-    g = ctx.graph
+    water = reach.water_area_set(ctx)
     while q:
         loc = q.popleft()
         d = dist[loc]
         if d >= limit:
             continue
-        for nb in g.neighbours(loc):
-            if nb not in dist and reach.area_kind(ctx, nb[0]) is not AreaKind.WATER:
+        for nb in reach.neighbours(ctx, loc):
+            if nb not in dist and nb[0] not in water:
                 dist[nb] = d + 1
                 q.append(nb)
     return dist
@@ -354,7 +531,8 @@ def choose_parking(
         return None
     reach_steps = 2 * max(u.hose_left - 1, 1) + ctx.rules.int("firefighting.max_range")
     limit = min(reach_steps, 2 * ctx.rules.int("hose.max_lengths"))
-    routes = reach.road_routes(ctx, state, u.loc[0])
+    blocked = reach.road_blocked(ctx, state)
+    routes = reach.road_routes(ctx, state, u.loc[0], blocked)
     prio, others = _fire_sources(ctx, state, pri)
     for group in (prio, others):
         if not group:
@@ -368,14 +546,32 @@ def choose_parking(
             water = _water_at(ctx, state, area)
             if need_water and not water:
                 continue
-            # a parked vehicle makes its street flammable: keep away from fire if at all possible
-            hot = 1 if reach.heat(ctx, state, (area, 0)) > 0 else 0
-            key = (d + PARK_HOT * hot + PARK_DRY * (not water), len(route), hot, area)
+            # a parked vehicle makes its street flammable: out of the fire's reach if at
+            # all possible, with a way out, and not downwind of the fire
+            key = (d + parking_penalty(ctx, state, area, blocked) + PARK_DRY * (not water),
+                   len(route), area)  # fmt: skip
             if best is None or key < best:
                 best = key
         if best is not None:
-            return best[3]
+            return best[2]
     return None
+
+
+def parking_penalty(ctx: TurnContext, state: GameState, area: str, blocked: set[str]) -> int:
+    """Extra hose steps a parking street is worth avoiding for (see the ``PARK_*`` weights)."""
+    threat, src = _street_threat(ctx, state, area)
+    out = PARK_HOT if threat <= 1 else PARK_NEAR if threat == 2 else 0
+    wind = ctx.scenario.wind
+    if src is not None and wind.towards_bearing is not None and src[0] != area:
+        out += PARK_DOWNWIND * ctx.graph.is_downwind(src[0], area, wind)
+    if threat <= THREAT_RANGE:
+        exits = [
+            a for a in ctx.graph.road_graph().neighbors(area)
+            if a not in blocked and street_threat(ctx, state, a) >= 2
+        ]  # fmt: skip
+        if not exits and area not in mv.entry_areas(ctx):
+            out += PARK_TRAPPED
+    return out
 
 
 def _fire_team(
@@ -407,6 +603,11 @@ def _fire_team(
         )
         if h.cut or dry:
             mv.recover_hose(ctx, state, h)  # no water will come: free the appliance
+            return True
+        guard = _guard_target(ctx, state, h, home)
+        if guard is not None:
+            h.target = guard  # a fire next to our own vehicle comes first (R-10)
+            s.task = "fight"
             return True
         if h.target is not None and h.target in state.fire:
             s.task = "fight"
@@ -473,6 +674,25 @@ def _fire_team(
     return False
 
 
+def _guard_target(
+    ctx: TurnContext, state: GameState, h: HoseLine, home: UnitState
+) -> Location | None:
+    """A fire next to the line's own appliance that no line plays on yet and this branch
+    reaches (the fire would burn the appliance out if it spread into its street)."""
+    if home.loc is None or h.target is None or h.target in fire_rules.neighbours(ctx, home.loc):
+        return None
+    cov = coverage(state)
+    near = [
+        nb for nb in fire_rules.neighbours(ctx, home.loc) if nb in state.fire and not cov.get(nb)
+    ]
+    if not near:
+        return None
+    for loc, rng in reach.in_range(ctx, h.branch):
+        if rng >= 1 and loc in near:
+            return loc
+    return None
+
+
 def feeding_pump(state: GameState, own: UnitState) -> UnitState | None:
     """The pump a new line runs from: the appliance's own while it has a free delivery
     and water, else another deployed pump in the same street that has both."""
@@ -521,10 +741,25 @@ def _next_target(
             continue
         if reach.area_kind(ctx, loc[0]) is not AreaKind.BUILDING:
             continue
-        near = [nb for nb in ctx.graph.neighbours(loc) if nb in state.fire]
+        near = [nb for nb in reach.neighbours(ctx, loc) if nb in state.fire]
         if near:
             threatened.append((0 if loc in pri else 1, state.damp.get(loc, 0), loc))
     return min(threatened)[2] if threatened else None
+
+
+def _risk_weight(ctx: TurnContext, state: GameState, x: Location) -> float:
+    """Weight on a branch position next to a fire: 1 in an empty street (the fire cannot
+    follow), :data:`RISKY` where it can spread in (a building, rubble, a street with a
+    vehicle) and the street is a step away, half that with no way straight out."""
+    kind = reach.area_kind(ctx, x[0])
+    if kind is not AreaKind.BUILDING:
+        return RISKY if x[0] in state.rubble or state.has_vehicle(x[0]) else 1.0
+    if x[1] == 0 and any(
+        reach.area_kind(ctx, nb[0]) in (AreaKind.STREET, AreaKind.OPEN) and nb not in state.fire
+        for nb in fire_rules.neighbours(ctx, x)
+    ):
+        return RISKY
+    return RISKY / 2
 
 
 def best_job(
@@ -554,8 +789,8 @@ def best_job(
         p_in = _p_heat(ctx, h_x)
         if p_in <= 0:
             continue
-        if h_x > 0 and reach.area_kind(ctx, x[0]) is AreaKind.BUILDING:
-            p_in *= RISKY  # fire can spread into it and trap the team (R-10)
+        if h_x > 0:
+            p_in *= _risk_weight(ctx, state, x)
         for t, rng in reach.in_range(ctx, x):
             fire = state.fire.get(t)
             if fire is None:
@@ -582,13 +817,14 @@ def _pump(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Location]) 
     """A trailer without a tow, or a skid pump: go where water and fire meet, deploy."""
     if u.towed_by is not None or u.extra.get("tow") is not None or u.loc is None:
         return
-    if (
-        u.deployed
-        and u.pumps
-        and (any(h.unit == u.id for h in state.hoses.values()) or u.task != "idle")
-    ):
+    busy = any(h.unit == u.id for h in state.hoses.values())
+    if u.deployed and u.pumps and (busy or u.task != "idle"):
         choose_water(ctx, state, u)
         return
+    if u.deployed and not busy and u.task == "idle" and reach.heat(ctx, state, u.loc) > 0:
+        if ctx.rules.units.get(u.type, {}).get("deploy_turns"):
+            mv.stow(ctx, state, u)  # idle next to a fire: pack up and move off
+            return
     if u.task in ("deploy", "stow"):
         return
     if not u.deployed:
@@ -651,7 +887,7 @@ def _fire_party(ctx: TurnContext, state: GameState, u: UnitState) -> None:
             u.task = "idle"
             return
         dist, _ = reach.foot_search(ctx, state, u.loc, budget)
-        goals = [nb for f in small for nb in ctx.graph.neighbours(f)]
+        goals = [nb for f in small for nb in reach.neighbours(ctx, f)]
         goal, _d = reach.nearest(dist, goals)
         if goal is not None:
             u.task = "move"

@@ -172,6 +172,21 @@ def dump_scenario(s: Scenario, schema_url: str = SCHEMA_URL) -> str:
         out.append("")
         out.append("objectives:")
         out.extend("  - " + _objective(o) for o in s.objectives)
+    if s.background is not None:
+        bg = s.background
+        out.append("")
+        out.append(
+            "background: "
+            + flow(
+                [
+                    ("image", text(bg.image)),
+                    ("origin", f"[{number(bg.origin[0])}, {number(bg.origin[1])}]"),
+                    ("cm_per_px", number(bg.cm_per_px)),
+                    ("opacity", number(bg.opacity)),
+                    ("locked", number(bg.locked)),
+                ]
+            )
+        )
     return "\n".join(out) + "\n"
 
 

@@ -275,10 +275,12 @@ def _message(e: Any, loc: tuple[Any, ...], data: Any) -> tuple[str, bool]:
         n = ctx.get("actual_length", "?")
         if name == "polygon" and isinstance(loc[-1], str):
             return f"a polygon needs at least 3 points, got {n}", False
-        if "polygon" in loc:
+        if "polygon" in loc or name == "origin":
             return f"a point is [x, y], got {n} numbers", False
         if isinstance(value, str):
             return f"{name} must not be empty", False
+    if typ == "string_too_short":
+        return f"{name} must not be empty", False
     if typ == "string_pattern_mismatch":
         return f"{_show(value)} is not a valid id (use letters, digits, '-' and '_')", False
     if typ == "finite_number":

@@ -21,6 +21,7 @@ from .scenario import (
     FORMAT_VERSION,
     Area,
     AreaKind,
+    Background,
     Building,
     Feature,
     FeatureType,
@@ -222,6 +223,22 @@ OBJECTIVE_MODELS: dict[str, type[_Strict]] = {
 }
 
 
+class BackgroundModel(_Strict):
+    """Extension: a scanned plan shown under the map in the editor, for tracing."""
+
+    image: str = Field(
+        min_length=1, description="image file (PNG or JPEG), relative to the scenario file"
+    )
+    origin: PointModel = Field(
+        [0.0, 0.0], description="table cm of the image's top-left corner (x east, y north)"
+    )
+    cm_per_px: Annotated[float, Field(gt=0, allow_inf_nan=False)] = Field(
+        1.0, description="table cm per image pixel"
+    )
+    opacity: Annotated[float, Field(ge=0, le=1, allow_inf_nan=False)] = 0.5
+    locked: bool = Field(True, description="the editor will not move it while locked")
+
+
 class ScenarioModel(_Strict):
     """A BLITZ! scenario for fireground (format v1)."""
 
@@ -244,6 +261,9 @@ class ScenarioModel(_Strict):
     start: StartModel = Field(default_factory=StartModel)
     forces: list[ForceModel] = []
     objectives: list[ObjectiveModel] = []
+    background: BackgroundModel | None = Field(
+        None, description="extension: a tracing image shown under the map in the editor"
+    )
 
 
 #: Which model a mapping at a (tag-free) path belongs to, for "did you mean" on keys.
@@ -265,6 +285,7 @@ def model_at(path: tuple[str | int, ...], data_type: str | None) -> type[BaseMod
         ("start", "damp"): DampModel,
         ("start", "damage"): DamageModel,
         ("forces",): ForceModel,
+        ("background",): BackgroundModel,
     }
     if keys in simple:
         return simple[keys]
@@ -487,6 +508,19 @@ def to_scenario(m: ScenarioModel) -> Scenario:
         ),
         objectives=tuple(_objective(o) for o in m.objectives),
         version=FORMAT_VERSION,
+        background=_background(m.background),
+    )
+
+
+def _background(b: BackgroundModel | None) -> Background | None:
+    if b is None:
+        return None
+    return Background(
+        image=b.image,
+        origin=(b.origin[0], b.origin[1]),
+        cm_per_px=b.cm_per_px,
+        opacity=b.opacity,
+        locked=b.locked,
     )
 
 

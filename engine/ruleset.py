@@ -108,6 +108,7 @@ class Ruleset:
         self.data = data
         self.house_rules: dict[str, Any] = dict(house_rules or {})
         self._cache: dict[str, Any] = {}
+        self._ints: dict[str, int] = {}
 
     # -- access ----------------------------------------------------------------------------
     def _walk(self, key: str) -> tuple[Any, Any]:
@@ -159,9 +160,14 @@ class Ruleset:
             return default
 
     def int(self, key: str) -> int:
+        try:
+            return self._ints[key]
+        except KeyError:
+            pass
         value = self[key]
         if isinstance(value, bool) or not isinstance(value, int):
             raise RulesetError(f"rule {key!r} is not an integer: {value!r}")
+        self._ints[key] = value
         return value
 
     @property

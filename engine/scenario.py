@@ -205,6 +205,23 @@ class Scale:
     overlap_tolerance_cm2: float = 0.5
 
 
+@dataclass(frozen=True, slots=True)
+class Background:
+    """Extension: a scanned plan shown under the map in the editor, for tracing.
+
+    ``image`` is the path as written in the file, relative to the scenario file's folder
+    (the editor keeps it absolute while a file is open). ``origin`` is where the image's
+    top-left corner lies on the table (cm, x east, y north); each image pixel is
+    ``cm_per_px`` cm wide and high.
+    """
+
+    image: str
+    origin: Point = (0.0, 0.0)
+    cm_per_px: float = 1.0
+    opacity: float = 0.5
+    locked: bool = True
+
+
 @dataclass(frozen=True)
 class Scenario:
     name: str = ""
@@ -224,6 +241,8 @@ class Scenario:
     forces: tuple[ForceUnit, ...] = ()
     objectives: tuple[Objective, ...] = ()
     version: int = FORMAT_VERSION
+    #: Extension: a tracing image under the map (editor only; the rules ignore it).
+    background: Background | None = None
     #: Where each value came from in the file (never part of equality).
     source: SourceMap = field(default_factory=dict, compare=False, repr=False)
     source_file: str | None = field(default=None, compare=False, repr=False)
@@ -266,9 +285,7 @@ class Scenario:
         return tuple(f for f in self.features if f.type is ftype)
 
     def has_stairwell(self, area_id: AreaId) -> bool:
-        return any(
-            f.type is FeatureType.STAIRWELL and f.area == area_id for f in self.features
-        )
+        return any(f.type is FeatureType.STAIRWELL and f.area == area_id for f in self.features)
 
     def line_of(self, *path: str | int) -> int | None:
         """1-based file line of a value, when the scenario was loaded from a file."""

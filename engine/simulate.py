@@ -75,13 +75,19 @@ def new_game(
     graph: MapGraph | None = None,
     dice: Dice | None = None,
     rules: Ruleset | None = None,
+    log_events: bool = True,
 ) -> Game:
-    """A game at turn 0 of ``scenario`` (seed defaults to the scenario's, then 0)."""
+    """A game at turn 0 of ``scenario`` (seed defaults to the scenario's, then 0).
+
+    ``log_events=False`` is for Monte Carlo: the game rolls the same dice in the same order
+    and ends in the same state as the logged one, but keeps no events and no per-turn state
+    (its turn logs are empty).
+    """
     if seed is None:
         seed = scenario.seed if scenario.seed is not None else 0
     rules = rules or load_ruleset(scenario.ruleset, scenario.house_rules)
     graph = graph or build_graph(scenario)
-    ctx = TurnContext(scenario, graph, rules, dice or Dice(seed))
+    ctx = TurnContext(scenario, graph, rules, dice or Dice(seed), log_events=log_events)
     return Game(scenario, seed, ctx, initial_state(scenario, rules))
 
 

@@ -30,11 +30,23 @@ _OPS: dict[str, Callable[[int, int], bool]] = {
 }
 
 
+_NEEDS: dict[str, tuple[Callable[[int, int], bool], int]] = {}
+
+
 def check_need(need: str, total: int) -> bool:
     """Whether a modified total meets a need such as ``">=6"`` or ``"<=3"``."""
+    hit = _NEEDS.get(need)
+    if hit is None:
+        hit = _parse_need(need)
+        if len(_NEEDS) < 4096:  # a pure function of the text: safe to share between games
+            _NEEDS[need] = hit
+    return hit[0](total, hit[1])
+
+
+def _parse_need(need: str) -> tuple[Callable[[int, int], bool], int]:
     for op in (">=", "<=", "==", ">", "<"):
         if need.startswith(op):
-            return _OPS[op](total, int(need[len(op) :]))
+            return _OPS[op], int(need[len(op) :])
     raise ValueError(f"bad need {need!r}")
 
 
@@ -60,6 +72,13 @@ class TurnContext:
     step: int = 0
     #: caches the rules keep for the whole game (e.g. the bomb-drop index)
     cache: dict[str, Any] = field(default_factory=dict)
+    #: False for Monte Carlo: the same dice in the same order, but no events are kept
+    #: (``events`` holds one scratch event that rules may write to and nobody reads)
+    log_events: bool = True
+
+    def reset_events(self) -> None:
+        """Start a turn's events (in the quiet mode: the scratch event only)."""
+        self.events = [] if self.log_events else [{}]
 
     # -- events ----------------------------------------------------------------------------
     def _event(self, rule: str, step: int | None, where: dict[str, Any]) -> Event:
@@ -89,6 +108,8 @@ class TurnContext:
         rolled = self.dice.d6(dice)
         total = sum(rolled) + modifier
         ok = check_need(need, total)
+        if not self.log_events:
+            return ok, total
         ev = self._event(rule, step, where)
         ev.update(dice=rolled, modifier=modifier, need=need, success=ok)
         if ruling:
@@ -106,6 +127,8 @@ class TurnContext:
     ) -> int:
         """A table roll of ``dice``d6 (need ``"table"``); log it; the sum."""
         rolled = self.dice.d6(dice)
+        if not self.log_events:
+            return sum(rolled)
         ev = self._event(rule, step, where)
         ev.update(dice=rolled, modifier=0, need="table", success=True)
         if ruling:
@@ -117,6 +140,8 @@ class TurnContext:
         self, rule: str, step: int | None = None, ruling: str | None = None, **where: Any
     ) -> Event:
         """Log something that happens without a roll (need ``"auto"``)."""
+        if not self.log_events:
+            return self.events[-1]  # the scratch event: callers may add to it
         ev = self._event(rule, step, where)
         ev.update(dice=[], modifier=0, need="auto", success=True)
         if ruling:
@@ -168,11 +193,18 @@ def begin_turn(state: GameState) -> None:
 
 
 def play_turn(ctx: TurnContext, state: GameState) -> TurnLog:
-    """Play one whole turn on ``state`` (mutated) and return its log."""
-    ctx.events = []
+    """Play one whole turn on ``state`` (mutated) and return its log (in the quiet mode,
+    ``ctx.log_events`` False, a log with no events and no state)."""
+    ctx.reset_events()
     begin_turn(state)
-    for number, fn in steps():
+    plan: list[tuple[int, Step]] | None = ctx.cache.get("steps")
+    if plan is None:
+        plan = ctx.cache["steps"] = steps()
+    for number, fn in plan:
         ctx.step = number
         fn(ctx, state)
     ctx.step = 0
+    if not ctx.log_events:
+        return TurnLog(state.turn, [], {})
     return TurnLog(state.turn, ctx.events, state.to_log())
+

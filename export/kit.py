@@ -12,6 +12,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from reportlab import rl_config
+from reportlab.lib.colors import Color, toColor
 from reportlab.lib.pagesizes import A4, LETTER
 from reportlab.lib.utils import simpleSplit
 from reportlab.pdfbase import pdfmetrics
@@ -50,10 +52,29 @@ def paper_size(paper: str) -> tuple[float, float]:
         raise ValueError(f"unknown paper {paper!r} (a4 or letter)") from None
 
 
+@cache
+def _colour(value: str) -> Color:
+    return toColor(value)
+
+
+class FastCanvas(Canvas):
+    """A canvas that parses each colour string once: reportlab's ``toColor`` does not
+    recognise ``#rrggbb`` quickly and falls back to evaluating it, which dominated large
+    plans."""
+
+    def setFillColor(self, aColor: Any, alpha: Any = None) -> None:
+        super().setFillColor(_colour(aColor) if isinstance(aColor, str) else aColor, alpha)
+
+    def setStrokeColor(self, aColor: Any, alpha: Any = None) -> None:
+        super().setStrokeColor(_colour(aColor) if isinstance(aColor, str) else aColor, alpha)
+
+
 def new_canvas(path: Path, pagesize: tuple[float, float], title: str, subject: str) -> Canvas:
-    """A canvas with embedded fonts that asks viewers to print at 100 %."""
+    """A canvas with embedded fonts that asks viewers to print at 100 %. Streams are
+    deflated and written binary (no ASCII85 wrapping: smaller and faster)."""
     register_fonts()
-    c = Canvas(
+    rl_config.useA85 = 0  # read when each page and form stream is written
+    c = FastCanvas(
         str(path),
         pagesize=pagesize,
         pageCompression=1,

@@ -224,12 +224,15 @@ def draw_level(
     # building outlines heavier, so party walls between buildings read clearly
     c.setStrokeColor(st.setting("building_outline"))
     c.setLineWidth(st.length("building_outline"))
+    by_building: dict[str, list[Any]] = defaultdict(list)
+    for a in present:
+        if a.building is not None:
+            by_building[a.building].append(a)
     for b in scenario.buildings:
         if level not in b.level_range:
             continue
-        for a in present:
-            if a.building == b.id:
-                c.drawPath(_poly_path(c, view, a.polygon), stroke=1, fill=0)
+        for a in by_building.get(b.id, ()):
+            c.drawPath(_poly_path(c, view, a.polygon), stroke=1, fill=0)
     # ids, labels and symbols
     glyphs = glyphs_at(scenario, marks, level)
     k = s / st.length("symbol")  # text shrinks with the symbols on small maps
@@ -275,7 +278,7 @@ def draw_level(
     for b in scenario.buildings:
         if level not in b.level_range:
             continue
-        mine = [a for a in present if a.building == b.id]
+        mine = by_building.get(b.id, [])
         if not mine:
             continue
         top = max(max(p[1] for p in a.polygon) for a in mine)

@@ -8,6 +8,7 @@ from .areas import (
     RemoveAreasCommand,
     SplitAreaCommand,
 )
+from .background import ChangeBackgroundCommand
 from .base import ReplaceScenarioCommand, ScenarioCommand
 from .features import AddFeatureCommand, ChangeFeatureCommand, RemoveFeaturesCommand
 from .properties import ChangePropertiesCommand
@@ -18,6 +19,7 @@ __all__ = [
     "AddAreasCommand",
     "AddBuildingCommand",
     "AddFeatureCommand",
+    "ChangeBackgroundCommand",
     "ChangeFeatureCommand",
     "ChangeForcesCommand",
     "ChangePolygonCommand",

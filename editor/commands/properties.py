@@ -29,7 +29,7 @@ def apply_properties(s: Scenario, target: Target, changes: Mapping[str, Any]) ->
     if kind == "feature":
         return ops.replace_feature(s, key, replace(s.features[key], **changes))
     if kind == "unit":
-        return ops.set_forces(s, [replace(u, **changes) if u.id == key else u for u in s.forces])
+        return ops.set_unit_fields(s, key, **changes)
     if kind == "scenario":
         return ops.set_settings(s, **changes)
     raise ValueError(f"unknown property target {kind!r}")

@@ -94,8 +94,10 @@ class PropertiesPanel(QWidget):
             self._build_areas(s, sel)
         elif sel.features:
             self._build_feature(s, sel.features[0])
+        elif sel.units:
+            self._build_units(s, sel)
         else:
-            self.form.addRow(QLabel("Select an area or a feature to edit it."))
+            self.form.addRow(QLabel("Select an area, a feature or a unit to edit it."))
         self.sync()
 
     # -- widgets -> model ---------------------------------------------------------------------
@@ -269,6 +271,83 @@ class PropertiesPanel(QWidget):
                 w = QLineEdit()
                 w.editingFinished.connect(lambda a=attr, w=w: self._commit(t, {a: w.text()}))
             self._add(attr.capitalize(), w, fget(attr))
+
+    def _build_units(self, s: Scenario, sel: Selection) -> None:
+        """Typed fields for one or more units (their start place or arrival)."""
+        ids = [u for u in sel.units if any(f.id == u for f in s.forces)]
+        if not ids:
+            return
+        one = len(ids) == 1
+        targets: list[Target] = [("unit", i) for i in ids]
+        first = next(u for u in s.forces if u.id == ids[0])
+        title = f"<b>Unit {ids[0]}</b> ({first.type})" if one else f"<b>{len(ids)} units</b>"
+        self.form.addRow(QLabel(title))
+
+        def common(attr: str) -> Callable[[Scenario], Any]:
+            def get(sc: Scenario) -> Any:
+                vals = {getattr(u, attr) for u in sc.forces if u.id in ids}
+                return vals.pop() if len(vals) == 1 else MIXED
+
+            return get
+
+        if one:
+            idw = QLineEdit()
+            idw.editingFinished.connect(lambda: self._rename_unit(ids[0], idw.text().strip()))
+            self._add("Id", idw, lambda sc: ids[0])
+        utype = QComboBox()
+        utype.addItems(list(_unit_types(s)))
+        utype.currentTextChanged.connect(
+            lambda t: t != MIXED and self._commit(targets, {"type": t}, False)
+        )
+        self._add("Type", utype, common("type"))
+        area = QLineEdit()
+        area.setToolTip("The area where it starts on the table (empty: it arrives at an entry)")
+        area.editingFinished.connect(lambda: self._unit_area(targets, area.text().strip()))
+        self._add("Start area", area, common("area"))
+        level = QSpinBox()
+        level.setRange(-1, 19)
+        level.valueChanged.connect(lambda v: self._commit(targets, {"level": v}))
+        self._add("Level", level, common("level"))
+        entry = QComboBox()
+        names = [f.name for f in s.features if f.type is FeatureType.ENTRY and f.name]
+        entry.addItems(["(none)", *names])
+        entry.setToolTip("The entry where it arrives instead of starting on the table")
+        entry.currentTextChanged.connect(lambda t: self._unit_entry(targets, t))
+        self._add("Arrives at", entry, common("entry"))
+        arrives = QSpinBox()
+        arrives.setRange(1, max(s.turns, 1))
+        arrives.valueChanged.connect(lambda v: self._commit(targets, {"arrives": v}))
+        self._add("On turn", arrives, common("arrives"))
+
+    def _rename_unit(self, old: str, new: str) -> None:
+        if self._updating or new == old:
+            return
+        self._commit([("unit", old)], {"id": new}, False)
+        if all(u.id != old for u in self.doc.scenario.forces):  # renamed
+            self.doc.set_selection(Selection(units=(new,)))
+
+    def _unit_area(self, targets: list[Target], text: str) -> None:
+        if text == MIXED:
+            return
+        if text:  # starts on the table: no entry
+            self._commit(targets, {"area": text, "entry": None}, False)
+        else:
+            self.error.setText("Give the unit an area, or choose an entry where it arrives.")
+            self.sync()
+
+    def _unit_entry(self, targets: list[Target], text: str) -> None:
+        if text in (MIXED, "(none)"):
+            return
+        self._commit(targets, {"entry": text, "area": None, "level": 0}, False)
+
+
+def _unit_types(s: Scenario) -> tuple[str, ...]:
+    from fireground.engine.ruleset import unit_types
+
+    try:
+        return unit_types(s.ruleset)
+    except ValueError:
+        return unit_types()
 
 
 def _set_widget(w: QWidget, value: Any) -> None:

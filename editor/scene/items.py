@@ -29,6 +29,8 @@ class AreaItem(QGraphicsPolygonItem):
         super().__init__()
         self.ghost = False
         self.selected = False
+        #: Fills let a tracing background show through.
+        self.see_through = False
         self.set_area(area)
         self._restyle()
 
@@ -37,9 +39,9 @@ class AreaItem(QGraphicsPolygonItem):
         self.setPolygon(polygon_to_scene(area.polygon))
         self.label_at = label_point(area.polygon)
 
-    def set_look(self, *, ghost: bool, selected: bool) -> None:
-        if ghost != self.ghost or selected != self.selected:
-            self.ghost, self.selected = ghost, selected
+    def set_look(self, *, ghost: bool, selected: bool, see_through: bool = False) -> None:
+        if ghost != self.ghost or selected != self.selected or see_through != self.see_through:
+            self.ghost, self.selected, self.see_through = ghost, selected, see_through
             self._restyle()
 
     def _restyle(self) -> None:
@@ -47,7 +49,8 @@ class AreaItem(QGraphicsPolygonItem):
             self.setBrush(style.GHOST_BRUSH)
             self.setPen(style.GHOST_OUTLINE)
         else:
-            self.setBrush(style.FILL_BRUSH[self.area.kind])
+            brushes = style.SEE_THROUGH_BRUSH if self.see_through else style.FILL_BRUSH
+            self.setBrush(brushes[self.area.kind])
             self.setPen(style.SELECTED_OUTLINE if self.selected else style.OUTLINE)
         self.setZValue(2 if self.selected else (-1 if self.ghost else 0))
 
@@ -189,6 +192,43 @@ class MarkerText(QGraphicsSimpleTextItem):
         self.setPos(to_scene(at))
         br = self.boundingRect()
         self.setTransform(self.transform().fromTranslate(dx - br.width() / 2, dy - br.height() / 2))
+
+
+class UnitItem(QGraphicsItem):
+    """A unit's start position: a screen-sized badge with its id under the area's symbols;
+    the select tool picks it, and the Properties panel edits the unit."""
+
+    WIDTH = 34.0
+
+    def __init__(self, unit_id: str, at: tuple[float, float], slot: float = 0.0) -> None:
+        super().__init__()
+        self.setFlag(QGraphicsItem.ItemIgnoresTransformations)
+        self.setPos(to_scene(at))
+        self.setZValue(8.5)
+        self.unit_id = unit_id
+        self.selected = False
+        self.role = "unit"
+        self.rect = QRectF(slot * (self.WIDTH + 3) - self.WIDTH / 2, 40, self.WIDTH, 15)
+        self.setToolTip(f"unit {unit_id}: click to edit it in Properties")
+
+    def boundingRect(self) -> QRectF:
+        return self.rect.adjusted(-2, -2, 2, 2)
+
+    def paint(
+        self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
+    ) -> None:
+        painter.setPen(QPen(QColor("#e06a00"), 2.5) if self.selected else QPen(UNIT_COLOR, 1.2))
+        painter.setBrush(QBrush(QColor(235, 243, 255, 235)))
+        painter.drawRoundedRect(self.rect, 3, 3)
+        f = QFont(label_font())
+        f.setPointSizeF(7)
+        f.setBold(True)
+        painter.setFont(f)
+        painter.setPen(QPen(UNIT_COLOR))
+        painter.drawText(self.rect, Qt.AlignCenter, self.unit_id)
+
+
+UNIT_COLOR = QColor("#004d99")
 
 
 class RingItem(QGraphicsItem):

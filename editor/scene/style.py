@@ -14,6 +14,8 @@ FILL = {
     AreaKind.WATER: QColor("#a8c8e6"),
 }
 FILL_BRUSH = {k: QBrush(c) for k, c in FILL.items()}
+#: Fills over a tracing background: translucent, so the plan beneath shows.
+SEE_THROUGH_BRUSH = {k: QBrush(QColor(c.red(), c.green(), c.blue(), 120)) for k, c in FILL.items()}
 GHOST_BRUSH = QBrush(QColor(255, 255, 255, 0))
 
 

@@ -8,7 +8,12 @@ from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QGraphicsRectItem
 
-from ..commands import MoveAreasCommand, RemoveAreasCommand, RemoveFeaturesCommand
+from ..commands import (
+    ChangeForcesCommand,
+    MoveAreasCommand,
+    RemoveAreasCommand,
+    RemoveFeaturesCommand,
+)
 from ..document import Selection
 from ..scene import style
 from ..scene.coords import to_scene
@@ -107,8 +112,21 @@ class SelectTool(AbstractTool):
 
     def _click(self, e: ToolEvent) -> None:
         assert self.view is not None
-        feat = self.scene.feature_at(e.scene_pos, self.view.transform())
         sel = self.doc.selection
+        unit = self.scene.unit_at(e.scene_pos, self.view.transform())
+        if unit is not None:
+            uid = unit.unit_id
+            if self._shift:
+                units = (
+                    tuple(u for u in sel.units if u != uid)
+                    if uid in sel.units
+                    else (*sel.units, uid)
+                )
+                self.doc.set_selection(Selection(units=units))
+            else:
+                self.doc.set_selection(Selection(units=(uid,)))
+            return
+        feat = self.scene.feature_at(e.scene_pos, self.view.transform())
         if feat is not None:
             idx = feat.index
             if self._shift:
@@ -165,3 +183,8 @@ def delete_selection(tool: AbstractTool) -> None:
         tool.doc.push(RemoveAreasCommand(tool.doc, list(sel.areas)))
     elif sel.features:
         tool.doc.push(RemoveFeaturesCommand(tool.doc, list(sel.features)))
+    elif sel.units:
+        gone = set(sel.units)
+        forces = [u for u in tool.doc.scenario.forces if u.id not in gone]
+        text = "Delete unit" if len(gone) == 1 else "Delete units"
+        tool.doc.push(ChangeForcesCommand(tool.doc, forces, text))

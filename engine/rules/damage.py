@@ -16,6 +16,7 @@ from ..scenario import AreaKind, Location
 from ..state import GameState
 from ..turn import TurnContext
 from ..units import STAND, UnitState
+from .reach import neighbours as fire_neighbours
 
 
 def _building(ctx: TurnContext, area: str) -> bool:
@@ -141,7 +142,7 @@ def _escape_route(
     ctx: TurnContext, state: GameState, u: UnitState, loc: Location
 ) -> Location | None:
     destroyed = ctx.rules.int("damage.destroyed")
-    for nb in ctx.graph.neighbours(loc):
+    for nb in fire_neighbours(ctx, loc):
         if nb[0] == loc[0] or nb in state.fire or state.damage_at(nb) >= destroyed:
             continue
         a = ctx.scenario.area_by_id[nb[0]]

@@ -96,7 +96,7 @@ def refill_point(ctx: TurnContext, state: GameState, loc: Location) -> bool:
 def party_targets(ctx: TurnContext, state: GameState, loc: Location) -> list[Location]:
     """Fires a fire party can tackle from ``loc``: its own location first, then neighbours."""
     top = ctx.rules.int("fire_party.max_fire")
-    cands = [loc, *ctx.graph.neighbours(loc)]
+    cands = [loc, *reach.neighbours(ctx, loc)]
     return [c for c in cands if 0 < state.fire.get(c, 0) <= top]
 
 

@@ -34,10 +34,12 @@ def step_movement(ctx: TurnContext, state: GameState) -> None:
     from .. import autopilot, orders  # late: both build on the primitives of this module
 
     ctx.cache["heat_memo"] = {}  # fire does not change during step 6
+    ctx.cache["route_memo"] = {}  # nor do rubble and craters
     try:
         _movement(ctx, state, autopilot.standing_orders, orders.apply_due)
     finally:
         ctx.cache.pop("heat_memo", None)
+        ctx.cache.pop("route_memo", None)
 
 
 def _movement(ctx: TurnContext, state: GameState, standing: Any, due: Any) -> None:

@@ -21,6 +21,16 @@ Link = tuple[Location, int, int, int, str]
 
 
 # -- fire, heat and danger ------------------------------------------------------------------
+def neighbours(ctx: TurnContext, loc: Location) -> list[Location]:
+    """``graph.neighbours``, remembered for the game (the map does not change in play;
+    do not mutate the list)."""
+    memo: dict[Location, list[Location]] = ctx.cache.setdefault("neighbours", {})
+    hit = memo.get(loc)
+    if hit is None:
+        hit = memo[loc] = ctx.graph.neighbours(loc)
+    return hit
+
+
 def heat(ctx: TurnContext, state: GameState, loc: Location) -> int:
     """§4: the sum of the fires of every location next to ``loc``."""
     fire = state.fire
@@ -30,9 +40,9 @@ def heat(ctx: TurnContext, state: GameState, loc: Location) -> int:
     if memo is not None:
         hit = memo.get(loc)
         if hit is None:
-            hit = memo[loc] = sum(fire.get(nb, 0) for nb in ctx.graph.neighbours(loc))
+            hit = memo[loc] = sum(fire.get(nb, 0) for nb in neighbours(ctx, loc))
         return hit
-    return sum(fire.get(nb, 0) for nb in ctx.graph.neighbours(loc))
+    return sum(fire.get(nb, 0) for nb in neighbours(ctx, loc))
 
 
 def heat_test(ctx: TurnContext, state: GameState, unit: UnitState, loc: Location) -> bool:
@@ -55,9 +65,11 @@ def unsafe(ctx: TurnContext, state: GameState, loc: Location) -> bool:
     if state.damage_at(loc) >= r.int("movement.withdraw_damage"):
         return True
     hot, bad = r.int("movement.withdraw_fire"), r.int("movement.withdraw_fire_damage")
+    fire = state.fire
+    if not fire:
+        return False
     return any(
-        state.fire.get(nb, 0) >= hot and state.damage_at(nb) >= bad
-        for nb in ctx.graph.neighbours(loc)
+        fire.get(nb, 0) >= hot and state.damage_at(nb) >= bad for nb in neighbours(ctx, loc)
     )
 
 
@@ -79,9 +91,20 @@ def water_areas(ctx: TurnContext) -> frozenset[str]:
     return hit
 
 
+def water_area_set(ctx: TurnContext) -> frozenset[str]:
+    """Areas of kind water (cached for the game)."""
+    hit: frozenset[str] | None = ctx.cache.get("water_kind_areas")
+    if hit is None:
+        hit = frozenset(a.id for a in ctx.scenario.areas if a.kind is AreaKind.WATER)
+        ctx.cache["water_kind_areas"] = hit
+    return hit
+
+
 def area_kind(ctx: TurnContext, area: str) -> AreaKind | None:
-    a = ctx.scenario.area_by_id.get(area)
-    return None if a is None else a.kind
+    kinds: dict[str, AreaKind] | None = ctx.cache.get("area_kinds")
+    if kinds is None:
+        kinds = ctx.cache["area_kinds"] = {a.id: a.kind for a in ctx.scenario.areas}
+    return kinds.get(area)
 
 
 # -- foot links -------------------------------------------------------------------------------
@@ -233,7 +256,16 @@ def stream_range(ctx: TurnContext, branch: Location, target: Location) -> int | 
 
 
 def in_range(ctx: TurnContext, branch: Location) -> list[tuple[Location, int]]:
-    """Every location a stream from ``branch`` can reach, with its range."""
+    """Every location a stream from ``branch`` can reach, with its range (sorted; kept for
+    the game, do not mutate)."""
+    memo: dict[Location, list[tuple[Location, int]]] = ctx.cache.setdefault("in_range", {})
+    hit = memo.get(branch)
+    if hit is None:
+        hit = memo[branch] = _in_range(ctx, branch)
+    return hit
+
+
+def _in_range(ctx: TurnContext, branch: Location) -> list[tuple[Location, int]]:
     limit = ctx.rules.int("firefighting.max_range")
     out: list[tuple[Location, int]] = []
     for area, d in area_distances(ctx, branch[0], limit).items():
@@ -256,20 +288,36 @@ def road_routes(
     ctx: TurnContext, state: GameState, start: str, blocked: set[str] | None = None
 ) -> dict[str, list[str]]:
     """Every street reachable from ``start`` with the route (BFS, sorted ids)."""
+    memo: dict[str, dict[str, list[str]]] | None = None
     if blocked is None:
+        # in step 6 nothing that blocks a road changes: one search per start area
+        memo = ctx.cache.get("route_memo")
+        if memo is not None and start in memo:
+            return memo[start]
         blocked = road_blocked(ctx, state)
-    roads = ctx.graph.road_graph()
-    if start not in roads:
+    adj = road_adjacency(ctx)
+    if start not in adj:
         return {}
     routes: dict[str, list[str]] = {start: [start]}
     q = deque([start])
     while q:
         a = q.popleft()
-        for nb in sorted(roads.neighbors(a)):
+        for nb in adj[a]:
             if nb not in routes and nb not in blocked:
                 routes[nb] = [*routes[a], nb]
                 q.append(nb)
+    if memo is not None:
+        memo[start] = routes
     return routes
+
+
+def road_adjacency(ctx: TurnContext) -> dict[str, list[str]]:
+    """Street area -> its street neighbours, sorted (kept for the game)."""
+    hit: dict[str, list[str]] | None = ctx.cache.get("road_adj")
+    if hit is None:
+        roads = ctx.graph.road_graph()
+        hit = ctx.cache["road_adj"] = {a: sorted(roads.neighbors(a)) for a in roads.nodes}
+    return hit
 
 
 def stands_at(state: GameState, loc: Location) -> list[UnitState]:

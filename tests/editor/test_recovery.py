@@ -94,3 +94,79 @@ def test_saving_discards_the_autosave(qtbot, recovery_dir: Path, tmp_path: Path,
     assert not written.exists()
     win.close()
     assert not list(recovery_dir.glob("*.fg.yaml"))
+
+
+def _dead_session(folder: Path, scenario, original: Path | None) -> recovery.RecoverySession:  # type: ignore[no-untyped-def]
+    """An autosave left by an editor that died: its files stay and nobody holds its lock."""
+    dead = recovery.RecoverySession(folder)
+    dead.write(scenario, str(original) if original else None)
+    dead.lock.unlock()
+    return dead
+
+
+def test_start_up_offers_to_restore_after_a_crash(
+    qtbot, recovery_dir: Path, tmp_path: Path, small
+) -> None:  # type: ignore[no-untyped-def]
+    from dataclasses import replace
+
+    from PySide6.QtCore import Qt
+
+    from fireground.editor.app import open_window, start_window
+    from fireground.engine.io import save_scenario
+
+    original = tmp_path / "small.fg.yaml"
+    save_scenario(small, original)
+    _dead_session(recovery_dir, replace(small, name="edited before the crash"), original)
+
+    win = open_window(str(original))
+    win.ask_unsaved = 0x00800000
+    qtbot.addWidget(win)
+    start_window(win)
+    banner = win.restore_banner
+    assert banner.isVisible()
+    assert "closed unexpectedly" in banner.text.text() and "small.fg.yaml" in banner.text.text()
+    assert win.doc.scenario == load_scenario(original)  # nothing happens until asked
+    qtbot.mouseClick(banner.restore_button, Qt.LeftButton)
+    s = win.doc.scenario
+    assert s.name == "edited before the crash"
+    assert win.doc.path == original and win.doc.modified
+    assert not win.restore_banner.isVisible()
+    assert recovery.find_crashed(recovery_dir) == []
+    win.doc.mark_saved()
+    win.close()
+
+
+def test_discarding_offers_the_next_crashed_session(qtbot, recovery_dir: Path, small) -> None:  # type: ignore[no-untyped-def]
+    from dataclasses import replace
+
+    from PySide6.QtCore import Qt
+
+    from fireground.editor.app import start_window
+
+    _dead_session(recovery_dir, replace(small, name="first"), None)
+    _dead_session(recovery_dir, replace(small, name="second"), None)
+    win = MainWindow(Document(small))
+    win.ask_unsaved = 0x00800000
+    qtbot.addWidget(win)
+    start_window(win)
+    banner = win.restore_banner
+    assert banner.isVisible() and "an unsaved scenario" in banner.text.text()
+    qtbot.mouseClick(banner.discard_button, Qt.LeftButton)
+    assert banner.isVisible()  # the second one
+    assert len(recovery.find_crashed(recovery_dir)) == 1
+    qtbot.mouseClick(banner.discard_button, Qt.LeftButton)
+    assert not banner.isVisible()
+    assert recovery.find_crashed(recovery_dir) == []
+    assert win.doc.scenario == small
+    win.close()
+
+
+def test_no_banner_without_a_crash(qtbot, recovery_dir: Path, small) -> None:  # type: ignore[no-untyped-def]
+    from fireground.editor.app import start_window
+
+    win = MainWindow(Document(small))
+    qtbot.addWidget(win)
+    start_window(win)
+    assert not win.offer_restore()
+    assert not win.restore_banner.isVisible()
+    win.close()

@@ -12,7 +12,7 @@ from pypdf import PdfReader
 
 from fireground.engine.scenario import Area, AreaKind, Building, Scenario
 from fireground.export.layout import CM, MM
-from fireground.export.plans import plan_tiles, tile_options, write_plans
+from fireground.export.plans import TileGrid, plan_tiles, tile_options, write_plans
 
 A4 = (595.2756, 841.8898)
 LETTER = (612.0, 792.0)
@@ -152,3 +152,47 @@ def test_upper_level_tiles_skip_blank_sheets(tmp_path: Path) -> None:
     texts = [p.extract_text() for p in r.pages]
     level1 = [t for t in texts if "of " in t and "Level 1" in t]
     assert len(level1) == 1
+
+
+@pytest.mark.parametrize("w,h", [(300, 200), (1000, 700), (90, 40), (20, 300)])
+def test_marks_near_a_tile_are_exactly_the_marks_inside_it(w: float, h: float) -> None:
+    grid = plan_tiles(w * CM, h * CM, "a4")
+    d = 7 * MM
+    every = grid.marks()
+    for col in range(grid.cols):
+        for row in range(grid.rows):
+            x0, y0, x1, y1 = grid.tile(col, row)
+            inside = [(x, y) for x, y in every if x0 - d < x < x1 + d and y0 - d < y < y1 + d]
+            assert grid.marks_near(col, row, d) == inside
+    if grid.pages > 1:
+        assert every  # a tiled plan does have marks to check against
+
+
+class _Counted(list):
+    """A list that counts the items read out of it."""
+
+    read = 0
+
+    def __iter__(self):
+        for item in super().__iter__():
+            _Counted.read += 1
+            yield item
+
+
+def test_alignment_marks_cost_bounded_work_per_tile(tmp_path: Path, monkeypatch) -> None:
+    # Counts the marks the exporter looks at (not wall time): scanning every mark of the
+    # grid for every tile made a large plan quadratic; per tile the work must stay bounded
+    # as the grid grows.
+    marks, near = TileGrid.marks, TileGrid.marks_near
+    monkeypatch.setattr(TileGrid, "marks", lambda self: _Counted(marks(self)))
+    monkeypatch.setattr(TileGrid, "marks_near", lambda self, *a: _Counted(near(self, *a)))
+    per_tile = []
+    for cell in (40.0, 120.0):  # 4x4 blocks of 40 cm, then of 1.2 m: ~9x as many tiles
+        _Counted.read = 0
+        path = write_plans(grid_scenario(4, 4, cell=cell), tmp_path / f"p{cell:g}.pdf")
+        grid = plan_tiles((4 * cell + 2) * CM, (4 * cell + 2) * CM, "a4")
+        assert len(PdfReader(path).pages) == 2 + grid.pages
+        per_tile.append((grid.pages, _Counted.read / grid.pages))
+    (small, at_small), (big, at_big) = per_tile
+    assert big > 5 * small
+    assert at_big <= 8 and at_small <= 8  # at most 8 marks can touch one tile

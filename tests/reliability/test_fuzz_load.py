@@ -16,6 +16,7 @@ problems" summary line excepted). ``check`` on every scenario that loads never r
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import sys
@@ -44,6 +45,7 @@ pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
 FILE = "fuzzed.fg.yaml"
 EXAMPLES = {p.name: p.read_bytes() for p in sorted((REPO / "examples").glob("*.fg.yaml"))}
 SMALLEST = min(EXAMPLES.values(), key=len)
+
 
 def fuzz(n: int) -> settings:
     """n cases, no deadline (the machine is shared), no example database."""
@@ -83,10 +85,8 @@ def load_and_check(data: str | bytes) -> Scenario | None:
 
 def _event(what: str) -> None:
     """Count outcomes for --hypothesis-show-statistics (a no-op outside hypothesis)."""
-    try:
+    with contextlib.suppress(InvalidArgument):
         event(what)
-    except InvalidArgument:
-        pass
 
 
 # -- plain data of valid scenarios -----------------------------------------------------------
@@ -130,6 +130,8 @@ WEIRD_NUMBERS = [math.nan, math.inf, -math.inf, 1e308, -1e308, 5e-324, 10**30, -
 WEIRD_VALUES = [None, True, False, "", "x", "NO", "on", "~", "1e3", [], {}, [[1, 2]],
                 {"a": {"b": {"c": []}}}, [None], "\u202e\u0000"[:1], "🔥" * 50]  # fmt: skip
 ID_LISTS = ("areas", "buildings", "features", "forces")
+MUTATIONS = ("drop_key", "swap_type", "coordinate", "polygon", "duplicate", "delete_item",
+             "unicode", "add_key", "reorder")  # fmt: skip
 
 
 def containers(node: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
@@ -164,12 +166,7 @@ def any_value(draw: st.DrawFn) -> Any:
 
 
 def mutate_once(draw: st.DrawFn, data: Any) -> Any:
-    op = draw(
-        st.sampled_from(
-            ["drop_key", "swap_type", "coordinate", "polygon", "duplicate", "delete_item",
-             "unicode", "add_key", "reorder"]  # fmt: skip
-        )
-    )
+    op = draw(st.sampled_from(MUTATIONS))
     if op in ("coordinate", "polygon"):
         polys = [p for p in containers(data) if p and p[-1] == "polygon"]
         if polys:
@@ -286,9 +283,7 @@ def example_data() -> st.SearchStrategy[Any]:
 
 
 def generated_data() -> st.SearchStrategy[Any]:
-    return scenarios(max_areas=6).map(
-        lambda s: plain(parse(dump_scenario(s), "generated.fg.yaml"))
-    )
+    return scenarios(max_areas=6).map(lambda s: plain(parse(dump_scenario(s), "generated.fg.yaml")))
 
 
 # -- the fuzz tests (2,400 cases) ------------------------------------------------------------
