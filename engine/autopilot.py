@@ -781,31 +781,58 @@ def best_job(
         return None
     dist, prev = reach.foot_search(ctx, state, pump.loc, per * max_len, weight=2)
     cov = coverage(state)
+    fires = state.fire
+    top = r.int("firefighting.max_range")
+    mods = {k: r.int(f"firefighting.range.{k}") for k in range(1, top + 1)}
+    water = reach.water_area_set(ctx)
+    p_ins: dict[Location, float] = {}
+    prios: dict[Location, float] = {}
+
+    def p_in_at(x: Location) -> float:
+        """Chance to get to and hold branch position ``x`` (0: not a position)."""
+        hit = p_ins.get(x)
+        if hit is None:
+            hit = 0.0
+            if x[0] not in water and not reach.unsafe(ctx, state, x):
+                h_x = reach.heat(ctx, state, x)
+                hit = _p_heat(ctx, h_x)
+                if hit > 0 and h_x > 0:
+                    hit *= _risk_weight(ctx, state, x)
+            p_ins[x] = hit
+        return hit
+
     best: tuple[tuple[float, ...], Location, Location] | None = None
-    for x, steps in dist.items():
-        if reach.unsafe(ctx, state, x) or reach.area_kind(ctx, x[0]) is AreaKind.WATER:
-            continue
-        h_x = reach.heat(ctx, state, x)
-        p_in = _p_heat(ctx, h_x)
-        if p_in <= 0:
-            continue
-        if h_x > 0:
-            p_in *= _risk_weight(ctx, state, x)
-        for t, rng in reach.in_range(ctx, x):
-            fire = state.fire.get(t)
-            if fire is None:
+
+    def consider(x: Location, t: Location, rng: int, fire: int) -> None:
+        nonlocal best
+        p_in = p_in_at(x)
+        if p_in <= 0 or rng < 1:
+            return
+        p = _p_extinguish(fire, mods[rng]) * p_in
+        if p <= 0:
+            return
+        prio = prios.get(t)
+        if prio is None:
+            prio = prios[t] = float(fire_priority(ctx, state, t, pri))
+        key = (float(cov.get(t, 0) >= 2), prio, -round(p, 3), float(dist[x]))
+        if best is None or (key, x, t) < (best[0], best[1], best[2]):
+            best = (key, x, t)
+
+    # every (position, fire) pair in range: walk whichever side is smaller (range is
+    # symmetric, and the best pair is the same either way: ties are broken by both ids)
+    if len(fires) <= len(dist):
+        for t, fire in fires.items():
+            for x, rng in reach.in_range(ctx, t):
+                if x in dist:
+                    consider(x, t, rng, fire)
+    else:
+        for x in dist:
+            if p_in_at(x) <= 0:
                 continue
-            p = _p_extinguish(fire, r.int(f"firefighting.range.{rng}")) * p_in
-            if p <= 0:
-                continue
-            key = (
-                float(cov.get(t, 0) >= 2),
-                float(fire_priority(ctx, state, t, pri)),
-                -round(p, 3),
-                float(steps),
-            )
-            if best is None or (key, x, t) < (best[0], best[1], best[2]):
-                best = (key, x, t)
+            for t, rng in reach.in_range(ctx, x):
+                fire = fires.get(t)
+                if fire is not None:
+                    consider(x, t, rng, fire)
     if best is None:
         return None
     _, x, t = best
@@ -886,8 +913,11 @@ def _fire_party(ctx: TurnContext, state: GameState, u: UnitState) -> None:
         if not small:
             u.task = "idle"
             return
-        dist, _ = reach.foot_search(ctx, state, u.loc, budget)
-        goals = [nb for f in small for nb in reach.neighbours(ctx, f)]
+        near = reach.area_distances(ctx, u.loc[0], budget + 1)
+        goals = {nb for f in small if f[0] in near for nb in reach.neighbours(ctx, f)}
+        if not goals:
+            return  # no small fire within three turns' walk
+        dist, _ = reach.foot_search(ctx, state, u.loc, budget, goals=goals)
         goal, _d = reach.nearest(dist, goals)
         if goal is not None:
             u.task = "move"
@@ -896,8 +926,10 @@ def _fire_party(ctx: TurnContext, state: GameState, u: UnitState) -> None:
     if refill_point(ctx, state, u.loc):
         u.task = "refill"
         return
-    dist, _ = reach.foot_search(ctx, state, u.loc, budget)
-    goal, _d = reach.nearest(dist, [loc for loc in dist if refill_point(ctx, state, loc)])
+    near = reach.area_distances(ctx, u.loc[0], budget)
+    points = {(a, 0) for a in near if refill_point(ctx, state, (a, 0))}
+    dist, _ = reach.foot_search(ctx, state, u.loc, budget, goals=points)
+    goal, _d = reach.nearest(dist, points)
     if goal is not None:
         u.task = "refill"
         mv.walk(ctx, state, u, goal)

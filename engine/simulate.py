@@ -23,7 +23,7 @@ from .ruleset import Ruleset, RulesetError, load_ruleset
 from .scenario import Scenario
 from .score import scorecard
 from .state import GameState, initial_state
-from .turn import TurnContext, TurnLog, play_turn
+from .turn import TurnContext, TurnLog, play_turn, share_memos
 
 
 @dataclass
@@ -76,18 +76,23 @@ def new_game(
     dice: Dice | None = None,
     rules: Ruleset | None = None,
     log_events: bool = True,
+    shared_memos: dict[str, Any] | None = None,
 ) -> Game:
     """A game at turn 0 of ``scenario`` (seed defaults to the scenario's, then 0).
 
     ``log_events=False`` is for Monte Carlo: the game rolls the same dice in the same order
     and ends in the same state as the logged one, but keeps no events and no per-turn state
-    (its turn logs are empty).
+    (its turn logs are empty). ``shared_memos``: a dict kept across games of the same
+    scenario, graph and ruleset, for the memos that follow from the map alone (see
+    :func:`share_memos`).
     """
     if seed is None:
         seed = scenario.seed if scenario.seed is not None else 0
     rules = rules or load_ruleset(scenario.ruleset, scenario.house_rules)
     graph = graph or build_graph(scenario)
     ctx = TurnContext(scenario, graph, rules, dice or Dice(seed), log_events=log_events)
+    if shared_memos is not None:
+        share_memos(ctx, shared_memos)
     return Game(scenario, seed, ctx, initial_state(scenario, rules))
 
 

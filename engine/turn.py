@@ -155,6 +155,26 @@ class TurnContext:
 
 Step = Callable[[TurnContext, GameState], None]
 
+#: memos in ``TurnContext.cache`` that hold only what follows from the map and the rules
+#: (neighbours, stream range, foot links, wind bearings...): games of one scenario with one
+#: ruleset may share them (Monte Carlo), which cannot change a result
+SHARED_MEMOS = (
+    "neighbours",
+    "jumps",
+    "in_range",
+    "area_dist",
+    "foot_links",
+    "downwind",
+    "spread_targets",
+)
+
+
+def share_memos(ctx: TurnContext, shared: dict[str, Any]) -> None:
+    """Let ``ctx`` use (and fill) the map-and-rules memos kept in ``shared``; the caller
+    guarantees every game sharing them plays the same scenario, graph and ruleset."""
+    for key in SHARED_MEMOS:
+        ctx.cache[key] = shared.setdefault(key, {})
+
 
 def steps() -> list[tuple[int, Step]]:
     """The ten steps of §2 as (step number, function), in play order."""

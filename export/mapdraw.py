@@ -192,6 +192,149 @@ def glyphs_at(scenario: Scenario, marks: Marks, level: int) -> dict[str, list[tu
     return out
 
 
+Rect = tuple[float, float, float, float]  # x0, y0, x1, y1 in points
+
+
+def _extra_list(scenario: Scenario, level: int) -> list[tuple[str, str, str]]:
+    """(area, colour, text) of the names written under water supplies and entries."""
+    out: list[tuple[str, str, str]] = []
+    if level != 0:
+        return out
+    st = style()
+    for f in scenario.features:
+        if f.type is FeatureType.WATER and f.name:
+            out.append((f.area, st.setting("water_symbol"), f"{f.name} ({f.points} pts)"))
+        elif f.type is FeatureType.ENTRY and f.name:
+            out.append((f.area, "#1d7a34", str(f.name)))
+    return out
+
+
+def _extra_texts(scenario: Scenario, level: int) -> dict[str, str]:
+    return {area: text for area, _, text in _extra_list(scenario, level)}
+
+
+def _label_rect(
+    c: Canvas,
+    x: float,
+    y: float,
+    area_id: str,
+    label: str | None,
+    symbols_w: float,
+    extra: str | None,
+    s: float,
+    gap: float,
+    id_size: float,
+) -> Rect:
+    """The box an area's id, label, symbol row and water/entry name take up."""
+    half = max(c.stringWidth(area_id, FONT_BOLD, id_size), symbols_w) / 2
+    top = y + gap + id_size * 0.75
+    if label:
+        half = max(half, c.stringWidth(label, FONT, id_size * 0.8) / 2)
+        top = y + gap + id_size * (1.05 + 0.8 * 0.75)
+    bottom = y - s - gap / 2 if symbols_w > 0 else y + gap - id_size * 0.25
+    if extra:
+        half = max(half, c.stringWidth(extra, FONT, id_size * 0.85) / 2)
+        bottom = y - s - 2 * gap - id_size * (0.6 + 0.25)
+    return (x - half, bottom, x + half, top)
+
+
+@dataclass(frozen=True)
+class NamePlate:
+    """A building's name and the part of the map (points) it belongs to: the bounding box
+    of the building's areas at this level and the area labels inside it, to keep clear of."""
+
+    text: str
+    bounds: Rect
+    max_size: float
+    obstacles: tuple[Rect, ...]
+
+
+def name_plates(
+    scenario: Scenario, view: MapView, level: int, rects: Mapping[str, Rect], k: float = 1.0
+) -> list[NamePlate]:
+    """One plate per building present at this level."""
+    st = style()
+    name_size = st.length("name_font") / 0.72 * k
+    mine: dict[str, list[Any]] = defaultdict(list)
+    for a in scenario.areas:
+        if a.building is not None and a.id in rects:
+            mine[a.building].append(a)
+    out = []
+    for b in scenario.buildings:
+        areas = mine.get(b.id)
+        if level not in b.level_range or not areas:
+            continue
+        x0, y0 = view.pt(
+            min(min(p[0] for p in a.polygon) for a in areas),
+            min(min(p[1] for p in a.polygon) for a in areas),
+        )
+        x1, y1 = view.pt(
+            max(max(p[0] for p in a.polygon) for a in areas),
+            max(max(p[1] for p in a.polygon) for a in areas),
+        )
+        out.append(
+            NamePlate(
+                b.name or b.id,
+                (x0, y0, x1, y1),
+                name_size,
+                tuple(rects[a.id] for a in areas),
+            )
+        )
+    return out
+
+
+def place_name(c: Canvas, plate: NamePlate, window: Rect, min_size: float) -> bool:
+    """Write a building name in the part of its box inside ``window``: at the top if the
+    labels leave room, else in the first gap between labels going down, shrunk to the
+    width. Returns False (nothing drawn) if it would be smaller than ``min_size``; with
+    ``min_size`` 0 it is always drawn (at the top, if no gap is free)."""
+    left = max(plate.bounds[0], window[0])
+    bottom = max(plate.bounds[1], window[1])
+    right = min(plate.bounds[2], window[2])
+    top = min(plate.bounds[3], window[3])
+    if right - left <= 0 or top - bottom <= 0:
+        return False
+    width = c.stringWidth(plate.text, FONT_BOLD, plate.max_size)
+    size = min(plate.max_size, plate.max_size * (right - left) * 0.94 / max(1e-6, width))
+    if size < min_size or size <= 0:
+        return False
+    cx = (left + right) / 2
+    half = c.stringWidth(plate.text, FONT_BOLD, size) / 2
+    near = [
+        o
+        for o in plate.obstacles
+        if o[0] < cx + half and o[2] > cx - half and o[1] < top and o[3] > bottom
+    ]
+    lead = 1.5  # a name needs this many times its size: wall gap, caps, descender, clearance
+
+    def free_below(y: float) -> float:
+        """Room from ``y`` down to the first label (or the bottom of the box)."""
+        if any(o[1] < y < o[3] for o in near):
+            return 0.0
+        under = [o[3] for o in near if o[3] <= y]
+        return y - max(under, default=bottom)
+
+    slots = [top, *sorted((o[1] for o in near if o[1] < top), reverse=True)]
+    chosen: tuple[float, float] | None = None
+    for i, y in enumerate(slots):
+        room = free_below(y)
+        if room >= size * lead:
+            chosen = (y, size)
+            break
+        floor = max(min_size, plate.max_size * 0.6, size * 0.6)
+        if i == 0 and room >= floor * lead:  # at the top, a smaller name beats moving it
+            chosen = (y, room / lead)
+            break
+    if chosen is None:
+        if min_size > 0:
+            return False
+        chosen = (top, size)
+    y, size = chosen
+    c.setFont(FONT_BOLD, size)
+    c.drawCentredString(cx, y - size * 1.05, plate.text)
+    return True
+
+
 def draw_level(
     c: Canvas,
     scenario: Scenario,
@@ -199,8 +342,12 @@ def draw_level(
     level: int,
     marks: Marks,
     symbol_size: float | None = None,
+    names: bool = True,
+    plates: list[NamePlate] | None = None,
 ) -> set[str]:
-    """Draw one level of the map; returns the legend keys it used."""
+    """Draw one level of the map; returns the legend keys it used. With ``names=False``
+    the building names are left out and, if ``plates`` is a list, appended to it so the
+    caller can place them itself (each tile of a tiled plan repeats them)."""
     st = style()
     s = symbol_size if symbol_size is not None else st.length("symbol")
     gap = st.length("symbol_gap") * s / st.length("symbol")
@@ -242,6 +389,8 @@ def draw_level(
         for f in scenario.features
         if f.type is FeatureType.LABEL and f.text and (f.level or 0) == level
     }
+    extra_text = _extra_texts(scenario, level)
+    rects: dict[str, Rect] = {}
     for a in present:
         x, y = view.pt(*_label_point(scenario, a.id))
         c.setFillColor(st.setting("id_colour"))
@@ -261,37 +410,21 @@ def draw_level(
             c.restoreState()
             cx += w + gap
             used.add(key)
-    for f in scenario.features:
-        if f.type is FeatureType.WATER and f.name and level == 0:
-            x, y = view.pt(*_label_point(scenario, f.area))
-            c.setFillColor(st.setting("water_symbol"))
-            c.setFont(FONT, id_size * 0.85)
-            c.drawCentredString(x, y - s - 2 * gap - id_size * 0.6, f"{f.name} ({f.points} pts)")
-        if f.type is FeatureType.ENTRY and f.name and level == 0:
-            x, y = view.pt(*_label_point(scenario, f.area))
-            c.setFillColor("#1d7a34")
-            c.setFont(FONT, id_size * 0.8)
-            c.drawCentredString(x, y - s - 2 * gap - id_size * 0.6, str(f.name))
-    # building names, with how many levels
-    c.setFillColor(st.setting("name_colour"))
-    name_size = st.length("name_font") / 0.72 * k
-    for b in scenario.buildings:
-        if level not in b.level_range:
-            continue
-        mine = by_building.get(b.id, [])
-        if not mine:
-            continue
-        top = max(max(p[1] for p in a.polygon) for a in mine)
-        left = min(min(p[0] for p in a.polygon) for a in mine)
-        right = max(max(p[0] for p in a.polygon) for a in mine)
-        x, y = view.pt((left + right) / 2, top)
-        text = b.name or b.id
-        room = (right - left) * view.scale * 0.94
-        size = min(
-            name_size, name_size * room / max(1e-6, c.stringWidth(text, FONT_BOLD, name_size))
+        rects[a.id] = _label_rect(
+            c, x, y, a.id, labels.get(a.id), total, extra_text.get(a.id), s, gap, id_size
         )
-        c.setFont(FONT_BOLD, size)
-        c.drawCentredString(x, y - size * 1.15, text)
+    for area, colour, text in _extra_list(scenario, level):
+        x, y = view.pt(*_label_point(scenario, area))
+        c.setFillColor(colour)
+        c.setFont(FONT, id_size * 0.85)
+        c.drawCentredString(x, y - s - 2 * gap - id_size * 0.6, text)
+    if names:
+        # building names, clear of the area labels (on tiled plans the tile pages draw them)
+        c.setFillColor(st.setting("name_colour"))
+        for plate in name_plates(scenario, view, level, rects, k):
+            place_name(c, plate, plate.bounds, min_size=0.0)
+    elif plates is not None:
+        plates.extend(name_plates(scenario, view, level, rects, k))
     c.restoreState()
     return used
 

@@ -103,9 +103,8 @@ def export_pack(
 
 def cli_export(args: argparse.Namespace) -> int:
     """``fireground export FILE --out DIR [...]``: print each file written."""
-    from fireground.engine.io import load_scenario
-
     from fireground.engine.checks import error_lines
+    from fireground.engine.io import load_scenario
 
     only = parse_only(args.only)  # bad usage before any work
     scenario = load_scenario(args.file)

@@ -21,7 +21,16 @@ from fireground.engine.scenario import AreaKind, Scenario
 from . import planaids as aids
 from .kit import draw_calibration, draw_text, new_canvas, paper_size
 from .layout import CM, Box, Layout, layout
-from .mapdraw import MapView, Marks, all_levels, draw_level, level_name, style
+from .mapdraw import (
+    MapView,
+    Marks,
+    NamePlate,
+    all_levels,
+    draw_level,
+    level_name,
+    place_name,
+    style,
+)
 
 KIND_SWATCHES = (
     (AreaKind.BUILDING, "building"),
@@ -109,9 +118,7 @@ class TileGrid:
         mid_y = [self.tile(0, j)[1] + h / 2 for j in near_r]
         pts = {(x, y) for x in strip_x for y in strip_y + mid_y}
         pts |= {(x, y) for x in mid_x for y in strip_y}
-        return sorted(
-            (x, y) for x, y in pts if x0 - d < x < x1 + d and y0 - d < y < y1 + d
-        )
+        return sorted((x, y) for x, y in pts if x0 - d < x < x1 + d and y0 - d < y < y1 + d)
 
 
 def level_extent(scenario: Scenario, level: int, margin_cm: float = 1.0) -> Extent:
@@ -252,14 +259,25 @@ def write_plans(scenario: Scenario, path: Path, paper: str = "a4", fit: bool = F
         ext = level_extent(scenario, level)
         mw, mh = ext.width * CM, ext.height * CM
         form = f"plan_level_{level + 1}"
-        c.beginForm(form, 0, 0, mw, mh)
-        used = draw_level(c, scenario, MapView(ext.minx, ext.miny, CM), level, marks)
-        c.endForm()
         grid = plan_tiles(mw, mh, paper)
+        plates: list[NamePlate] = []
+        c.beginForm(form, 0, 0, mw, mh)
+        used = draw_level(
+            c, scenario, MapView(ext.minx, ext.miny, CM), level, marks, names=False, plates=plates
+        )
+        if grid.pages > 1:  # the assembly guide shows the names once, where they belong
+            c.endForm()
+            c.beginForm(f"{form}_names", 0, 0, mw, mh)
+        c.setFillColor(style().setting("name_colour"))
+        for plate in plates:
+            place_name(c, plate, plate.bounds, min_size=0.0)
+        c.endForm()
         keep = _tiles_with_map(scenario, grid, ext, level)
         if grid.pages > 1:
             _assembly_page(c, scenario, grid, form, paper, ext, level, name, keep)
-        _tile_pages(c, scenario, grid, form, level, name, used, swatches, symbol, keep)
+            _tile_pages(c, scenario, grid, form, level, name, used, swatches, symbol, keep, plates)
+        else:
+            _tile_pages(c, scenario, grid, form, level, name, used, swatches, symbol, keep, [])
     c.save()
     return path
 
@@ -316,6 +334,7 @@ def _assembly_page(
     c.translate(ox, oy)
     c.scale(s, s)
     c.doForm(form)
+    c.doForm(f"{form}_names")
     c.restoreState()
     c.saveState()
     c.setLineWidth(0.8)
@@ -347,6 +366,28 @@ def _assembly_page(
     c.showPage()
 
 
+def _plates_by_tile(
+    grid: TileGrid, plates: list[NamePlate]
+) -> dict[tuple[int, int], list[NamePlate]]:
+    """The name plates each tile shows: each plate goes to the tiles its box crosses
+    (found from the grid spacing, so the work is the number of hits, not tiles x plates)."""
+    w, h, ov = grid.window.width, grid.window.height, grid.overlap
+    x_first, _, _, y_top = grid.tile(0, 0)
+    out: dict[tuple[int, int], list[NamePlate]] = {}
+    for plate in plates:
+        px0, py0, px1, py1 = plate.bounds
+        c0 = max(0, math.floor((px0 - x_first - w) / (w - ov)))
+        c1 = min(grid.cols - 1, math.floor((px1 - x_first) / (w - ov)))
+        r0 = max(0, math.floor((y_top - h - py1) / (h - ov)))
+        r1 = min(grid.rows - 1, math.floor((y_top - py0) / (h - ov)))
+        for col in range(c0, c1 + 1):
+            for row in range(r0, r1 + 1):
+                x0, y0, x1, y1 = grid.tile(col, row)
+                if x0 < px1 and x1 > px0 and y0 < py1 and y1 > py0:
+                    out.setdefault((col, row), []).append(plate)
+    return out
+
+
 def _tile_pages(
     c: Canvas,
     scenario: Scenario,
@@ -358,8 +399,14 @@ def _tile_pages(
     swatches: list[tuple[str, str]],
     symbol: float,
     keep: set[tuple[int, int]],
+    plates: list[NamePlate],
 ) -> None:
+    """One page per kept tile. Building names (``plates``) are written on each tile that
+    shows enough of the building, inside the part of the tile that stays visible once
+    the sheets are glued (a name never straddles a tile edge)."""
     lay = grid.lay
+    on_tile = _plates_by_tile(grid, plates)
+    min_name = style().length("name_font") / 0.72 * 0.55
     win = grid.window
     band = f"band_{form}"
     # the unchanging print aids of the band are one more form, placed on every page
@@ -397,6 +444,15 @@ def _tile_pages(
             c.setDash()
             for mx, my in grid.marks_near(col, row, d):
                 aids.draw_mark(c, mx, my, d)
+            visible = (
+                x0,
+                y0 + ov if row + 1 < grid.rows else y0,
+                x1 - ov if col + 1 < grid.cols else x1,
+                y1,
+            )
+            c.setFillColor(style().setting("name_colour"))
+            for plate in on_tile.get((col, row), ()):
+                place_name(c, plate, visible, min_name)
             c.restoreState()
             c.setLineWidth(0.6)
             c.setStrokeColor("#000000")

@@ -31,6 +31,26 @@ def jump_targets(ctx: TurnContext, loc: Location) -> list[tuple[Location, int]]:
     return hit
 
 
+def downwind(ctx: TurnContext, src: str, dst: str) -> bool:
+    """R-2 ``graph.is_downwind`` for the scenario's wind, remembered for the game."""
+    memo: dict[tuple[str, str], bool] = ctx.cache.setdefault("downwind", {})
+    hit = memo.get((src, dst))
+    if hit is None:
+        hit = memo[(src, dst)] = ctx.graph.is_downwind(src, dst, ctx.scenario.wind)
+    return hit
+
+
+def spread_targets(ctx: TurnContext, loc: Location) -> tuple[list[Location], list[Location]]:
+    """(neighbours, R-1 climbing targets) of a location, remembered for the game."""
+    memo: dict[Location, tuple[list[Location], list[Location]]] = ctx.cache.setdefault(
+        "spread_targets", {}
+    )
+    hit = memo.get(loc)
+    if hit is None:
+        hit = memo[loc] = (neighbours(ctx, loc), ctx.graph.climb_targets(loc))
+    return hit
+
+
 def vehicle_areas(state: GameState) -> set[str]:
     """Areas holding a vehicle or a burned-out wreck (these streets can burn)."""
     return {
@@ -138,8 +158,7 @@ def spread_modifier(
         mod += rules.int("spread.embers")
     if dst in fighting:
         mod += rules.int("spread.hose_team")
-    wind = ctx.scenario.wind
-    if wind.strong and ctx.graph.is_downwind(src[0], dst[0], wind):
+    if ctx.scenario.wind.strong and downwind(ctx, src[0], dst[0]):
         mod += rules.int("spread.strong_downwind")  # R-2
         rulings.append("R-2")
     store = store_at(ctx.scenario, dst)
@@ -182,12 +201,11 @@ def step_spread(ctx: TurnContext, state: GameState) -> None:
     """Step 1: every fire burning at the start of the step rolls into each flammable,
     non-burning neighbour (R-3: fires started now wait for the next turn), then fires of 5
     try to jump (R-5)."""
-    rules, graph = ctx.rules, ctx.graph
+    rules = ctx.rules
     climb_min = rules.int("spread.climb_min_fire")
     jump_min = rules.int("jump.min_fire")
     jump_max = rules.int("jump.max")
     gap, gap_down = rules.int("jump.gap"), rules.int("jump.gap_downwind")
-    wind = ctx.scenario.wind
     fighting = {
         u.loc
         for u in state.units.values()
@@ -195,18 +213,23 @@ def step_spread(ctx: TurnContext, state: GameState) -> None:
     }
     vehicles = vehicle_areas(state)
     snapshot = sorted(state.fire.items())  # R-3
+    burning = state.fire
     for src, fire in snapshot:
-        targets: list[tuple[Location, str | None]] = [(b, None) for b in neighbours(ctx, src)]
-        if fire >= climb_min:
-            targets += [(b, "R-1") for b in graph.climb_targets(src)]  # R-1 climbing
-        for dst, ruling in sorted(targets):
-            if dst in state.fire or not is_flammable(ctx, state, dst, vehicles):
+        nbs, climbs = spread_targets(ctx, src)
+        if fire >= climb_min and climbs:  # R-1 climbing
+            targets: list[tuple[Location, str | None]] = sorted(
+                [(b, None) for b in nbs] + [(b, "R-1") for b in climbs]
+            )
+        else:
+            targets = [(b, None) for b in nbs]  # already sorted
+        for dst, ruling in targets:
+            if dst in burning or not is_flammable(ctx, state, dst, vehicles):
                 continue
             rule = "climb" if ruling == "R-1" else "spread"
             _try_spread(ctx, state, rule, src, dst, fire, fighting, ruling)
         if fire >= jump_min:
             for dst, gaps in jump_targets(ctx, src):
-                allowed = gap_down if graph.is_downwind(src[0], dst[0], wind) else gap
+                allowed = gap_down if downwind(ctx, src[0], dst[0]) else gap
                 if gaps > allowed or dst in state.fire:
                     continue
                 if not is_flammable(ctx, state, dst, vehicles):

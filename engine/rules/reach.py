@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import heapq
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 
 from ..scenario import AreaKind, FeatureType, Location
 from ..state import GameState
@@ -178,32 +178,51 @@ def foot_search(
     ok: Callable[[Location], bool] | None = None,
     ladders: dict[Location, list[tuple[Location, int]]] | None = None,
     goal: Location | None = None,
+    goals: Collection[Location] | None = None,
 ) -> tuple[dict[Location, int], dict[Location, Location]]:
     """Cheapest foot costs from ``start`` (weight 1: movement points, 2: hose steps,
-    3: laying points) within ``budget``, stopping early once ``goal`` is settled; returns
-    (cost, previous location)."""
+    3: laying points) within ``budget``, stopping early once ``goal`` (or the first of
+    ``goals``, which is then the one :func:`nearest` picks) is settled; returns (cost,
+    previous location)."""
     if ladders is None:
         ladders = ladder_links(state)
-    can = ok or (lambda loc: passable(ctx, state, loc))
+    if ok is None:
+        fire, fail = state.fire, ctx.rules.int("heat.always_fail_min")
+
+        def can(loc: Location) -> bool:
+            return loc not in fire and heat(ctx, state, loc) < fail
+
+    else:
+        can = ok
+    static: dict[Location, list[Link]] = ctx.cache.setdefault("foot_links", {})
     dist: dict[Location, int] = {start: 0}
     prev: dict[Location, Location] = {}
     heap: list[tuple[int, Location]] = [(0, start)]
+    pop, push = heapq.heappop, heapq.heappush
+    limit = budget if budget is not None else 1 << 60
+    checked: dict[Location, bool] = {}
     while heap:
-        d, loc = heapq.heappop(heap)
+        d, loc = pop(heap)
         if d > dist.get(loc, d):
             continue
-        if loc == goal:
-            break  # its cost and path are final
-        for link in foot_links(ctx, loc, ladders):
+        if loc == goal or (goals is not None and loc in goals):
+            break  # its cost and path are final (the heap pops in (cost, id) order)
+        links = static.get(loc) if loc not in ladders else None
+        if links is None:
+            links = foot_links(ctx, loc, ladders)
+        for link in links:
             nb = link[0]
-            cost = link[1] if weight == 1 else link[2] if weight == 2 else link[3]
-            nd = d + cost
-            if budget is not None and nd > budget:
+            nd = d + link[weight]  # (nb, movement points, hose steps, laying points, kind)
+            if nd > limit:
                 continue
-            if nd < dist.get(nb, nd + 1) and can(nb):
-                dist[nb] = nd
-                prev[nb] = loc
-                heapq.heappush(heap, (nd, nb))
+            if nd < dist.get(nb, nd + 1):
+                good = checked.get(nb)
+                if good is None:
+                    good = checked[nb] = can(nb)
+                if good:
+                    dist[nb] = nd
+                    prev[nb] = loc
+                    push(heap, (nd, nb))
     return dist, prev
 
 

@@ -122,3 +122,36 @@ def test_cli_refuses_scenario_with_errors(tmp_path):
     r = run_cli(str(bad), "--turns", "1")
     assert r.returncode in (1, 2)
     assert f"{bad}:" in r.stderr and "Traceback" not in r.stderr
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=example_id)
+def test_quiet_mode_plays_the_same_game(path):
+    """``log_events=False`` (Monte Carlo) rolls the same dice in the same order: the same
+    final state, score and dice position as the logged game, turn by turn."""
+    sc = load_scenario(path)
+    loud, quiet = new_game(sc, 11), new_game(sc, 11, log_events=False)
+    for _ in range(12):
+        loud.step()
+        log = quiet.step()
+        assert log.events == [] and log.state == {}
+        assert quiet.state.to_log() == loud.state.to_log()
+        assert quiet.ctx.dice.getstate() == loud.ctx.dice.getstate()
+    assert quiet.score() == loud.score()
+
+
+def test_no_state_leaks_between_games_in_one_process():
+    """A game's log does not depend on what else the process has played before it (no
+    module-level cache keyed on a game, no shared mutable rules data)."""
+    first = new_game(load_scenario(SMALL[0]), 7)
+    first.run(8)
+    for path in EXAMPLES:  # other maps, other seeds, house rules, the quiet mode
+        sc = load_scenario(path)
+        new_game(sc, 3).run(4)
+        new_game(sc, 5, log_events=False).run(4)
+    from fireground.engine.ruleset import load_ruleset
+
+    hr = load_ruleset("blitz", {"growth.on": 5, "hose.max_lengths": 6})
+    new_game(load_scenario(SMALL[0]), 7, rules=hr).run(4)
+    again = new_game(load_scenario(SMALL[0]), 7)
+    again.run(8)
+    assert again.log_json() == first.log_json()
