@@ -53,6 +53,8 @@ class Snap:
     kind: SnapKind
     #: The area whose vertex or edge was snapped to, when any.
     area: str | None = None
+    #: The edge snapped to (its two ends), for an edge snap.
+    segment: tuple[Coord, Coord] | None = None
 
 
 class SnapIndex:
@@ -96,7 +98,7 @@ class SnapIndex:
         skip = set(exclude)
         probe = Point(p).buffer(tolerance)
         best_v: tuple[float, Coord, str] | None = None
-        best_e: tuple[float, Coord, str] | None = None
+        best_e: tuple[float, Coord, str, Coord, Coord] | None = None
         px, py = p
         for a in self._candidates(probe):
             if a.id in skip:
@@ -120,11 +122,15 @@ class SnapIndex:
                 q = closest_on_segment(p, v, w)
                 d = math.dist(p, q)
                 if d <= tolerance and (best_e is None or d < best_e[0]):
-                    best_e = (d, q, a.id)
+                    best_e = (d, q, a.id, v, w)
         if best_v is not None:
             return Snap(best_v[1], SnapKind.VERTEX, best_v[2])
         if best_e is not None:
-            return Snap(rnd(best_e[1]), SnapKind.EDGE, best_e[2])
+            seg = (
+                (float(best_e[3][0]), float(best_e[3][1])),
+                (float(best_e[4][0]), float(best_e[4][1])),
+            )
+            return Snap(rnd(best_e[1]), SnapKind.EDGE, best_e[2], seg)
         return None
 
 
@@ -150,10 +156,22 @@ def snap(
     grid: float | None,
     exclude: Iterable[str] = (),
 ) -> Snap:
-    """Snap a point: other areas' vertices, then their edges, then the grid (when on)."""
+    """Snap a point: other areas' vertices, then their edges, then the grid (when on).
+
+    On an edge with the grid on, a grid point lying on that edge within twice the
+    tolerance wins over the bare foot of the perpendicular: a click just outside a
+    neighbour's corner lands on the corner rather than a few millimetres along the edge.
+    """
     if index is not None:
         s = index.nearest(p, tolerance, exclude=exclude)
         if s is not None:
+            if s.kind is SnapKind.EDGE and grid and s.segment is not None:
+                g = snap_to_grid(p, grid)
+                a, b = s.segment
+                on_edge = math.dist(g, closest_on_segment(g, a, b)) < 1e-6
+                if on_edge and math.dist(g, p) <= 2 * tolerance:
+                    kind = SnapKind.VERTEX if g in (rnd(a), rnd(b)) else SnapKind.EDGE
+                    return Snap(g, kind, s.area, s.segment)
             return s
     if grid:
         g = snap_to_grid(p, grid)

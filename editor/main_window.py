@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QSettings, Qt, QTimer
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShowEvent
 from PySide6.QtWidgets import (
     QDockWidget,
     QFrame,
@@ -59,7 +59,24 @@ class MainWindow(FilesMixin, ActionsMixin, QMainWindow):
         self._autosave.start()
         self._connect_doc()
         self.resize(1400, 900)
+        self._docks_sized = False
         _settle_heap()
+
+    def showEvent(self, e: QShowEvent) -> None:
+        super().showEvent(e)
+        if not self._docks_sized:
+            self._docks_sized = True
+            QTimer.singleShot(0, self.size_docks)
+
+    def size_docks(self) -> None:
+        """Give the tabbed Properties / Scenario / Forces docks most of the right side (the
+        Overlays are a few check boxes) and keep the Issues short."""
+        h = max(self.height() - 200, 300)
+        overlays = min(self.overlays.sizeHint().height() + 30, h // 3)
+        self.resizeDocks(
+            [self.properties_dock, self.overlays_dock], [h - overlays, overlays], Qt.Vertical
+        )
+        self.resizeDocks([self.issues_dock], [150], Qt.Vertical)
 
     # -- construction -------------------------------------------------------------------------
     def _build_canvas(self) -> None:
@@ -84,16 +101,24 @@ class MainWindow(FilesMixin, ActionsMixin, QMainWindow):
         self.options = OptionsBar(self.toolbox)
         self.options.setObjectName("options")
         self.addToolBar(self.options)
+        self.options.new_building_act.triggered.connect(lambda _=False: self.new_building_dialog())
         self._toolbars.append(self.options)
-        self.view.set_tool(self.toolbox.select)
-        self.options.tool_changed()
+        self.tool_label = QLabel("")
+        self.tool_label.setToolTip("The current tool, its key and what it is doing")
+        self.tool_label.setStyleSheet("QLabel { font-weight: bold; padding: 0 8px; }")
         self.cursor_label = QLabel("")
-        self.cursor_label.setMinimumWidth(160)
+        self.cursor_label.setMinimumWidth(230)
+        self.cursor_label.setToolTip("Cursor position in table cm (x east, y north)")
+        self.statusBar().addPermanentWidget(self.tool_label)
         self.statusBar().addPermanentWidget(self.cursor_label)
         self.view.cursorMoved.connect(
             lambda x, y: self.cursor_label.setText(f"x {x:.1f} cm, y {y:.1f} cm")
         )
+        self.view.snapped.connect(self._show_snap)
         self.view.statusMessage.connect(lambda m: self.statusBar().showMessage(m))
+        self.view.toolStateChanged.connect(self.tool_label.setText)
+        self.view.set_tool(self.toolbox.select)
+        self.options.tool_changed()
 
     def _dock(self, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
         d = QDockWidget(title, self)
@@ -145,6 +170,8 @@ class MainWindow(FilesMixin, ActionsMixin, QMainWindow):
         self.issues.locate.connect(self._locate)
 
     def _build_menus(self) -> None:
+        #: Every action the menus made, so a new document's menus can replace them.
+        self._menu_actions: list[QAction] = []
         mb = self.menuBar()
         f = mb.addMenu("&File")
         self._act(f, "&New", self.new_file, QKeySequence.New)
@@ -158,7 +185,7 @@ class MainWindow(FilesMixin, ActionsMixin, QMainWindow):
         self.export_action = self._act(self.export_menu, "Play-aid pack…", self.export_dialog)
         self._update_export_action()
         f.addSeparator()
-        self._act(f, "&Quit", self.close, QKeySequence.Quit)
+        self._act(f, "&Quit", self.close, "Ctrl+Q")
 
         e = mb.addMenu("&Edit")
         undo = self.doc.undo_stack.createUndoAction(self, "&Undo")
@@ -167,6 +194,7 @@ class MainWindow(FilesMixin, ActionsMixin, QMainWindow):
         redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
         e.addAction(undo)
         e.addAction(redo)
+        self._menu_actions += [undo, redo]
         e.addSeparator()
         self._act(
             e,
@@ -189,8 +217,10 @@ class MainWindow(FilesMixin, ActionsMixin, QMainWindow):
 
         v = mb.addMenu("&View")
         self._act(v, "&Fit to map", self.view.fit_to_map, "Ctrl+0")
-        self._act(v, "Zoom &in", lambda: self.view.zoom_by(1.25), QKeySequence.ZoomIn)
-        self._act(v, "Zoom &out", lambda: self.view.zoom_by(0.8), QKeySequence.ZoomOut)
+        zoom_in = self._act(v, "Zoom &in", lambda: self.view.zoom_by(1.25))
+        zoom_in.setShortcuts([QKeySequence("+"), QKeySequence("="), QKeySequence.ZoomIn])
+        zoom_out = self._act(v, "Zoom &out", lambda: self.view.zoom_by(0.8))
+        zoom_out.setShortcuts([QKeySequence("-"), QKeySequence.ZoomOut])
         grid = self._act(v, "Show &grid", self._toggle_grid)
         grid.setCheckable(True)
         grid.setChecked(True)
@@ -220,6 +250,7 @@ class MainWindow(FilesMixin, ActionsMixin, QMainWindow):
 
     def _act(self, menu: Any, text: str, slot: Any, key: Any = None) -> QAction:
         a = QAction(text, self)
+        self._menu_actions.append(a)
         if key is not None:
             a.setShortcut(QKeySequence(key))
         a.triggered.connect(lambda _=False: slot())
@@ -239,6 +270,11 @@ class MainWindow(FilesMixin, ActionsMixin, QMainWindow):
         self.toolbox.use(tool)
         self.options.tool_changed()
         self.view.setFocus()
+
+    def _show_snap(self, x: float, y: float, kind: str) -> None:
+        """The cursor label says where a click would land while a tool snaps."""
+        where = f"x {x:g} cm, y {y:g} cm"
+        self.cursor_label.setText(where if kind == "free" else f"{where} (snap: {kind})")
 
     def _toggle_grid(self) -> None:
         self.scene.grid_visible = not self.scene.grid_visible
@@ -269,15 +305,26 @@ class MainWindow(FilesMixin, ActionsMixin, QMainWindow):
             self.removeDockWidget(d)
             d.deleteLater()
         self.removeToolBarBreak(self.options)
+        # The old tools' and menus' keys must go now, not at the next event loop pass:
+        # two live actions on one key make Qt ignore the key (an ambiguous shortcut).
         for tb in self._toolbars:
+            for a in tb.actions():
+                a.setShortcuts([])
             self.removeToolBar(tb)
             tb.deleteLater()
         self.menuBar().clear()
+        for a in self._menu_actions:
+            a.setShortcuts([])
+            a.deleteLater()
         self.doc = doc
         self._build_canvas()
         self._build_docks()
         self._build_menus()
         self._connect_doc()
+        if self.isVisible():
+            # Show the new bars now: Qt ignores the keys of actions on hidden widgets.
+            for tb in self._toolbars:
+                tb.show()
         self.view.fit_to_map()
         self.issues.refresh()
         old_scene.deleteLater()

@@ -295,8 +295,8 @@ def set_settings(s: Scenario, **fields: Any) -> Scenario:
 def split_area_cells(s: Scenario, area_id: str, cell_cm: float | None = None) -> Scenario:
     """Divide an area (a building footprint) into cells of about ``area_cm``.
 
-    The first cell keeps the id (so references stay valid); the others get fresh ids of
-    the same kind and building.
+    The first cell in reading order keeps the id (the one under the old centre, when
+    something refers to the area); the others get fresh ids of the same kind and building.
     """
     a = s.area(area_id)
     parts = geometry.split_into_cells(a.polygon, cell_cm or s.scale.area_cm)
@@ -314,11 +314,16 @@ def split_area_line(s: Scenario, area_id: str, line: Sequence[Coord]) -> Scenari
 def _replace_with_parts(s: Scenario, a: Area, parts: list[tuple[Coord, ...]]) -> Scenario:
     if len(parts) <= 1:
         return s
-    # The part holding the old centroid keeps the id.
-    c = ShPoint(a.centroid)
     from shapely.geometry import Polygon
 
-    parts.sort(key=lambda p: Polygon(p).distance(c))
+    # Ids follow reading order (north row first, west to east), as a designer numbers a
+    # terrace; when something refers to the area, the part under its old centre keeps the id
+    # so the reference stays where it was.
+    parts.sort(key=lambda p: _reading_key(Polygon(p)))
+    if _is_referenced(s, a.id):
+        c = ShPoint(a.centroid)
+        keep = min(range(len(parts)), key=lambda i: Polygon(parts[i]).distance(c))
+        parts.insert(0, parts.pop(keep))
     new_ids = new_area_ids(s, a.kind, a.building, len(parts) - 1)
     first = replace(a, polygon=parts[0])
     others = [replace(a, id=i, polygon=p, name="") for i, p in zip(new_ids, parts[1:], strict=True)]
@@ -330,6 +335,23 @@ def _replace_with_parts(s: Scenario, a: Area, parts: list[tuple[Coord, ...]]) ->
         else:
             areas.append(x)
     return replace(s, areas=tuple(areas))
+
+
+def _reading_key(poly: Any) -> tuple[float, float]:
+    c = poly.centroid
+    return (-round(c.y, 1), round(c.x, 1))
+
+
+def _is_referenced(s: Scenario, area_id: str) -> bool:
+    st = s.start
+    located = (*st.fires, *st.embers, *st.damp, *st.damage, *s.features)
+    return (
+        any(v.area == area_id for v in located)
+        or area_id in st.rubble
+        or area_id in st.craters
+        or any(u.area == area_id for u in s.forces)
+        or any(o.area == area_id for o in s.objectives)
+    )
 
 
 def merge_areas(s: Scenario, ids: Sequence[str]) -> Scenario:

@@ -27,6 +27,28 @@ from .tools.select import SelectTool
 from .tools.split import DeleteTool, MergeTool, SplitMode, SplitTool
 from .tools.vertices import EditVerticesTool
 
+#: Single-key shortcuts of the placement tools and start-state brushes.
+PLACE_KEYS = {
+    FeatureType.STAIRWELL: "T",
+    FeatureType.STORE: "O",
+    FeatureType.HYDRANT: "H",
+    FeatureType.WATER: "W",
+    FeatureType.OCCUPANTS: "U",
+    FeatureType.ENTRY: "N",
+    FeatureType.LABEL: "L",
+}
+BRUSH_KEYS = {"fire": "F", "embers": "I", "damp": "A", "damage": "G", "rubble": "B", "craters": "K"}
+
+
+def tool_tip(tool: AbstractTool, key: str) -> str:
+    """The tool-bar tooltip: what the tool does and its key."""
+    text = f"{tool.name} ({key})" if key else tool.name
+    if isinstance(tool, SplitTool) and tool.mode is SplitMode.CELLS:
+        text += ": click a footprint to divide it into areas of about the cell size"
+    elif isinstance(tool, DeleteTool):
+        text += ": click a feature or an area; Del deletes the selection"
+    return text
+
 
 class Toolbox:
     """Creates the tools once and switches the view between them."""
@@ -58,20 +80,23 @@ class Toolbox:
         self.group.setExclusionPolicy(QActionGroup.ExclusionPolicy.ExclusiveOptional)
 
     def all_tools(self) -> list[tuple[str, AbstractTool, str]]:
+        """(tool-bar label, tool, single-key shortcut) for every tool-bar tool."""
         out: list[tuple[str, AbstractTool, str]] = [
-            ("Select", self.select, "S"),
+            ("Select", self.select, "V"),
             ("Polygon", self.polygon, "P"),
             ("Rectangle", self.rectangle, "R"),
-            ("Vertices", self.vertices, "V"),
-            ("Split", self.split_cells, "X"),
-            ("Cut", self.split_line, "Shift+X"),
+            ("Vertices", self.vertices, "E"),
+            ("Split", self.split_cells, "S"),
+            ("Cut", self.split_line, "C"),
             ("Merge", self.merge, "M"),
             ("Delete", self.delete, "D"),
         ]
         for t, tool in self.place.items():
-            out.append((t.value.capitalize(), tool, ""))
+            out.append((t.value.capitalize(), tool, PLACE_KEYS[t]))
         for layer, tool in self.brushes.items():
-            out.append((layer.capitalize(), tool, ""))
+            out.append((layer.capitalize(), tool, BRUSH_KEYS[layer]))
+        for _label, tool, key in out:
+            tool.shortcut = key
         return out
 
     def build_toolbar(self, bar: QToolBar, on_change: Callable[[], None]) -> None:
@@ -82,7 +107,7 @@ class Toolbox:
             act.setCheckable(True)
             if key:
                 act.setShortcut(key)
-            act.setToolTip(f"{tool.name}" + (f" ({key})" if key else ""))
+            act.setToolTip(tool_tip(tool, key))
             act.triggered.connect(lambda _=False, t=tool: (self.use(t), on_change()))
             self.group.addAction(act)
             bar.addAction(act)
@@ -131,6 +156,12 @@ class OptionsBar(QToolBar):
         self.kind.setToolTip("What the polygon and rectangle tools draw")
         self.kind.currentIndexChanged.connect(self._kind_changed)
         self.addWidget(self.kind)
+        #: Connected by the window to its New building dialog.
+        self.new_building_act = self.addAction("New building…")
+        self.new_building_act.setToolTip(
+            "Add a building (id, name, levels) and draw its areas with the polygon or "
+            "rectangle tool"
+        )
         self.addSeparator()
         self.value_label = QLabel(" Value ")
         self.addWidget(self.value_label)

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QFormLayout,
     QInputDialog,
+    QLineEdit,
     QMainWindow,
     QMenu,
     QMessageBox,
@@ -69,6 +70,33 @@ class AnalyzeDialog(QDialog):
         form.addRow(buttons)
 
 
+class NewBuildingDialog(QDialog):
+    """One form for a new building: id, name, levels and a basement."""
+
+    def __init__(self, parent: Any = None, suggested_id: str = "building1") -> None:
+        super().__init__(parent)
+        self.setWindowTitle("New building")
+        self.building_id = QLineEdit(suggested_id)
+        self.building_id.setToolTip("Letters, digits, '-' and '_'; areas refer to it")
+        self.building_id.selectAll()
+        self.name = QLineEdit()
+        self.name.setPlaceholderText("e.g. No. 3, the Rose and Crown")
+        self.levels = QSpinBox()
+        self.levels.setRange(1, 20)
+        self.levels.setValue(2)
+        self.levels.setToolTip("Storeys above ground: 2 means levels 0 and 1")
+        self.basement = QCheckBox("has a basement (level -1)")
+        self.buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        form = QFormLayout(self)
+        form.addRow("Id", self.building_id)
+        form.addRow("Name", self.name)
+        form.addRow("Levels", self.levels)
+        form.addRow("", self.basement)
+        form.addRow(self.buttons)
+
+
 class ActionsMixin(_Window):
     """Part of :class:`MainWindow`."""
 
@@ -82,6 +110,7 @@ class ActionsMixin(_Window):
     export_action: QAction
     analysis: AnalysisRunner
     analysis_progress: QProgressDialog | None
+    building_dialog: NewBuildingDialog | None = None
 
     # -- edits from menus ---------------------------------------------------------------------
     def merge_selected(self) -> None:
@@ -100,25 +129,37 @@ class ActionsMixin(_Window):
         finally:
             self.doc.undo_stack.endMacro()
 
-    def new_building_dialog(self) -> None:
+    def new_building_dialog(self) -> bool:
+        """Ask for the new building's id, name, levels and basement; add it and make it what
+        new areas are drawn as. False if cancelled or refused."""
         from . import ops
 
-        suggestion = ops.next_id(self.doc.scenario.building_by_id, "building")
-        bid, ok = QInputDialog.getText(self, "New building", "Building id:", text=suggestion)
-        if not ok or not bid.strip():
-            return
-        levels, ok = QInputDialog.getInt(self, "New building", "Levels:", 2, 1, 20)
-        if ok:
-            self.new_building(bid.strip(), levels)
+        dlg = NewBuildingDialog(self, ops.next_id(self.doc.scenario.building_by_id, "building"))
+        self.building_dialog = dlg  # tests fill it in
+        try:
+            if dlg.exec() != QDialog.Accepted:
+                return False
+        finally:
+            self.building_dialog = None
+            self.activateWindow()  # the tool keys work at once, whatever the window manager
+        return self.new_building(
+            dlg.building_id.text().strip(),
+            dlg.levels.value(),
+            name=dlg.name.text().strip(),
+            basement=dlg.basement.isChecked(),
+        )
 
-    def new_building(self, building_id: str, levels: int = 2) -> bool:
+    def new_building(
+        self, building_id: str, levels: int = 2, *, name: str = "", basement: bool = False
+    ) -> bool:
         """Add a building and make it what new areas are drawn as."""
         from fireground.engine.scenario import AreaKind, Building
 
         from .commands import AddBuildingCommand
 
         try:
-            self.doc.push(AddBuildingCommand(self.doc, Building(building_id, levels=levels)))
+            b = Building(building_id, name, levels=levels, basement=basement)
+            self.doc.push(AddBuildingCommand(self.doc, b))
         except ValueError as exc:
             self.statusBar().showMessage(str(exc), 5000)
             return False

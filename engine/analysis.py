@@ -186,9 +186,7 @@ def _play_full(scenario: Scenario, seeds: list[int], turns: int) -> dict[str, An
     objectives = np.zeros((g, len(scenario.objectives)), dtype=bool)
     memos: dict[str, Any] = {}  # what follows from the map alone, shared by the games
     for j, s in enumerate(seeds):
-        game = new_game(
-            scenario, s, graph=graph, rules=rules, log_events=False, shared_memos=memos
-        )
+        game = new_game(scenario, s, graph=graph, rules=rules, log_events=False, shared_memos=memos)
         row = first[j]
         for t in range(1, turns + 1):
             game.step()

@@ -54,10 +54,11 @@ def standing_orders(ctx: TurnContext, state: GameState) -> None:
     ctx.cache["ap_threat"] = {}  # the fire's reach to each street, worked out once a call
     ctx.cache["ap_steps"] = {}  # hose steps from groups of fires
     ctx.cache["ap_vehicles"] = None  # streets a vehicle makes flammable, as the call starts
+    ctx.cache["ap_prio"] = {}  # each fire's priority (the call keeps one ``pri``)
     try:
         _standing_orders(ctx, state)
     finally:
-        for key in ("ap_threat", "ap_steps", "ap_vehicles"):
+        for key in ("ap_threat", "ap_steps", "ap_vehicles", "ap_prio"):
             ctx.cache.pop(key, None)
 
 
@@ -250,7 +251,18 @@ def priority_locations(ctx: TurnContext, state: GameState) -> set[Location]:
 
 def fire_priority(ctx: TurnContext, state: GameState, fire: Location, pri: set[Location]) -> int:
     """0 when the fire is in or next to a location that matters, 2 for a fire in an empty
-    street (it cannot grow and goes out by itself), else 1."""
+    street (it cannot grow and goes out by itself), else 1. Within one call of the standing
+    orders (one ``pri`` throughout) the answer is remembered."""
+    memo: dict[Location, int] | None = ctx.cache.get("ap_prio")
+    if memo is not None:
+        hit = memo.get(fire)
+        if hit is None:
+            hit = memo[fire] = _fire_priority(ctx, state, fire, pri)
+        return hit
+    return _fire_priority(ctx, state, fire, pri)
+
+
+def _fire_priority(ctx: TurnContext, state: GameState, fire: Location, pri: set[Location]) -> int:
     if fire in pri or any(nb in pri for nb in reach.neighbours(ctx, fire)):
         return 0
     if fire in state.street_fire_age:
@@ -345,8 +357,13 @@ def _appliance(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Locati
                 s.task = "aboard"
     else:
         for s in crews:  # nothing to do inside a building next to a fire: get out
-            if s.task == "idle" and s.hose is None and s.order is None and (
-                not work or reach.area_kind(ctx, s.loc[0] if s.loc else "") is AreaKind.BUILDING
+            if (
+                s.task == "idle"
+                and s.hose is None
+                and s.order is None
+                and (
+                    not work or reach.area_kind(ctx, s.loc[0] if s.loc else "") is AreaKind.BUILDING
+                )
             ):
                 step_clear(ctx, state, s)
 
@@ -403,7 +420,7 @@ def ladder_face(ctx: TurnContext, state: GameState, u: UnitState) -> str | None:
     if reach.area_kind(ctx, here) not in (AreaKind.STREET, AreaKind.OPEN):
         return None
     best: tuple[int, str] | None = None
-    for b in ctx.graph.area_neighbours(here):
+    for b in reach.area_neighbours(ctx, here):
         if reach.area_kind(ctx, b) is not AreaKind.BUILDING or ctx.scenario.has_stairwell(b):
             continue
         if (b, 0) in state.fire:
@@ -443,7 +460,7 @@ def choose_water(ctx: TurnContext, state: GameState, pump: UnitState) -> None:
     for f in sc.features:
         if (
             f.type is FeatureType.WATER
-            and (f.area == here or f.area in ctx.graph.area_neighbours(here))
+            and (f.area == here or f.area in reach.area_neighbours(ctx, here))
             and state.water_left.get(f.area, 0) > 0
         ):
             options.append(f"open:{f.area}")
@@ -517,7 +534,7 @@ def _water_at(ctx: TurnContext, state: GameState, area: str) -> bool:
         return True
     waters = reach.water_areas(ctx)
     return any(
-        nb in waters and state.water_left.get(nb, 0) > 0 for nb in ctx.graph.area_neighbours(area)
+        nb in waters and state.water_left.get(nb, 0) > 0 for nb in reach.area_neighbours(ctx, area)
     )
 
 
@@ -538,7 +555,7 @@ def choose_parking(
         if not group:
             continue
         dist = _bfs_steps(ctx, group, limit)
-        best: tuple[int, int, int, str] | None = None
+        best: tuple[int, int, str] | None = None
         for area, route in routes.items():
             d = dist.get((area, 0))
             if d is None or reach.unsafe(ctx, state, (area, 0)):
@@ -830,9 +847,9 @@ def best_job(
             if p_in_at(x) <= 0:
                 continue
             for t, rng in reach.in_range(ctx, x):
-                fire = fires.get(t)
-                if fire is not None:
-                    consider(x, t, rng, fire)
+                burning = fires.get(t)
+                if burning is not None:
+                    consider(x, t, rng, burning)
     if best is None:
         return None
     _, x, t = best
@@ -848,10 +865,10 @@ def _pump(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Location]) 
     if u.deployed and u.pumps and (busy or u.task != "idle"):
         choose_water(ctx, state, u)
         return
-    if u.deployed and not busy and u.task == "idle" and reach.heat(ctx, state, u.loc) > 0:
-        if ctx.rules.units.get(u.type, {}).get("deploy_turns"):
-            mv.stow(ctx, state, u)  # idle next to a fire: pack up and move off
-            return
+    stows = bool(ctx.rules.units.get(u.type, {}).get("deploy_turns"))
+    if u.deployed and stows and not busy and u.task == "idle" and reach.heat(ctx, state, u.loc):
+        mv.stow(ctx, state, u)  # idle next to a fire: pack up and move off
+        return
     if u.task in ("deploy", "stow"):
         return
     if not u.deployed:

@@ -14,6 +14,7 @@ are then None), and never raise for user data: a check that fails inside becomes
 
 from __future__ import annotations
 
+import os
 from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -805,6 +806,47 @@ def _hydrant_load(
             )
 
 
+# -- tracing background ----------------------------------------------------------------------
+def background_image_path(scenario: Scenario) -> str | None:
+    """Where the tracing background's image is, as the editor finds it: a relative path is
+    read from the scenario file's folder. None when there is no background, or when the path
+    is relative and the scenario has no file to be relative to."""
+    bg = scenario.background
+    if bg is None:
+        return None
+    image = os.path.expanduser(bg.image)
+    if os.path.isabs(image):
+        return os.path.normpath(image)
+    src = scenario.source_file
+    if src is None or (src.startswith("<") and src.endswith(">")):  # "<string>": no file
+        return None
+    return os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(src)), image))
+
+
+def _background(ctx: _Context) -> Iterator[Finding]:
+    """FG170: the tracing image cannot be found or read (the editor then draws no plan)."""
+    bg = ctx.s.background
+    path = background_image_path(ctx.s)
+    if bg is None or path is None:
+        return
+    try:
+        is_file, exists = os.path.isfile(path), os.path.exists(path)
+        readable = is_file and os.access(path, os.R_OK)
+    except (ValueError, OSError):  # a path the system cannot even look up
+        is_file = exists = readable = False
+    if readable:
+        return
+    if not exists:
+        why = f"not found (looked for {path})"
+    elif not is_file:
+        why = f"is not a file ({path})"
+    else:
+        why = f"cannot be read ({path})"
+    yield ctx.finding(
+        "FG170", "warning", f"background image '{bg.image}' {why}", path=("background", "image")
+    )
+
+
 _CHECKS: list[Callable[[_Context], Iterator[Finding]]] = [
     _ruleset,
     _ranges,
@@ -818,4 +860,5 @@ _CHECKS: list[Callable[[_Context], Iterator[Finding]]] = [
     _forces,
     _walkable,
     _water,
+    _background,
 ]

@@ -187,6 +187,19 @@ def dump_scenario(s: Scenario, schema_url: str = SCHEMA_URL) -> str:
                 ]
             )
         )
+    if s.geo is not None:
+        geo = s.geo
+        out.append("")
+        out.append(
+            "geo: "
+            + flow(
+                [
+                    ("origin", f"[{number(geo.origin[0])}, {number(geo.origin[1])}]"),
+                    ("metres_per_cm", number(geo.metres_per_cm)),
+                    ("crs", text(geo.crs) if geo.crs is not None else None),
+                ]
+            )
+        )
     return "\n".join(out) + "\n"
 
 

@@ -6,13 +6,16 @@ Point Feature per map feature (``type``, ``area`` and the feature's own keys).
 
 Importing reads a FeatureCollection as QGIS writes it, in a projected CRS in metres (e.g.
 EPSG:27700) or plain coordinates (a file in longitude/latitude is projected locally, with a
-warning, and exported back to degrees). The map's south-west corner is moved to (0, 0) and metres become table cm
-(``metres_per_cm``, default 0.5: a 5 m bay is a 10 cm area). Where the map came from is kept
-as one line at the end of the scenario's ``description``::
+warning, and exported back to degrees). The map's south-west corner is moved to (0, 0) and
+metres become table cm (``metres_per_cm``, default 0.5: a 5 m bay is a 10 cm area). Where the
+map came from is kept in the scenario's ``geo`` key (a format extension, :class:`.Geo`)::
 
-    [geojson origin=532100,181200 metres_per_cm=0.5 crs=urn:ogc:def:crs:EPSG::27700]
+    geo: {origin: [532100, 181200], metres_per_cm: 0.5, crs: "urn:ogc:def:crs:EPSG::27700"}
 
 and exporting puts the map back there, so import → export → import gives the same scenario.
+Files written by earlier versions kept this as a last ``description`` line
+(``[geojson origin=532100,181200 metres_per_cm=0.5 crs=…]``); export still reads that line
+when there is no ``geo`` key, but import no longer writes it.
 A point feature goes to the area that contains it. Problems are reported as
 ``FILE:LINE:COL: feature N: message`` with N counting the features from 1 (the line is
 found by reading the file again with the position-keeping reader of :mod:`.yamlsafe`, as
@@ -49,7 +52,7 @@ from .errors import Diagnostic, ScenarioError, UsageError
 from .io import MAX_BYTES, atomic_write, load_scenario, save_scenario
 from .model import RANGES, ScenarioModel, semantic_errors, to_scenario
 from .ruleset import KNOWN_RULESETS, unit_types
-from .scenario import AreaKind, FeatureType, Material, Scenario
+from .scenario import AreaKind, FeatureType, Geo, Material, Scenario
 from .yamlsafe import decode, parse, position
 
 __all__ = [
@@ -101,23 +104,17 @@ class Imported:
     warnings: tuple[Diagnostic, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class GeoReference:
-    """Where table cm (0, 0) is on the map, how many metres one cm is, and the CRS."""
-
-    origin: tuple[float, float] = (0.0, 0.0)
-    metres_per_cm: float = DEFAULT_METRES_PER_CM
-    crs: str | None = None
-
-    def tag(self) -> str:
-        """The description line that records this reference."""
-        x, y = (_num(v) for v in self.origin)
-        crs = f" crs={self.crs}" if self.crs else ""
-        return f"[geojson origin={x},{y} metres_per_cm={_num(self.metres_per_cm)}{crs}]"
+#: Where table cm (0, 0) is on the map, how many metres one cm is, and the CRS: the
+#: scenario's ``geo`` value (the name is kept from before the key existed).
+GeoReference = Geo
+assert Geo().metres_per_cm == DEFAULT_METRES_PER_CM
 
 
-def georeference(s: Scenario) -> GeoReference | None:
-    """The reference recorded in ``s.description`` by an import, if any (the last one)."""
+def georeference(s: Scenario) -> Geo | None:
+    """Where the map of ``s`` lies: its ``geo`` key, else (files imported before that key
+    existed) the last ``[geojson …]`` line of its description; None for a map drawn here."""
+    if s.geo is not None:
+        return s.geo
     found = None
     for m in _TAG.finditer(s.description):
         try:
@@ -125,7 +122,7 @@ def georeference(s: Scenario) -> GeoReference | None:
         except ValueError:
             continue
         if all(math.isfinite(v) for v in (x, y, k)) and k > 0:
-            found = GeoReference((x, y), k, m["crs"])
+            found = Geo((x, y), k, m["crs"])
     return found
 
 
@@ -139,7 +136,7 @@ def to_geojson(s: Scenario, metres_per_cm: float | None = None) -> dict[str, Any
     a scenario drawn in the editor has its origin at (0, 0) and no CRS. ``metres_per_cm``
     overrides the recorded scale (default 0.5).
     """
-    ref = georeference(s) or GeoReference()
+    ref = georeference(s) or Geo()
     k = metres_per_cm if metres_per_cm is not None else ref.metres_per_cm
     ox, oy = ref.origin
     lonlat = _is_lonlat(ref.crs)
@@ -428,7 +425,7 @@ class _Reader:
                 "(e.g. EPSG:27700) or set --metres-per-cm",
             )
             return {}
-        ref = GeoReference(self.unproject(minx, miny), self.k, crs)
+        ref = Geo(self.unproject(minx, miny), self.k, crs)
 
         def cm(x: float, y: float) -> tuple[float, float]:
             return (_tidy((x - minx) / self.k, 4), _tidy((y - miny) / self.k, 4))
@@ -514,7 +511,7 @@ class _Reader:
         found: list[_Area],
         points: list[_Point],
         cm: Callable[[float, float], tuple[float, float]],
-        ref: GeoReference,
+        ref: Geo,
     ) -> dict[str, Any]:
         self._area_ids(found)
         unknown: set[str] = set()
@@ -574,14 +571,17 @@ class _Reader:
             self.warn(None, f"properties not used: {', '.join(sorted(unknown))}")
         for b in buildings.values():
             b.pop("_set", None)
+        geo: dict[str, Any] = {"origin": list(ref.origin), "metres_per_cm": ref.metres_per_cm}
+        if ref.crs is not None:
+            geo["crs"] = ref.crs
         return {
             "fireground": 1,
             "name": name,
-            "description": ref.tag(),
             "ruleset": "blitz",
             "buildings": list(buildings.values()),
             "areas": areas,
             "features": features,
+            "geo": geo,
         }
 
     def _area_ids(self, found: list[_Area]) -> None:

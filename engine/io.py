@@ -270,6 +270,8 @@ def _message(e: Any, loc: tuple[Any, ...], data: Any) -> tuple[str, bool]:
         bound = {"greater_than_equal": "at least", "less_than_equal": "at most"}
         word = bound.get(typ, "more than" if typ == "greater_than" else "less than")
         limit = next(iter(ctx.values()), "?")
+        if isinstance(limit, float) and limit.is_integer():
+            limit = int(limit)  # "more than 0", not "more than 0.0"
         return f"{name} must be {word} {limit}, got {_show(value)}", False
     if typ in ("too_short", "too_long"):
         n = ctx.get("actual_length", "?")

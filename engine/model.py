@@ -26,6 +26,7 @@ from .scenario import (
     Feature,
     FeatureType,
     ForceUnit,
+    Geo,
     LocationRef,
     LocationValue,
     Material,
@@ -239,6 +240,21 @@ class BackgroundModel(_Strict):
     locked: bool = Field(True, description="the editor will not move it while locked")
 
 
+class GeoModel(_Strict):
+    """Extension: where the map lies in the world (written by GeoJSON import)."""
+
+    origin: PointModel = Field(
+        [0.0, 0.0],
+        description="map coordinates of table (0, 0): metres, or degrees for longitude/latitude",
+    )
+    metres_per_cm: Annotated[float, Field(gt=0, allow_inf_nan=False)] = Field(
+        0.5, description="metres of map per table cm"
+    )
+    crs: str | None = Field(
+        None, min_length=1, description="coordinate reference system, e.g. EPSG:27700"
+    )
+
+
 class ScenarioModel(_Strict):
     """A BLITZ! scenario for fireground (format v1)."""
 
@@ -264,6 +280,9 @@ class ScenarioModel(_Strict):
     background: BackgroundModel | None = Field(
         None, description="extension: a tracing image shown under the map in the editor"
     )
+    geo: GeoModel | None = Field(
+        None, description="extension: the map's place in the world, for GeoJSON export"
+    )
 
 
 #: Which model a mapping at a (tag-free) path belongs to, for "did you mean" on keys.
@@ -286,6 +305,7 @@ def model_at(path: tuple[str | int, ...], data_type: str | None) -> type[BaseMod
         ("start", "damage"): DamageModel,
         ("forces",): ForceModel,
         ("background",): BackgroundModel,
+        ("geo",): GeoModel,
     }
     if keys in simple:
         return simple[keys]
@@ -509,6 +529,7 @@ def to_scenario(m: ScenarioModel) -> Scenario:
         objectives=tuple(_objective(o) for o in m.objectives),
         version=FORMAT_VERSION,
         background=_background(m.background),
+        geo=_geo(m.geo),
     )
 
 
@@ -522,6 +543,12 @@ def _background(b: BackgroundModel | None) -> Background | None:
         opacity=b.opacity,
         locked=b.locked,
     )
+
+
+def _geo(g: GeoModel | None) -> Geo | None:
+    if g is None:
+        return None
+    return Geo(origin=(g.origin[0], g.origin[1]), metres_per_cm=g.metres_per_cm, crs=g.crs)
 
 
 def _feature(f: _FeatureBase) -> Feature:

@@ -222,6 +222,21 @@ class Background:
     locked: bool = True
 
 
+@dataclass(frozen=True, slots=True)
+class Geo:
+    """Extension: where the map lies in the world, as recorded by a GeoJSON import.
+
+    ``origin`` is the position of table (0, 0) in the map's own coordinates (metres in a
+    projected CRS, degrees for longitude/latitude); one table cm is ``metres_per_cm``
+    metres; ``crs`` names the coordinate reference system when the source file named one.
+    GeoJSON export uses it to put the map back in place.
+    """
+
+    origin: Point = (0.0, 0.0)
+    metres_per_cm: float = 0.5
+    crs: str | None = None
+
+
 @dataclass(frozen=True)
 class Scenario:
     name: str = ""
@@ -243,6 +258,8 @@ class Scenario:
     version: int = FORMAT_VERSION
     #: Extension: a tracing image under the map (editor only; the rules ignore it).
     background: Background | None = None
+    #: Extension: the map's place in the world, from a GeoJSON import (export uses it).
+    geo: Geo | None = None
     #: Where each value came from in the file (never part of equality).
     source: SourceMap = field(default_factory=dict, compare=False, repr=False)
     source_file: str | None = field(default=None, compare=False, repr=False)

@@ -166,6 +166,9 @@ SHARED_MEMOS = (
     "foot_links",
     "downwind",
     "spread_targets",
+    "jumps_allowed",
+    "area_neighbours",
+    "spread_order",
 )
 
 
@@ -227,4 +230,3 @@ def play_turn(ctx: TurnContext, state: GameState) -> TurnLog:
     if not ctx.log_events:
         return TurnLog(state.turn, [], {})
     return TurnLog(state.turn, ctx.events, state.to_log())
-

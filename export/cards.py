@@ -128,7 +128,7 @@ def _where(u: ForceUnit) -> str:
 
 def _ladders(value: Any) -> str:
     if not value:
-        return "none"
+        return "—"
     if not isinstance(value, list):
         return str(value)
     counts = Counter(

@@ -29,6 +29,67 @@ def counter_side(lay: Layout, area_cm: float) -> float:
     return max(lay.length("min_side"), min(lay.length("max_side"), side))
 
 
+def scenario_basis(scenario: Scenario | None, lay: Layout) -> dict[str, int]:
+    """What the counter quantities scale with (see ``basis`` in counters.yaml)."""
+    if scenario is None:
+        return {k: int(v) for k, v in lay.setting("default_basis").items()}
+    from fireground.engine.scenario import FeatureType
+
+    from .cards import unit_catalogue
+
+    catalogue = unit_catalogue(scenario)
+    hose = sum(int(catalogue.get(u.type, {}).get("hose_lengths", 0) or 0) for u in scenario.forces)
+    return {
+        "locations": sum(len(scenario.levels_of(a.id)) for a in scenario.areas if a.building),
+        "areas": len(scenario.areas),
+        "occupants": sum(f.count or 0 for f in scenario.features_of(FeatureType.OCCUPANTS)),
+        "hose": 2 * hose,  # a length covers two areas: two one-area strips
+    }
+
+
+def _in_start(scenario: Scenario | None) -> dict[tuple[str, Any], int]:
+    """How many counters of each (kind, value) the start state puts on the table."""
+    out: dict[tuple[str, Any], int] = {}
+    if scenario is None:
+        return out
+    st = scenario.start
+
+    def add(key: tuple[str, Any]) -> None:
+        out[key] = out.get(key, 0) + 1
+
+    for v in st.fires:
+        add(("fire", v.value))
+    for v in st.damp:
+        if v.value > 0:
+            add(("damp", v.value))
+    for v in st.damage:
+        add(("damage", v.value))
+    for _ in st.embers:
+        add(("embers", ""))
+    for _ in st.rubble:
+        add(("rubble", ""))
+    for _ in st.craters:
+        add(("crater", ""))
+    return out
+
+
+def counter_counts(scenario: Scenario | None, lay: Layout) -> dict[tuple[str, Any], int]:
+    """How many of each (kind, value) counter to print, and of ("hose", "") strips: a share
+    of the scenario's basis kept within the layout's min and cap, and never fewer than the
+    start state uses."""
+    basis = scenario_basis(scenario, lay)
+    kinds = lay.setting("basis")
+    start = _in_start(scenario)
+    out: dict[tuple[str, Any], int] = {}
+    for kind, value, share, lo, hi in lay.setting("counters"):
+        n = round(float(share) * basis[str(kinds[str(kind)])])
+        key = (str(kind), value)
+        out[key] = max(min(max(n, int(lo)), int(hi)), start.get(key, 0))
+    share, lo, hi = lay.setting("hose_strips")
+    out[("hose", "")] = min(max(round(float(share) * basis["hose"]), int(lo)), int(hi))
+    return out
+
+
 def _draw_counter(
     c: Canvas, lay: Layout, kind: str, value: Any, x: float, y: float, s: float
 ) -> None:
@@ -72,9 +133,10 @@ def write_counters(scenario: Scenario | None, path: Path, paper: str = "a4") -> 
     lay = layout("counters_page", pw, ph)
     area_cm = scenario.scale.area_cm if scenario is not None else 10.0
     s = counter_side(lay, area_cm)
+    counts = counter_counts(scenario, lay)
     items: list[tuple[str, Any]] = []
-    for kind, value, n in lay.setting("counters"):
-        items += [(str(kind), value)] * int(n)
+    for kind, value, _share, _lo, _hi in lay.setting("counters"):
+        items += [(str(kind), value)] * counts[(str(kind), value)]
     sheet = lay.box("sheet")
     cols = max(1, int(sheet.width // s))
     strip_len = min(area_cm * 10 * (72 / 25.4), sheet.width)
@@ -83,7 +145,7 @@ def write_counters(scenario: Scenario | None, path: Path, paper: str = "a4") -> 
     c = new_canvas(path, (pw, ph), f"Counters: {name}", "fireground counters")
     page = 0
     i = 0
-    strips_left = int(lay.setting("hose_strips", 8))
+    strips_left = counts[("hose", "")]
     while i < len(items) or strips_left:
         page += 1
         draw_text(c, lay.box("title"), "Counters")

@@ -193,6 +193,7 @@ def glyphs_at(scenario: Scenario, marks: Marks, level: int) -> dict[str, list[tu
 
 
 Rect = tuple[float, float, float, float]  # x0, y0, x1, y1 in points
+MIN_NAME = 4.0  # points: a building name smaller than this is left out of a crowded map
 
 
 def _extra_list(scenario: Scenario, level: int) -> list[tuple[str, str, str]]:
@@ -211,6 +212,20 @@ def _extra_list(scenario: Scenario, level: int) -> list[tuple[str, str, str]]:
 
 def _extra_texts(scenario: Scenario, level: int) -> dict[str, str]:
     return {area: text for area, _, text in _extra_list(scenario, level)}
+
+
+def _fit(
+    c: Canvas, text: str, font: str, size: float, room: float, least: float = 0.6, cut: bool = True
+) -> tuple[str, float]:
+    """Shrink ``text`` to ``room`` points wide, down to ``least`` of ``size``; past that,
+    cut it short with an ellipsis (if ``cut``)."""
+    width = c.stringWidth(text, font, size)
+    if width <= room:
+        return text, size
+    size = max(size * least, size * room / width)
+    while cut and len(text) > 1 and c.stringWidth(text, font, size) > room:
+        text = text[:-2].rstrip() + "…"
+    return text, size
 
 
 def _label_rect(
@@ -283,11 +298,65 @@ def name_plates(
     return out
 
 
-def place_name(c: Canvas, plate: NamePlate, window: Rect, min_size: float) -> bool:
+@dataclass(frozen=True)
+class IdTag:
+    """An area id: its text, baseline centre and size, and the area's bounding box (points)."""
+
+    text: str
+    x: float
+    y: float
+    size: float
+    area: Rect
+
+    def rect(self, c: Canvas) -> Rect:
+        half = c.stringWidth(self.text, FONT_BOLD, self.size) / 2
+        return (self.x - half, self.y - 0.25 * self.size, self.x + half, self.y + 0.75 * self.size)
+
+
+@dataclass
+class Deferred:
+    """Text a tiled plan writes on each tile rather than once into the plan."""
+
+    ids: list[IdTag] = field(default_factory=list)
+    names: list[NamePlate] = field(default_factory=list)
+
+
+def _bbox(view: MapView, polygon: Iterable[tuple[float, float]]) -> Rect:
+    pts = [view.pt(x, y) for x, y in polygon]
+    xs = [p[0] for p in pts]
+    ys = [p[1] for p in pts]
+    return (min(xs), min(ys), max(xs), max(ys))
+
+
+def draw_id(c: Canvas, tag: IdTag, x: float | None = None, y: float | None = None) -> None:
+    c.setFillColor(style().setting("id_colour"))
+    c.setFont(FONT_BOLD, tag.size)
+    c.drawCentredString(tag.x if x is None else x, tag.y if y is None else y, tag.text)
+
+
+def place_id(c: Canvas, tag: IdTag, window: Rect) -> bool:
+    """Write an area id on a tile whose visible part is ``window``: where it belongs if it
+    lies wholly inside, else in the middle of the part of the area this tile shows (if
+    that is big enough; the neighbouring tile shows the rest)."""
+    x0, y0, x1, y1 = tag.rect(c)
+    if x0 >= window[0] and x1 <= window[2] and y0 >= window[1] and y1 <= window[3]:
+        draw_id(c, tag)
+        return True
+    left, bottom = max(tag.area[0], window[0]), max(tag.area[1], window[1])
+    right, top = min(tag.area[2], window[2]), min(tag.area[3], window[3])
+    if right - left < (x1 - x0) + 2 * tag.size or top - bottom < 3 * tag.size:
+        return False
+    draw_id(c, tag, (left + right) / 2, (bottom + top) / 2 + 0.25 * tag.size)
+    return True
+
+
+def place_name(
+    c: Canvas, plate: NamePlate, window: Rect, min_size: float, avoid: Iterable[Rect] = ()
+) -> bool:
     """Write a building name in the part of its box inside ``window``: at the top if the
     labels leave room, else in the first gap between labels going down, shrunk to the
-    width. Returns False (nothing drawn) if it would be smaller than ``min_size``; with
-    ``min_size`` 0 it is always drawn (at the top, if no gap is free)."""
+    width, keeping clear of the ``avoid`` boxes too; on a crowded map, shrunk to the room
+    at the top. Returns False (nothing drawn) if it would be smaller than ``min_size``."""
     left = max(plate.bounds[0], window[0])
     bottom = max(plate.bounds[1], window[1])
     right = min(plate.bounds[2], window[2])
@@ -302,7 +371,7 @@ def place_name(c: Canvas, plate: NamePlate, window: Rect, min_size: float) -> bo
     half = c.stringWidth(plate.text, FONT_BOLD, size) / 2
     near = [
         o
-        for o in plate.obstacles
+        for o in (*plate.obstacles, *avoid)
         if o[0] < cx + half and o[2] > cx - half and o[1] < top and o[3] > bottom
     ]
     lead = 1.5  # a name needs this many times its size: wall gap, caps, descender, clearance
@@ -325,38 +394,23 @@ def place_name(c: Canvas, plate: NamePlate, window: Rect, min_size: float) -> bo
         if i == 0 and room >= floor * lead:  # at the top, a smaller name beats moving it
             chosen = (y, room / lead)
             break
-    if chosen is None:
-        if min_size > 0:
+    if chosen is None:  # crowded: as small as it may be, at the top, or not at all
+        room = free_below(top)
+        if room < min_size * lead or room <= 0:
             return False
-        chosen = (top, size)
+        chosen = (top, min(size, room / lead))
     y, size = chosen
+    c.setFillColor(style().setting("name_colour"))
     c.setFont(FONT_BOLD, size)
     c.drawCentredString(cx, y - size * 1.05, plate.text)
     return True
 
 
-def draw_level(
-    c: Canvas,
-    scenario: Scenario,
-    view: MapView,
-    level: int,
-    marks: Marks,
-    symbol_size: float | None = None,
-    names: bool = True,
-    plates: list[NamePlate] | None = None,
-) -> set[str]:
-    """Draw one level of the map; returns the legend keys it used. With ``names=False``
-    the building names are left out and, if ``plates`` is a list, appended to it so the
-    caller can place them itself (each tile of a tiled plan repeats them)."""
+def _draw_areas(
+    c: Canvas, scenario: Scenario, view: MapView, level: int, present: list[Any], ghosts: list[Any]
+) -> None:
     st = style()
-    s = symbol_size if symbol_size is not None else st.length("symbol")
-    gap = st.length("symbol_gap") * s / st.length("symbol")
     fills: Mapping[str, str] = st.setting("fill")
-    used: set[str] = set()
-    present = [a for a in scenario.areas if level in scenario.levels_of(a.id)]
-    ghosts = [a for a in scenario.areas if level not in scenario.levels_of(a.id)]
-    c.saveState()
-    c.setLineJoin(1)
     # areas that do not exist at this level: pale, for orientation only
     c.setFillColor(st.setting("ghost_fill"))
     c.setStrokeColor(st.setting("ghost_stroke"))
@@ -380,6 +434,32 @@ def draw_level(
             continue
         for a in by_building.get(b.id, ()):
             c.drawPath(_poly_path(c, view, a.polygon), stroke=1, fill=0)
+
+
+def draw_level(
+    c: Canvas,
+    scenario: Scenario,
+    view: MapView,
+    level: int,
+    marks: Marks,
+    symbol_size: float | None = None,
+    defer: Deferred | None = None,
+    areas: bool = True,
+) -> set[str]:
+    """Draw one level of the map; returns the legend keys it used. With ``defer`` the
+    area ids and building names are not drawn but collected there, for the caller to
+    place on each tile of a tiled plan (so no text straddles a tile edge). With
+    ``areas=False`` the area shapes are left to the caller (SVG writes them itself)."""
+    st = style()
+    s = symbol_size if symbol_size is not None else st.length("symbol")
+    gap = st.length("symbol_gap") * s / st.length("symbol")
+    used: set[str] = set()
+    present = [a for a in scenario.areas if level in scenario.levels_of(a.id)]
+    ghosts = [a for a in scenario.areas if level not in scenario.levels_of(a.id)]
+    c.saveState()
+    c.setLineJoin(1)
+    if areas:
+        _draw_areas(c, scenario, view, level, present, ghosts)
     # ids, labels and symbols
     glyphs = glyphs_at(scenario, marks, level)
     k = s / st.length("symbol")  # text shrinks with the symbols on small maps
@@ -393,12 +473,21 @@ def draw_level(
     rects: dict[str, Rect] = {}
     for a in present:
         x, y = view.pt(*_label_point(scenario, a.id))
-        c.setFillColor(st.setting("id_colour"))
-        c.setFont(FONT_BOLD, id_size)
-        c.drawCentredString(x, y + gap, a.id)
+        tag = IdTag(a.id, x, y + gap, id_size, _bbox(view, a.polygon))
+        if defer is None:
+            draw_id(c, tag)
+        else:
+            defer.ids.append(tag)
+        room = (tag.area[2] - tag.area[0]) * 0.95
+        label = None
         if a.id in labels:
-            c.setFont(FONT, id_size * 0.8)
-            c.drawCentredString(x, y + gap + id_size * 1.05, str(labels[a.id]))
+            label, size = _fit(c, str(labels[a.id]), FONT, id_size * 0.8, room)
+            if len(label) < 8 and label != labels[a.id]:
+                label = None  # no room to say it on this map
+            else:
+                c.setFillColor(st.setting("id_colour"))
+                c.setFont(FONT, size)
+                c.drawCentredString(x, y + gap + id_size * 1.05, label)
         row = glyphs.get(a.id, [])
         widths = [sym.unit_width(c, s, cap) if key == "unit" else s for key, cap in row]
         total = sum(widths) + gap * max(0, len(row) - 1)
@@ -411,20 +500,31 @@ def draw_level(
             cx += w + gap
             used.add(key)
         rects[a.id] = _label_rect(
-            c, x, y, a.id, labels.get(a.id), total, extra_text.get(a.id), s, gap, id_size
+            c, x, y, a.id, label, total, extra_text.get(a.id), s, gap, id_size
         )
+    # names of water supplies and entries under their symbols; on small maps a name the
+    # neighbouring areas share (a river over many areas) is written once
+    said: set[str] = set()
     for area, colour, text in _extra_list(scenario, level):
+        if area not in rects or (k < 0.99 and text in said):
+            continue
+        said.add(text)
         x, y = view.pt(*_label_point(scenario, area))
+        box = _bbox(view, scenario.area(area).polygon)
+        fitted, size = _fit(c, text, FONT, id_size * 0.85, (box[2] - box[0]) * 0.95)
+        base = y - s - 2 * gap - id_size * 0.6
+        if len(fitted) < 8 or base - 0.25 * size < box[1]:
+            continue  # no room in its area on this map
         c.setFillColor(colour)
-        c.setFont(FONT, id_size * 0.85)
-        c.drawCentredString(x, y - s - 2 * gap - id_size * 0.6, text)
-    if names:
-        # building names, clear of the area labels (on tiled plans the tile pages draw them)
-        c.setFillColor(st.setting("name_colour"))
-        for plate in name_plates(scenario, view, level, rects, k):
-            place_name(c, plate, plate.bounds, min_size=0.0)
-    elif plates is not None:
-        plates.extend(name_plates(scenario, view, level, rects, k))
+        c.setFont(FONT, size)
+        c.drawCentredString(x, base, fitted)
+    # building names, clear of the area labels
+    plates = name_plates(scenario, view, level, rects, k)
+    if defer is None:
+        for plate in plates:
+            place_name(c, plate, plate.bounds, min_size=MIN_NAME)
+    else:
+        defer.names.extend(plates)
     c.restoreState()
     return used
 
@@ -465,15 +565,20 @@ def draw_summary(
     for a in scenario.areas:
         x, y = view.pt(*_label_point(scenario, a.id))
         dark = a.id in destroyed and a.id not in hottest
+        box = _bbox(view, a.polygon)
+        room = (box[2] - box[0]) * 0.92  # ids and fire notes shrink to their area
         if ids:
             c.setFillColor("#ffffff" if dark else "#333333")
-            c.setFont(FONT, s * 0.55)
-            c.drawCentredString(x, y + s * 0.1, a.id)
+            text, size = _fit(c, a.id, FONT, s * 0.55, room, least=0.4, cut=False)
+            c.setFont(FONT, size)
+            c.drawCentredString(x, y + s * 0.1, text)
         if a.id in hottest:
             lv = ",".join(str(v) for v in sorted(levels_burning[a.id]))
             c.setFillColor("#000000" if hottest[a.id] < 4 else "#ffffff")
-            c.setFont(FONT_BOLD, s * 0.6)
-            c.drawCentredString(x, y - s * 0.6, f"F{hottest[a.id]} L{lv}")
+            note = f"F{hottest[a.id]} L{lv}"
+            text, size = _fit(c, note, FONT_BOLD, s * 0.6, room, least=0.4, cut=False)
+            c.setFont(FONT_BOLD, size)
+            c.drawCentredString(x, y - s * 0.6, text)
         extras = [
             k
             for k, hit in (

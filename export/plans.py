@@ -22,12 +22,15 @@ from . import planaids as aids
 from .kit import draw_calibration, draw_text, new_canvas, paper_size
 from .layout import CM, Box, Layout, layout
 from .mapdraw import (
+    MIN_NAME,
+    Deferred,
     MapView,
     Marks,
-    NamePlate,
     all_levels,
+    draw_id,
     draw_level,
     level_name,
+    place_id,
     place_name,
     style,
 )
@@ -260,24 +263,25 @@ def write_plans(scenario: Scenario, path: Path, paper: str = "a4", fit: bool = F
         mw, mh = ext.width * CM, ext.height * CM
         form = f"plan_level_{level + 1}"
         grid = plan_tiles(mw, mh, paper)
-        plates: list[NamePlate] = []
+        view = MapView(ext.minx, ext.miny, CM)
+        tiled = grid.pages > 1
+        text = Deferred() if tiled else None
         c.beginForm(form, 0, 0, mw, mh)
-        used = draw_level(
-            c, scenario, MapView(ext.minx, ext.miny, CM), level, marks, names=False, plates=plates
-        )
-        if grid.pages > 1:  # the assembly guide shows the names once, where they belong
-            c.endForm()
-            c.beginForm(f"{form}_names", 0, 0, mw, mh)
-        c.setFillColor(style().setting("name_colour"))
-        for plate in plates:
-            place_name(c, plate, plate.bounds, min_size=0.0)
+        used = draw_level(c, scenario, view, level, marks, defer=text)
         c.endForm()
         keep = _tiles_with_map(scenario, grid, ext, level)
-        if grid.pages > 1:
+        if text is not None:
+            # the assembly guide shows ids and names once, where they belong
+            c.beginForm(f"{form}_text", 0, 0, mw, mh)
+            for tag in text.ids:
+                draw_id(c, tag)
+            for plate in text.names:
+                place_name(c, plate, plate.bounds, min_size=MIN_NAME)
+            c.endForm()
             _assembly_page(c, scenario, grid, form, paper, ext, level, name, keep)
-            _tile_pages(c, scenario, grid, form, level, name, used, swatches, symbol, keep, plates)
-        else:
-            _tile_pages(c, scenario, grid, form, level, name, used, swatches, symbol, keep, [])
+        _tile_pages(
+            c, scenario, grid, form, level, name, used, swatches, symbol, keep, text or Deferred()
+        )
     c.save()
     return path
 
@@ -334,7 +338,7 @@ def _assembly_page(
     c.translate(ox, oy)
     c.scale(s, s)
     c.doForm(form)
-    c.doForm(f"{form}_names")
+    c.doForm(f"{form}_text")
     c.restoreState()
     c.saveState()
     c.setLineWidth(0.8)
@@ -366,16 +370,15 @@ def _assembly_page(
     c.showPage()
 
 
-def _plates_by_tile(
-    grid: TileGrid, plates: list[NamePlate]
-) -> dict[tuple[int, int], list[NamePlate]]:
-    """The name plates each tile shows: each plate goes to the tiles its box crosses
-    (found from the grid spacing, so the work is the number of hits, not tiles x plates)."""
+def _by_tile(
+    grid: TileGrid, boxes: list[tuple[float, float, float, float]]
+) -> dict[tuple[int, int], list[int]]:
+    """For each tile, the indices of the boxes (map points) it crosses. Found from the grid
+    spacing, so the work is the number of hits, not tiles x boxes."""
     w, h, ov = grid.window.width, grid.window.height, grid.overlap
     x_first, _, _, y_top = grid.tile(0, 0)
-    out: dict[tuple[int, int], list[NamePlate]] = {}
-    for plate in plates:
-        px0, py0, px1, py1 = plate.bounds
+    out: dict[tuple[int, int], list[int]] = {}
+    for i, (px0, py0, px1, py1) in enumerate(boxes):
         c0 = max(0, math.floor((px0 - x_first - w) / (w - ov)))
         c1 = min(grid.cols - 1, math.floor((px1 - x_first) / (w - ov)))
         r0 = max(0, math.floor((y_top - h - py1) / (h - ov)))
@@ -384,7 +387,7 @@ def _plates_by_tile(
             for row in range(r0, r1 + 1):
                 x0, y0, x1, y1 = grid.tile(col, row)
                 if x0 < px1 and x1 > px0 and y0 < py1 and y1 > py0:
-                    out.setdefault((col, row), []).append(plate)
+                    out.setdefault((col, row), []).append(i)
     return out
 
 
@@ -399,13 +402,14 @@ def _tile_pages(
     swatches: list[tuple[str, str]],
     symbol: float,
     keep: set[tuple[int, int]],
-    plates: list[NamePlate],
+    text: Deferred,
 ) -> None:
-    """One page per kept tile. Building names (``plates``) are written on each tile that
-    shows enough of the building, inside the part of the tile that stays visible once
-    the sheets are glued (a name never straddles a tile edge)."""
+    """One page per kept tile. Area ids and building names are written on each tile that
+    shows enough of their area or building, inside the part of the tile that stays visible
+    once the sheets are glued: no text straddles a tile edge."""
     lay = grid.lay
-    on_tile = _plates_by_tile(grid, plates)
+    ids_on = _by_tile(grid, [t.area for t in text.ids])
+    names_on = _by_tile(grid, [p.bounds for p in text.names])
     min_name = style().length("name_font") / 0.72 * 0.55
     win = grid.window
     band = f"band_{form}"
@@ -442,17 +446,20 @@ def _tile_pages(
             if row + 1 < grid.rows:
                 c.line(x0, y0 + ov, x1, y0 + ov)
             c.setDash()
-            for mx, my in grid.marks_near(col, row, d):
+            near = grid.marks_near(col, row, d)
+            for mx, my in near:
                 aids.draw_mark(c, mx, my, d)
+            avoid = [(mx - d, my - d, mx + d, my + d) for mx, my in near]
             visible = (
                 x0,
                 y0 + ov if row + 1 < grid.rows else y0,
                 x1 - ov if col + 1 < grid.cols else x1,
                 y1,
             )
-            c.setFillColor(style().setting("name_colour"))
-            for plate in on_tile.get((col, row), ()):
-                place_name(c, plate, visible, min_name)
+            for i in ids_on.get((col, row), ()):
+                place_id(c, text.ids[i], visible)
+            for i in names_on.get((col, row), ()):
+                place_name(c, text.names[i], visible, min_name, avoid)
             c.restoreState()
             c.setLineWidth(0.6)
             c.setStrokeColor("#000000")

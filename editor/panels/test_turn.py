@@ -40,8 +40,12 @@ class TestTurnPanel(QWidget):
         self.n = QSpinBox()
         self.n.setRange(1, 500)
         self.n.setValue(5)
-        self.run_btn = QPushButton("Run N")
+        self.run_btn = QPushButton()
+        self.run_btn.setToolTip("Play this many turns and list all their rolls")
         self.run_btn.clicked.connect(lambda: self.run(self.n.value()))
+        self.n.valueChanged.connect(self._run_label)
+        self._run_label(self.n.value())
+        self.step_btn.setToolTip("Play one turn and list its rolls")
         self.reset_btn = QPushButton("Reset")
         self.reset_btn.clicked.connect(self.reset)
         self.use_btn = QPushButton("Use this state as the start")
@@ -53,10 +57,13 @@ class TestTurnPanel(QWidget):
         row1 = QHBoxLayout()
         row1.addWidget(QLabel("Seed"))
         row1.addWidget(self.seed)
+        row1.addSpacing(12)
         row1.addWidget(self.step_btn)
         row1.addWidget(self.run_btn)
+        row1.addWidget(QLabel("turns:"))
         row1.addWidget(self.n)
         row1.addWidget(self.reset_btn)
+        row1.addStretch(1)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
         lay.addLayout(row1)
@@ -84,15 +91,28 @@ class TestTurnPanel(QWidget):
         self.last_state = log.state
         self.scene.set_state(log.state)
         self.events.clear()
-        for ev in log.events:
-            it = QListWidgetItem(describe_event(ev))
-            it.setData(Qt.UserRole, event_locations(ev))
-            self.events.addItem(it)
+        for turn in logs:
+            # Every turn played is listed, each under its heading, so Run N loses no roll.
+            head = QListWidgetItem(f"Turn {turn.turn}: {len(turn.events)} roll(s)")
+            font = head.font()
+            font.setBold(True)
+            head.setFont(font)
+            head.setData(Qt.UserRole, [])
+            self.events.addItem(head)
+            for ev in turn.events:
+                it = QListWidgetItem("    " + describe_event(ev))
+                it.setData(Qt.UserRole, event_locations(ev))
+                self.events.addItem(it)
         fires = len(log.state.get("fires", []))
+        rolls = sum(len(t.events) for t in logs)
+        played = f"turns {logs[0].turn}-{log.turn}" if len(logs) > 1 else f"turn {log.turn}"
         self.status.setText(
-            f"Turn {log.turn}: {fires} location(s) burning, {len(log.events)} roll(s) this turn."
+            f"Turn {log.turn}: {fires} location(s) burning; {rolls} roll(s) in {played}."
         )
         self.use_btn.setEnabled(True)
+
+    def _run_label(self, n: int) -> None:
+        self.run_btn.setText(f"Run {n} turns" if n != 1 else "Run 1 turn")
 
     def reset(self) -> None:
         if self.game is None and self.last_state is None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPen, QPolygonF
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPen, QPolygonF
 from PySide6.QtWidgets import (
     QGraphicsItem,
     QGraphicsPolygonItem,
@@ -99,7 +99,14 @@ class FeatureItem(QGraphicsItem):
     """A feature's symbol near its area's centre, a fixed size on screen."""
 
     def __init__(
-        self, index: int, feature: Feature, at: tuple[float, float], slot: float = 0.0
+        self,
+        index: int,
+        feature: Feature,
+        at: tuple[float, float],
+        slot: float = 0.0,
+        *,
+        room_cm: tuple[float, float] | None = None,
+        below_symbols: bool = True,
     ) -> None:
         super().__init__()
         self.index = index
@@ -121,8 +128,13 @@ class FeatureItem(QGraphicsItem):
         self.color = QColor(color)
         self.is_label = f.type is FeatureType.LABEL
         self.text = f.text or "" if self.is_label else glyph
-        # Symbols sit in a row under the area's id; labels below them.
-        self.offset = QPointF(0.0, 34.0) if self.is_label else QPointF(slot * 22.0, 17.0)
+        #: The area's width and height in cm: a label is cut to fit inside it on screen.
+        self.room_cm = room_cm
+        # Symbols sit in a row under the area's id; labels below them (or in their row).
+        if self.is_label:
+            self.offset = QPointF(0.0, 34.0 if below_symbols else 17.0)
+        else:
+            self.offset = QPointF(slot * 22.0, 17.0)
         self.setToolTip(_describe(f))
 
     def boundingRect(self) -> QRectF:
@@ -135,12 +147,14 @@ class FeatureItem(QGraphicsItem):
     ) -> None:
         r = self.boundingRect()
         if self.is_label:
-            painter.setPen(QPen(self.color))
             f = QFont(label_font())
             f.setItalic(True)
             f.setPointSizeF(8)
-            painter.setFont(f)
-            painter.drawText(r, Qt.AlignCenter, self.text)
+            text = self.fitted_text(QFontMetricsF(f))
+            if text:
+                painter.setPen(QPen(self.color))
+                painter.setFont(f)
+                painter.drawText(r, Qt.AlignCenter, text)
             return
         painter.setPen(style.cosmetic("#e06a00", 2) if self.selected else QPen(self.color))
         painter.setBrush(QBrush(QColor(255, 255, 255, 230)))
@@ -151,6 +165,18 @@ class FeatureItem(QGraphicsItem):
         painter.setFont(f)
         painter.setPen(QPen(self.color))
         painter.drawText(r, Qt.AlignCenter, self.glyph)
+
+    def fitted_text(self, metrics: QFontMetricsF) -> str:
+        """A label's text cut to its area's size on screen, so it never runs over the
+        neighbours' ids: elided to the width, hidden when the area is too short (zoom in to
+        read it; the tooltip has it whole)."""
+        if self.room_cm is None:
+            return self.text
+        px = 1.0 / self.scale() if self.scale() > 0 else 1.0
+        w, h = self.room_cm[0] * px, self.room_cm[1] * px
+        if self.offset.y() + 6 > h / 2 + 3:
+            return ""
+        return metrics.elidedText(self.text, Qt.ElideRight, max(w - 6, 0.0))
 
 
 def _describe(f: Feature) -> str:

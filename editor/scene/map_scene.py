@@ -225,14 +225,23 @@ class MapScene(MarkersMixin, OverlaysMixin, QGraphicsScene):
             shown.setdefault(f.area, []).append(i)
         for area, idxs in shown.items():
             symbols = [i for i in idxs if s.features[i].type is not FeatureType.LABEL]
+            pts = by_id[area].polygon
+            xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+            room = (max(xs) - min(xs), max(ys) - min(ys))
             for i in idxs:
                 slot = symbols.index(i) - (len(symbols) - 1) / 2 if i in symbols else 0.0
-                self._add_feature(i, s.features[i], self.centre(area), slot, sel)
+                it = FeatureItem(
+                    i,
+                    s.features[i],
+                    self.centre(area),
+                    slot,
+                    room_cm=room,
+                    below_symbols=bool(symbols),
+                )
+                self._add_feature(it, sel)
 
-    def _add_feature(
-        self, i: int, f: Any, at: tuple[float, float], slot: float, sel: set[int]
-    ) -> None:
-        it = FeatureItem(i, f, at, slot)
+    def _add_feature(self, it: FeatureItem, sel: set[int]) -> None:
+        i = it.index
         it.setVisible(self.symbols_on)
         it.setScale(1 / self.px_per_cm)
         it.selected = i in sel

@@ -21,6 +21,10 @@ SNAP_PX = 9.0
 class MapView(QGraphicsView):
     cursorMoved = Signal(float, float)
     statusMessage = Signal(str)
+    #: The current tool's name, key and state (see AbstractTool.state_text), when it changes.
+    toolStateChanged = Signal(str)
+    #: Where the cursor snaps (x, y, kind: vertex / edge / grid / free) while a tool snaps.
+    snapped = Signal(float, float, str)
     zoomChanged = Signal(float)
 
     def __init__(self, scene: MapScene) -> None:
@@ -32,6 +36,7 @@ class MapView(QGraphicsView):
         self.area_snap = True
         self._pan_from: QPoint | None = None
         self._space = False
+        self._tool_state = ""
         self.setRenderHint(QPainter.Antialiasing, True)
         self.setTransformationAnchor(QGraphicsView.NoAnchor)
         self.setResizeAnchor(QGraphicsView.AnchorViewCenter)
@@ -60,6 +65,22 @@ class MapView(QGraphicsView):
             tool.activate(self)
             self.viewport().setCursor(tool.cursor)
             self.statusMessage.emit(tool.status_text())
+        self._report_state()
+
+    def _report(self) -> None:
+        """Tell the status bar the tool's message and state after an event."""
+        if self.tool is not None:
+            self.statusMessage.emit(self.tool.status_text())
+        self._report_state()
+
+    def _report_state(self) -> None:
+        text = self.tool.state_text() if self.tool is not None else ""
+        if text != self._tool_state:
+            self._tool_state = text
+            self.toolStateChanged.emit(text)
+
+    def tool_state(self) -> str:
+        return self._tool_state
 
     def pixels_to_cm(self, px: float) -> float:
         return px / max(self.transform().m11(), 1e-9)
@@ -76,6 +97,7 @@ class MapView(QGraphicsView):
                 self.map_scene.snap_indicator.hide()
             else:
                 self.map_scene.snap_indicator.show_at(s.point, s.kind.value)
+            self.snapped.emit(s.point[0], s.point[1], s.kind.value)
         return s
 
     def _event(self, e: QMouseEvent) -> ToolEvent:
@@ -90,8 +112,9 @@ class MapView(QGraphicsView):
             self.viewport().setCursor(Qt.ClosedHandCursor)
             return
         if self.tool is not None:
+            self.tool.message = ""  # a new gesture: the last one's outcome is old news
             self.tool.mouse_pressed(self._event(e))
-            self.statusMessage.emit(self.tool.status_text())
+            self._report()
 
     def mouseMoveEvent(self, e: QMouseEvent) -> None:
         if self._pan_from is not None:
@@ -104,6 +127,7 @@ class MapView(QGraphicsView):
         self.cursorMoved.emit(*ev.pos)
         if self.tool is not None:
             self.tool.mouse_moved(ev)
+            self._report_state()
 
     def mouseReleaseEvent(self, e: QMouseEvent) -> None:
         if self._pan_from is not None:
@@ -112,12 +136,12 @@ class MapView(QGraphicsView):
             return
         if self.tool is not None:
             self.tool.mouse_released(self._event(e))
-            self.statusMessage.emit(self.tool.status_text())
+            self._report()
 
     def mouseDoubleClickEvent(self, e: QMouseEvent) -> None:
         if self.tool is not None:
             self.tool.mouse_double_clicked(self._event(e))
-            self.statusMessage.emit(self.tool.status_text())
+            self._report()
 
     def wheelEvent(self, e: QWheelEvent) -> None:
         steps = e.angleDelta().y() / 120.0
@@ -157,7 +181,7 @@ class MapView(QGraphicsView):
             self.viewport().setCursor(Qt.OpenHandCursor)
             return
         if self.tool is not None and self.tool.key_pressed(e.key(), e.modifiers()):
-            self.statusMessage.emit(self.tool.status_text())
+            self._report()
             return
         super().keyPressEvent(e)
 

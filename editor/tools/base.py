@@ -86,6 +86,18 @@ class AbstractTool:
     def status_text(self) -> str:
         return self.message
 
+    def state_detail(self) -> str:
+        """What the tool is in the middle of (empty when idle), for the status bar."""
+        state = getattr(self, "state", None)
+        value = getattr(state, "value", "")
+        return "" if value in ("", "idle") else str(value)
+
+    def state_text(self) -> str:
+        """The tool's name, key and state: the status bar's permanent tool indicator."""
+        text = f"{self.name} ({self.shortcut})" if self.shortcut else self.name
+        detail = self.state_detail()
+        return f"{text}: {detail}" if detail else text
+
     #: Whether moving the mouse shows the snap indicator.
     snaps = False
 

@@ -150,6 +150,11 @@ class DrawPolygonTool(AbstractTool):
             return False
         return True
 
+    def state_detail(self) -> str:
+        if self.state is DrawState.DRAWING:
+            return f"drawing, {len(self.points)} point(s)"
+        return ""
+
     def status_text(self) -> str:
         if self.state is DrawState.DRAWING:
             return (

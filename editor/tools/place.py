@@ -52,9 +52,9 @@ class PlaceFeatureTool(AbstractTool):
 
     def status_text(self) -> str:
         if self.message:
-            m, self.message = self.message, ""
-            return m
-        return f"Click an area to place a {self.ftype.value}."
+            return self.message
+        article = "an" if self.ftype.value[0] in "aeiou" else "a"
+        return f"Click an area to place {article} {self.ftype.value}."
 
 
 class BrushState(enum.Enum):
@@ -78,7 +78,11 @@ class StartBrushTool(AbstractTool):
         self._stroke = 0
         self._clear = False
         self._done: set[str] = set()
-        self.name = f"Brush: {layer}" + (f" {value}" if ops.BRUSHES[layer] else "")
+
+    @property  # type: ignore[override]
+    def name(self) -> str:
+        value = f" {self.value}" if ops.BRUSHES[self.layer] else ""
+        return f"Brush: {self.layer}{value}"
 
     def mouse_pressed(self, e: ToolEvent) -> None:
         if e.button not in (Qt.LeftButton, Qt.RightButton):
@@ -121,8 +125,7 @@ class StartBrushTool(AbstractTool):
 
     def status_text(self) -> str:
         if self.message:
-            m, self.message = self.message, ""
-            return m
+            return self.message
         return (
             f"Paint {self.layer} on level {self.doc.level if self.view else 0}; "
             "right-drag or shift-drag clears."

@@ -33,7 +33,7 @@ class SelectState(enum.Enum):
 
 class SelectTool(AbstractTool):
     name = "Select / move"
-    shortcut = "S"
+    shortcut = "V"
 
     def __init__(self) -> None:
         super().__init__()

@@ -35,7 +35,7 @@ class SplitTool(AbstractTool):
     Line mode: click points of a cutting line across one area; Enter or double-click cuts."""
 
     name = "Split"
-    shortcut = "X"
+    shortcut = "S"
     cursor = Qt.CrossCursor
     snaps = True
 
@@ -146,10 +146,14 @@ class SplitTool(AbstractTool):
             return False
         return True
 
+    def state_detail(self) -> str:
+        if self.state is SplitState.DRAWING_LINE:
+            return f"drawing a cutting line, {len(self.line)} point(s)"
+        return ""
+
     def status_text(self) -> str:
         if self.message:
-            m, self.message = self.message, ""
-            return m
+            return self.message
         if self.mode is SplitMode.CELLS:
             return "Click a footprint to divide it into areas of about the area size."
         return "Click points of a line across an area; Enter or double-click cuts."
@@ -210,9 +214,13 @@ class MergeTool(AbstractTool):
 
     def status_text(self) -> str:
         if self.message:
-            m, self.message = self.message, ""
-            return m
+            return self.message
         return "Click the areas to merge (the first keeps its id); Enter merges."
+
+    def state_detail(self) -> str:
+        if self.state is MergeState.PICKING and self.view is not None:
+            return f"picking, {len(self.doc.selection.areas)} area(s)"
+        return ""
 
 
 class DeleteTool(AbstractTool):

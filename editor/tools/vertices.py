@@ -27,7 +27,7 @@ class VertexState(enum.Enum):
 
 class EditVerticesTool(AbstractTool):
     name = "Edit vertices"
-    shortcut = "V"
+    shortcut = "E"
     cursor = Qt.PointingHandCursor
 
     def __init__(self) -> None:
@@ -192,8 +192,7 @@ class EditVerticesTool(AbstractTool):
 
     def status_text(self) -> str:
         if self.message:
-            m, self.message = self.message, ""
-            return m
+            return self.message
         if self.area_id is None:
             return "Click an area to edit its corners."
         v = self.current_vertex()

@@ -16,12 +16,12 @@ from ..scenario import AreaKind, Location
 from ..state import GameState
 from ..turn import TurnContext
 from ..units import STAND, UnitState
+from .reach import area_kind, area_neighbours
 from .reach import neighbours as fire_neighbours
 
 
 def _building(ctx: TurnContext, area: str) -> bool:
-    a = ctx.scenario.area_by_id.get(area)
-    return a is not None and a.kind is AreaKind.BUILDING
+    return area_kind(ctx, area) is AreaKind.BUILDING
 
 
 def set_damage(
@@ -120,7 +120,7 @@ def _collapse(ctx: TurnContext, state: GameState, locs: list[Location], cause: s
 def spread_rubble(ctx: TurnContext, state: GameState, area: str) -> None:
     """Rubble from a collapse strikes the ground level of every neighbouring area."""
     by = ctx.rules.int("collapse.rubble_damage")
-    for nb in ctx.graph.area_neighbours(area):
+    for nb in area_neighbours(ctx, area):
         a = ctx.scenario.area_by_id[nb]
         if a.kind is AreaKind.WATER:
             continue

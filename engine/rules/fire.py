@@ -10,6 +10,7 @@ from ..scenario import AreaKind, Location, Material
 from ..state import GameState, store_at
 from ..turn import TurnContext
 from ..units import EQUIPMENT, VEHICLE
+from .reach import area_kind
 
 
 # -- helpers other steps use -----------------------------------------------------------------
@@ -64,10 +65,10 @@ def is_flammable(
     ctx: TurnContext, state: GameState, loc: Location, vehicles: set[str] | None = None
 ) -> bool:
     """Buildings burn (destroyed ones too); streets/open only with rubble or a vehicle."""
-    area = ctx.scenario.area_by_id.get(loc[0])
-    if area is None or area.kind is AreaKind.WATER:
+    kind = area_kind(ctx, loc[0])
+    if kind is None or kind is AreaKind.WATER:
         return False
-    if area.kind is AreaKind.BUILDING:
+    if kind is AreaKind.BUILDING:
         return True
     if loc[0] in state.rubble:
         return True
@@ -217,24 +218,50 @@ def step_spread(ctx: TurnContext, state: GameState) -> None:
     for src, fire in snapshot:
         nbs, climbs = spread_targets(ctx, src)
         if fire >= climb_min and climbs:  # R-1 climbing
-            targets: list[tuple[Location, str | None]] = sorted(
-                [(b, None) for b in nbs] + [(b, "R-1") for b in climbs]
-            )
-        else:
-            targets = [(b, None) for b in nbs]  # already sorted
-        for dst, ruling in targets:
-            if dst in burning or not is_flammable(ctx, state, dst, vehicles):
-                continue
-            rule = "climb" if ruling == "R-1" else "spread"
-            _try_spread(ctx, state, rule, src, dst, fire, fighting, ruling)
-        if fire >= jump_min:
-            for dst, gaps in jump_targets(ctx, src):
-                allowed = gap_down if downwind(ctx, src[0], dst[0]) else gap
-                if gaps > allowed or dst in state.fire:
+            for dst, ruling in _with_climbs(ctx, src, nbs, climbs):
+                if dst in burning or not is_flammable(ctx, state, dst, vehicles):
                     continue
-                if not is_flammable(ctx, state, dst, vehicles):
+                rule = "climb" if ruling == "R-1" else "spread"
+                _try_spread(ctx, state, rule, src, dst, fire, fighting, ruling)
+        else:
+            for dst in nbs:  # sorted already
+                if dst in burning or not is_flammable(ctx, state, dst, vehicles):
+                    continue
+                _try_spread(ctx, state, "spread", src, dst, fire, fighting, None)
+        if fire >= jump_min:
+            for dst in _jumps_allowed(ctx, src, gap, gap_down):
+                if dst in burning or not is_flammable(ctx, state, dst, vehicles):
                     continue
                 _try_spread(ctx, state, "jump", src, dst, jump_max, fighting, "R-5")
+
+
+def _with_climbs(
+    ctx: TurnContext, src: Location, nbs: list[Location], climbs: list[Location]
+) -> list[tuple[Location, str | None]]:
+    """Neighbours and R-1 climbing targets in one sorted list, for the game."""
+    memo: dict[Location, list[tuple[Location, str | None]]] = ctx.cache.setdefault(
+        "spread_order", {}
+    )
+    hit = memo.get(src)
+    if hit is None:
+        hit = memo[src] = sorted([(b, None) for b in nbs] + [(b, "R-1") for b in climbs])
+    return hit
+
+
+def _jumps_allowed(ctx: TurnContext, src: Location, gap: int, gap_down: int) -> list[Location]:
+    """R-5 targets whose gap the wind allows (one gap, two downwind), for the game."""
+    memo: dict[tuple[Location, int, int], list[Location]] = ctx.cache.setdefault(
+        "jumps_allowed", {}
+    )
+    key = (src, gap, gap_down)
+    hit = memo.get(key)
+    if hit is None:
+        hit = memo[key] = [
+            dst
+            for dst, gaps in jump_targets(ctx, src)
+            if gaps <= (gap_down if downwind(ctx, src[0], dst[0]) else gap)
+        ]
+    return hit
 
 
 # -- step 2: growth ------------------------------------------------------------------------------
@@ -246,11 +273,14 @@ def step_growth(ctx: TurnContext, state: GameState) -> None:
     nb_bonus = rules.int("growth.neighbour_burning")
     wood_bonus = rules.int("growth.wood_store")
     burning = set(state.fire)
+    need = f">={on}"
+    top, road_top = rules.int("fire.max"), rules.int("roads.max_fire")
+    roads = state.street_fire_age
     for loc in sorted(burning):
         fire = state.fire.get(loc)
         if fire is None:
             continue
-        cap = fire_cap(ctx, state, loc)
+        cap = road_top if loc in roads else top  # fire_cap
         if fire >= cap:
             continue  # nothing to roll for: the fire cannot grow
         mod = 0
@@ -258,7 +288,7 @@ def step_growth(ctx: TurnContext, state: GameState) -> None:
             mod += nb_bonus
         if store_at(ctx.scenario, loc) is Material.WOOD:
             mod += wood_bonus
-        ok, _ = ctx.test("growth", f">={on}", modifier=mod, at=loc)
+        ok, _ = ctx.test("growth", need, modifier=mod, at=loc)
         if ok:
             state.fire[loc] = min(cap, fire + 1)
     burn_turns = rules.int("roads.burn_turns")

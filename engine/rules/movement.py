@@ -533,7 +533,7 @@ def can_pitch(ctx: TurnContext, state: GameState, u: UnitState, face: str) -> st
         return "§7: a ladder stands in a street or open area"
     if reach.area_kind(ctx, face) is not AreaKind.BUILDING:
         return "§7: a ladder is pitched against a building area"
-    if face not in ctx.graph.area_neighbours(at):
+    if face not in reach.area_neighbours(ctx, at):
         return "§7: the building must be next to the ladder's area"
     if not any(ld.at is None for ld in u.ladders):
         return "§11: the unit has no free ladder"
@@ -596,7 +596,7 @@ def connect_problem(ctx: TurnContext, state: GameState, pump: UnitState, source:
     if kind == "open":
         if not any(f.type is FeatureType.WATER and f.area == ref for f in ctx.scenario.features):
             return f"§8: {ref} holds no open water"
-        if ref != here and ref not in ctx.graph.area_neighbours(here):
+        if ref != here and ref not in reach.area_neighbours(ctx, here):
             return "§8: the suction pipe reaches open water from a bank next to it"
         return None
     if kind == "dam":
@@ -604,7 +604,7 @@ def connect_problem(ctx: TurnContext, state: GameState, pump: UnitState, source:
         if dam is None or not dam.in_play or not dam.deployed or "dam" not in dam.type:
             return f"§8: {ref} is not a deployed dam"
         assert dam.loc is not None
-        if dam.loc[0] != here and dam.loc[0] not in ctx.graph.area_neighbours(here):
+        if dam.loc[0] != here and dam.loc[0] not in reach.area_neighbours(ctx, here):
             return "§8: the dam must be in the pump's area or next to it"
         return None
     return f"unknown water source {source!r}"

@@ -31,6 +31,15 @@ def neighbours(ctx: TurnContext, loc: Location) -> list[Location]:
     return hit
 
 
+def area_neighbours(ctx: TurnContext, area: str) -> list[str]:
+    """``graph.area_neighbours``, remembered for the game (do not mutate the list)."""
+    memo: dict[str, list[str]] = ctx.cache.setdefault("area_neighbours", {})
+    hit = memo.get(area)
+    if hit is None:
+        hit = memo[area] = ctx.graph.area_neighbours(area)
+    return hit
+
+
 def heat(ctx: TurnContext, state: GameState, loc: Location) -> int:
     """§4: the sum of the fires of every location next to ``loc``."""
     fire = state.fire
@@ -68,9 +77,7 @@ def unsafe(ctx: TurnContext, state: GameState, loc: Location) -> bool:
     fire = state.fire
     if not fire:
         return False
-    return any(
-        fire.get(nb, 0) >= hot and state.damage_at(nb) >= bad for nb in neighbours(ctx, loc)
-    )
+    return any(fire.get(nb, 0) >= hot and state.damage_at(nb) >= bad for nb in neighbours(ctx, loc))
 
 
 def hydrant_areas(ctx: TurnContext) -> frozenset[str]:
@@ -186,14 +193,12 @@ def foot_search(
     previous location)."""
     if ladders is None:
         ladders = ladder_links(state)
-    if ok is None:
-        fire, fail = state.fire, ctx.rules.int("heat.always_fail_min")
+    fire, fail = state.fire, ctx.rules.int("heat.always_fail_min")
 
-        def can(loc: Location) -> bool:
-            return loc not in fire and heat(ctx, state, loc) < fail
+    def passable_here(loc: Location) -> bool:
+        return loc not in fire and heat(ctx, state, loc) < fail
 
-    else:
-        can = ok
+    can: Callable[[Location], bool] = ok if ok is not None else passable_here
     static: dict[Location, list[Link]] = ctx.cache.setdefault("foot_links", {})
     dist: dict[Location, int] = {start: 0}
     prev: dict[Location, Location] = {}
@@ -212,7 +217,7 @@ def foot_search(
             links = foot_links(ctx, loc, ladders)
         for link in links:
             nb = link[0]
-            nd = d + link[weight]  # (nb, movement points, hose steps, laying points, kind)
+            nd = d + (link[1] if weight == 1 else link[2] if weight == 2 else link[3])
             if nd > limit:
                 continue
             if nd < dist.get(nb, nd + 1):
@@ -256,7 +261,7 @@ def area_distances(ctx: TurnContext, area: str, limit: int) -> dict[str, int]:
         a = q.popleft()
         if dist[a] >= limit:
             continue
-        for nb in ctx.graph.area_neighbours(a):
+        for nb in area_neighbours(ctx, a):
             if nb not in dist:
                 dist[nb] = dist[a] + 1
                 q.append(nb)
@@ -312,7 +317,8 @@ def road_routes(
         # in step 6 nothing that blocks a road changes: one search per start area
         memo = ctx.cache.get("route_memo")
         if memo is not None and start in memo:
-            return memo[start]
+            hit: dict[str, list[str]] = memo[start]
+            return hit
         blocked = road_blocked(ctx, state)
     adj = road_adjacency(ctx)
     if start not in adj:

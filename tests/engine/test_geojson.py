@@ -4,6 +4,7 @@ point features, repairing or refusing bad geometry, the recorded origin, and the
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +21,7 @@ from fireground.engine.geojson import (
     to_geojson,
 )
 from fireground.engine.io import load_scenario
-from fireground.engine.scenario import FeatureType
+from fireground.engine.scenario import FeatureType, Geo
 
 REPO = Path(__file__).resolve().parents[2]
 FIXTURE = REPO / "tests" / "fixtures" / "geojson" / "paternoster_27700.geojson"
@@ -377,17 +378,15 @@ def test_buildings_from_area_properties() -> None:
     ]
 
 
-def test_georeference_tag_round_trips() -> None:
+def test_old_description_line_is_still_read() -> None:
+    """Files imported before the ``geo`` key kept the reference as a description line."""
+    line = "[geojson origin=532100,181200.125 metres_per_cm=0.25 crs=urn:ogc:def:crs:EPSG::27700]"
     ref = GeoReference((532100.0, 181200.125), 0.25, "urn:ogc:def:crs:EPSG::27700")
-    assert ref.tag() == (
-        "[geojson origin=532100,181200.125 metres_per_cm=0.25 crs=urn:ogc:def:crs:EPSG::27700]"
-    )
-    s = load_geojson(FIXTURE).scenario
-    from dataclasses import replace
-
-    s2 = replace(s, description="Incendiaries on the publishers' quarter.\n" + ref.tag())
+    s = replace(load_geojson(FIXTURE).scenario, geo=None)
+    s2 = replace(s, description="Incendiaries on the publishers' quarter.\n" + line)
     assert georeference(s2) == ref
     assert georeference(replace(s, description="no tag here")) is None
+    assert georeference(replace(s2, geo=Geo((1.0, 2.0), 1.0))) == Geo((1.0, 2.0), 1.0)
 
 
 # -- command line --------------------------------------------------------------------------

@@ -7,14 +7,15 @@ import re
 from pathlib import Path
 
 import pytest
-from export_scenarios import small_scenario
+from export_scenarios import grid_scenario, small_scenario
 from pdfread import rects
 from pypdf import PdfReader
 
 from fireground.engine.errors import UsageError
+from fireground.engine.scenario import LocationValue
 from fireground.export import layout as layout_mod
 from fireground.export.briefing import write_briefing
-from fireground.export.counters import counter_side, write_counters
+from fireground.export.counters import counter_counts, counter_side, write_counters
 from fireground.export.layout import MM, LayoutError, evaluate, layout, resolved
 from fireground.export.pack import KINDS, export_pack, parse_only
 from fireground.export.reference import Rules, fill, write_reference
@@ -78,9 +79,39 @@ def test_counters_sized_for_the_scale_with_all_kinds(tmp_path: Path) -> None:
     squares = [
         rc for rc in rects(r, r.pages[0]) if abs(rc[2] - side) < 0.01 and abs(rc[3] - side) < 0.01
     ]
-    assert len(squares) >= 90
+    counts = counter_counts(sc, layout("counters_page", *r.pages[0].mediabox[2:]))
+    expected = sum(n for key, n in counts.items() if key[0] != "hose")
+    assert len(squares) == expected
     bigger = dataclasses.replace(sc, scale=dataclasses.replace(sc.scale, area_cm=15))
     assert counter_side(layout("counters_page", 595, 842), bigger.scale.area_cm) > side
+
+
+def test_counter_quantities_scale_with_the_scenario() -> None:
+    lay = layout("counters_page", 595, 842)
+    small = small_scenario()
+    few = counter_counts(small, lay)
+    many = counter_counts(grid_scenario(30, 30, levels=3), lay)
+    # a big city gets more fire counters than a small block: the cap (or what its start uses)
+    caps = {(str(k), v): int(hi) for k, v, _s, _lo, hi in lay.setting("counters")}
+    for v in range(1, 6):
+        assert few[("fire", v)] <= caps[("fire", v)] <= many[("fire", v)]
+    assert sum(few.values()) < sum(many.values())
+    # a small block gets about one fire counter per location that can burn
+    locations = sum(len(small.levels_of(a.id)) for a in small.areas if a.building)
+    assert 0.8 * locations <= sum(few[("fire", v)] for v in range(1, 6)) <= 1.3 * locations + 5
+    # never fewer than the start state puts on the table
+    hot = dataclasses.replace(
+        small,
+        start=dataclasses.replace(
+            small.start,
+            fires=tuple(LocationValue(a.id, 0, 5) for a in small.areas if a.building),
+        ),
+    )
+    assert counter_counts(hot, lay)[("fire", 5)] == 5
+    # buried-casualty counters follow the occupants; hose strips the forces' hose
+    assert few[("casualty", "")] == max(2, 4)  # small_scenario has 4 occupants
+    assert few[("hose", "")] >= 4
+    assert counter_counts(None, lay)[("fire", 1)] == caps[("fire", 1)]
 
 
 # -- briefing and fonts -------------------------------------------------------------------

@@ -97,6 +97,40 @@ def test_svg_plan_is_true_scale(tmp_path: Path) -> None:
     assert (max(xs) - min(xs)) * mm_per_unit == pytest.approx(100.0)
 
 
+def test_svg_and_png_plans_show_what_the_pdf_plan_shows(tmp_path: Path) -> None:
+    from PIL import Image
+
+    sc = small_scenario()
+    svgs = export_pack(sc, tmp_path, only="plans", fmt="svg")
+    ground = next(p for p in svgs if p.name.endswith("level-0.svg"))
+    root = ET.parse(ground).getroot()
+    ns = "{http://www.w3.org/2000/svg}"
+    texts = [t.text for t in root.iter(f"{ns}text")]
+    # building names, ids, water name, the north arrow, the scale bar and the legend
+    assert "Simpkin Marshall warehouse" in texts and "Longman's" in texts
+    assert {"S1", "R1", "THAMES"} <= set(texts)
+    assert "N" in texts
+    assert any("cm on the table" in (t or "") for t in texts)
+    assert "hydrant (pressure)" in texts and "unit (id)" in texts
+    # the start state: E1 starts in R1 (its unit marker), fire 1 in S2
+    assert "E1" in texts
+    paths = list(root.iter(f"{ns}path"))
+    assert len(paths) > 30  # symbols and markers, not only the area polygons
+    # the band below the map keeps the true scale: 1 viewBox unit = 10 mm
+    vb = [float(v) for v in root.get("viewBox").split()]
+    assert float(root.get("width").removesuffix("mm")) == pytest.approx(vb[2] * 10)
+    assert float(root.get("height").removesuffix("mm")) == pytest.approx(vb[3] * 10)
+    (png,) = [
+        p
+        for p in export_pack(sc, tmp_path / "png", only="plans", fmt="png")
+        if p.name.endswith("level-0.png")
+    ]
+    img = Image.open(png).convert("RGB")
+    assert img.width == round(vb[2] * 100 / 2.54) and img.height == round(vb[3] * 100 / 2.54)
+    colours = {c for _, c in img.getcolors(1_000_000)}
+    assert (0xC4, 0x16, 0x1C) in colours  # the hydrant's red: symbols are painted
+
+
 def test_png_plan_states_its_dpi(tmp_path: Path) -> None:
     from PIL import Image
 

@@ -195,4 +195,5 @@ def test_alignment_marks_cost_bounded_work_per_tile(tmp_path: Path, monkeypatch)
         per_tile.append((grid.pages, _Counted.read / grid.pages))
     (small, at_small), (big, at_big) = per_tile
     assert big > 5 * small
-    assert at_big <= 8 and at_small <= 8  # at most 8 marks can touch one tile
+    # at most 8 marks touch one tile; each is read twice (to draw it, to keep names clear)
+    assert at_big <= 16 and at_small <= 16
