@@ -72,7 +72,7 @@ class MainWindow(FilesMixin, ActionsMixin, QMainWindow):
         """Give the tabbed Properties / Scenario / Forces docks most of the right side (the
         Overlays are a few check boxes) and keep the Issues short."""
         h = max(self.height() - 200, 300)
-        overlays = min(self.overlays.sizeHint().height() + 30, h // 3)
+        overlays = min(self.overlays.sizeHint().height() + 50, h // 3)
         self.resizeDocks(
             [self.properties_dock, self.overlays_dock], [h - overlays, overlays], Qt.Vertical
         )

@@ -735,7 +735,7 @@ def _next_target(
     """From where a branch stands: a fire in range, the embers just beaten, or a threatened
     neighbour of a fire to damp down (these two only with water to spare: not on a tank)."""
     cands = reach.in_range(ctx, h.branch)
-    fires = [(loc, r) for loc, r in cands if loc in state.fire]
+    fires = [(loc, r) for loc, r in cands if loc in state.fire and r >= 1]
     if fires:
         cov = coverage(state)
         return min(

@@ -96,10 +96,15 @@ class MarkersMixin(_Scene):
             put("rubble", "▒", QColor("#6b5b4b"), a, 0, -26, 0)
         for a in st.get("craters", []):
             put("craters", "◎", QColor("#333333"), a, 0, 26, 0)
+        stacked: dict[tuple[str, int], int] = {}
         for u in st.get("units", []):
             area, level = u.get("area"), u.get("level", 0)
             if area:
-                put("unit", str(u.get("id", "?")), QColor("#004d99"), area, level, 0, 48, 8)
+                # Several units in one place: one under the other, not on top of each other.
+                k = stacked.get((area, level), 0)
+                stacked[(area, level)] = k + 1
+                dy = 40 + 15 * k
+                put("unit", str(u.get("id", "?")), QColor("#004d99"), area, level, 0, dy, 8)
         self._draw_hoses(st.get("hoses", []))
         if self.state is None:
             self._draw_units()

@@ -113,24 +113,32 @@ def burn_out_vehicles(ctx: TurnContext, state: GameState) -> None:
             ctx.note("burn_out", ruling="R-10", at=u.loc, unit=u.id)
 
 
-def escape_to(ctx: TurnContext, state: GameState, u: UnitState) -> Location | None:
-    """A neighbour the stand can enter by the heat test (coolest first, one roll each)."""
+def escape_to(
+    ctx: TurnContext, state: GameState, u: UnitState, *, r7_ok: bool = True
+) -> Location | None:
+    """A neighbour the stand can enter by the heat test (one roll each): out into the
+    street first (fire cannot follow into an empty street), then the coolest. R-7 makes
+    a location about to come down a poor refuge, not a barred one: with ``r7_ok`` such
+    neighbours are tried last (escaping a fire, R-10 and §4), without it never (R-7's own
+    withdrawal)."""
     assert u.loc is not None
     ladders = reach.ladder_links(state)
     options = sorted(
         {
-            link[0]
+            (reach.unsafe(ctx, state, link[0]), link[0])
             for link in reach.foot_links(ctx, u.loc, ladders)
-            if link[0] not in state.fire and not reach.unsafe(ctx, state, link[0])
+            if link[0] not in state.fire
         },
-        # out into the street first (fire cannot follow into an empty street), then coolest
-        key=lambda loc: (
-            reach.area_kind(ctx, loc[0]) is AreaKind.BUILDING,
-            reach.heat(ctx, state, loc),
-            loc,
+        key=lambda ul: (
+            ul[0],
+            reach.area_kind(ctx, ul[1][0]) is AreaKind.BUILDING,
+            reach.heat(ctx, state, ul[1]),
+            ul[1],
         ),
     )
-    for loc in options:
+    for bad, loc in options:
+        if bad and not r7_ok:
+            continue
         if reach.heat_test(ctx, state, u, loc):
             return loc
     return None
@@ -189,7 +197,7 @@ def self_preservation(ctx: TurnContext, state: GameState) -> None:
         if u.kind == STAND:
             if u.task == "aboard":
                 continue  # rides with its vehicle
-            to = escape_to(ctx, state, u)
+            to = escape_to(ctx, state, u, r7_ok=False)
             if to is not None:
                 ctx.note("withdraw", ruling="R-7", at=u.loc, to=to, unit=u.id)
                 relocate(ctx, state, u, to)

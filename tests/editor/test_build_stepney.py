@@ -107,7 +107,12 @@ def test_build_a_stepney_terrace_from_nothing(qtbot, window, tmp_path, monkeypat
     qtbot.mouseClick(rose, Qt.LeftButton, pos=QPoint(int(c.x() - r), c.y()))  # from the west
     qtbot.mouseClick(sp.bombing, Qt.LeftButton, pos=QPoint(4, sp.bombing.height() // 2))
     s = win.doc.scenario
-    assert (s.name, s.turns, s.wind.from_, s.bombing) == ("Stepney terrace, evening", 20, "W", False)
+    assert (s.name, s.turns, s.wind.from_, s.bombing) == (
+        "Stepney terrace, evening",
+        20,
+        "W",
+        False,
+    )
     shot(win, "01_settings")
 
     # -- a terrace of three houses and a pub with a cellar, north of the street -------------
@@ -202,7 +207,9 @@ def test_build_a_stepney_terrace_from_nothing(qtbot, window, tmp_path, monkeypat
     qtbot.mouseClick(win.test_turn.run_btn, Qt.LeftButton)
     assert win.test_turn.status.text().startswith("Turn 6:")
     texts = [win.test_turn.events.item(i).text() for i in range(win.test_turn.events.count())]
-    assert [t.split(":")[0] for t in texts if t.startswith("Turn")] == [f"Turn {i}" for i in range(2, 7)]
+    assert [t.split(":")[0] for t in texts if t.startswith("Turn")] == [
+        f"Turn {i}" for i in range(2, 7)
+    ]
     assert win.doc.scenario is before  # playing never edits the scenario
     shot(win, "07_test_turn")
 
@@ -232,9 +239,7 @@ def test_build_a_stepney_terrace_from_nothing(qtbot, window, tmp_path, monkeypat
     }
     assert len(s.areas) == 8
     kinds = sorted(f.type.value for f in s.features)
-    assert kinds == sorted(
-        ["stairwell"] * 4 + ["hydrant", "occupants", "store", "entry", "label"]
-    )
+    assert kinds == sorted(["stairwell"] * 4 + ["hydrant", "occupants", "store", "entry", "label"])
     hydrant = next(f for f in s.features if f.type is FeatureType.HYDRANT)
     assert (hydrant.area, hydrant.pressure) == ("R3", 4)
     assert [(v.area, v.level, v.value) for v in s.start.fires] == [("T2", 1, 2)]

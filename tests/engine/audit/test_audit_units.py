@@ -12,7 +12,7 @@ from fireground.engine.ruleset import RulesetError, load_ruleset, unit_types
 from fireground.engine.scenario import ForceUnit
 from fireground.engine.simulate import new_game
 from fireground.engine.turn import play_turn, steps
-from fireground.engine.units import EQUIPMENT, STAND, UnitState
+from fireground.engine.units import EQUIPMENT, STAND, HoseLine, UnitState
 
 B00, B01, B02 = ("B00", 0), ("B01", 0), ("B02", 0)
 
@@ -56,11 +56,6 @@ def test_events_of_a_busy_turn_come_in_step_order_with_the_log_fields():
 
 
 # -- §4 / R-10 -------------------------------------------------------------------------------
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: R-10 forced exit refuses heavy-damaged neighbours that pass the heat test "
-    "(see BUGS.md)",
-)
 def test_r10_stand_leaves_into_any_neighbour_it_can_enter_by_the_heat_test():
     # R-10: a stand in a location that caught "must leave in step 6 to a neighbour they can
     # enter by the heat test; a stand that cannot becomes a casualty". B00 is heavy-damaged
@@ -160,6 +155,21 @@ def test_towed_pump_recovers_in_one_turn():
     assert movement.stow(ctx, st, p)
     movement.advance_work(ctx, st)
     assert not p.deployed and p.task == "idle"
+
+
+@pytest.mark.parametrize("block", ["fire", "building"])
+def test_hose_laying_lorry_stops_off_open_street(block):
+    # §7: the lorry lays "along open street": not into fire, not into a building
+    row = "SSBSS" if block == "building" else "SSSSS"
+    sc = grid([row], forces=[ForceUnit("HL", "hose_laying_lorry", area="S00")])
+    ctx, st = play(sc)
+    if block == "fire":
+        st.fire[("S02", 0)] = 1
+    h = HoseLine("H1", "X", [("S00", 0)], 1, lorry="HL", stock="HL")
+    h.plan = [(row[i] + f"0{i}", 0) for i in range(1, 5)]
+    st.hoses["H1"] = h
+    movement.advance_work(ctx, st)
+    assert h.branch == ("S01", 0) and not h.plan and st.units["HL"].loc == ("S01", 0)
 
 
 def test_ladder_reaches_only_up_to_its_rating():
