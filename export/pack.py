@@ -54,6 +54,7 @@ def export_pack(
     bleed: bool = False,
     fmt: str = "pdf",
     stem: str | None = None,
+    dpi: int = 100,
 ) -> list[Path]:
     """Write the chosen documents into ``out_dir``; their paths, in pack order. Each name
     starts with its kind (``plans-…pdf``). ``fmt`` svg/png applies to the plans."""
@@ -71,6 +72,8 @@ def export_pack(
         raise UsageError("--turns must be at least 1")
     if fmt not in ("pdf", "svg", "png"):
         raise UsageError(f"--format: unknown format {fmt!r}")
+    if not 10 <= dpi <= 1200:
+        raise UsageError(f"--dpi must be between 10 and 1200, got {dpi}")
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     base = stem or slug(
@@ -86,7 +89,7 @@ def export_pack(
             else:
                 from .plans_image import export_plan_images
 
-                written += export_plan_images(scenario, out, base, fmt)
+                written += export_plan_images(scenario, out, base, fmt, dpi)
         elif kind == "cards":
             written.append(write_cards(scenario, path, paper, bleed=bleed))
         elif kind == "reference":
@@ -123,6 +126,7 @@ def cli_export(args: argparse.Namespace) -> int:
         fit=bool(getattr(args, "fit", False)),
         bleed=bool(getattr(args, "bleed", False)),
         fmt=getattr(args, "format", "pdf") or "pdf",
+        dpi=int(getattr(args, "dpi", 100) or 100),
     )
     for p in paths:
         print(p)

@@ -79,7 +79,13 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--seed", type=int, default=None)
     c.add_argument("--fit", action="store_true", help="plans: whole map on one page")
     c.add_argument("--bleed", action="store_true", help="cards: 3 mm bleed")
-    c.add_argument("--format", choices=["pdf", "svg", "png"], default="pdf")
+    c.add_argument(
+        "--format",
+        choices=["pdf", "svg", "png"],
+        default="pdf",
+        help="plans as PDF (default), SVG or PNG (one file per level)",
+    )
+    c.add_argument("--dpi", type=int, default=100, help="PNG plans: dots per inch of table")
 
     c = cmd(
         "analyze",
