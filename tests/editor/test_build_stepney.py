@@ -26,6 +26,13 @@ def at(win, x: float, y: float) -> QPoint:  # type: ignore[no-untyped-def]
     return win.view.mapFromScene(QPointF(x, -y))
 
 
+def hover(qtbot, win, x: float, y: float) -> None:  # type: ignore[no-untyped-def]
+    """Move the mouse onto a map point. A move to the pixel the cursor is already on makes
+    no event, and the view may have scrolled under it, so come from a few pixels away."""
+    qtbot.mouseMove(win.view.viewport(), at(win, x, y) + QPoint(7, 7))
+    qtbot.mouseMove(win.view.viewport(), at(win, x, y))
+
+
 def click(qtbot, win, x: float, y: float) -> None:  # type: ignore[no-untyped-def]
     qtbot.mouseMove(win.view.viewport(), at(win, x, y))
     qtbot.mouseClick(win.view.viewport(), Qt.LeftButton, Qt.NoModifier, at(win, x, y))
@@ -134,7 +141,7 @@ def test_build_a_stepney_terrace_from_nothing(qtbot, window, tmp_path, monkeypat
     # -- the street: a polygon snapped onto the houses' corners, split into cells -----------
     win.options.kind.setCurrentIndex(win.options.kind.findText("street"))
     key(qtbot, win, Qt.Key_P)
-    qtbot.mouseMove(win.view.viewport(), at(win, 0.2, 10.15))
+    hover(qtbot, win, 0.2, 10.15)
     assert win.scene.snap_indicator.isVisible()
     assert "snap: vertex" in win.cursor_label.text()
     for x, y in ((0.2, 10.15), (40.15, 9.9), (39.9, 0.2), (0.1, -0.2)):

@@ -35,6 +35,13 @@ def at(win, x: float, y: float) -> QPoint:  # type: ignore[no-untyped-def]
     return win.view.mapFromScene(QPointF(x, -y))
 
 
+def hover(qtbot, win, x: float, y: float) -> None:  # type: ignore[no-untyped-def]
+    """Move the mouse onto a map point. A move to the pixel the cursor is already on makes
+    no event, and the view may have scrolled under it, so come from a few pixels away."""
+    qtbot.mouseMove(win.view.viewport(), at(win, x, y) + QPoint(7, 7))
+    qtbot.mouseMove(win.view.viewport(), at(win, x, y))
+
+
 def click(qtbot, win, x: float, y: float) -> None:  # type: ignore[no-untyped-def]
     qtbot.mouseMove(win.view.viewport(), at(win, x, y))
     qtbot.mouseClick(win.view.viewport(), Qt.LeftButton, Qt.NoModifier, at(win, x, y))
@@ -119,7 +126,7 @@ def test_a_click_just_off_a_neighbours_corner_lands_on_it(qtbot, window) -> None
         (30, 10),
         (20 - 1.1 * tol, 10 - 0.5 * tol),
     ]
-    qtbot.mouseMove(win.view.viewport(), at(win, *corners[0]))
+    hover(qtbot, win, *corners[0])
     assert win.scene.snap_indicator.isVisible() and win.scene.snap_indicator.kind == "vertex"
     before = set(win.doc.scenario.area_by_id)
     for p in corners:

@@ -167,3 +167,28 @@ def test_cli_export_bad_only_is_usage_error(tmp_path: Path, capsys) -> None:
     )
     assert rc == 2
     assert "did you mean 'cards'" in capsys.readouterr().err
+
+
+def test_cli_png_plans_follow_dpi_option(tmp_path: Path, capsys) -> None:
+    from PIL import Image
+
+    from fireground.engine.io import save_scenario
+
+    src = tmp_path / "s.fg.yaml"
+    save_scenario(small_scenario(), src)
+    assert main(["export", str(src), "--out", str(tmp_path / "o"), "--only", "plans",
+                 "--format", "png", "--dpi", "50"]) == 0  # fmt: skip
+    pngs = sorted((tmp_path / "o").glob("plans-*.png"))
+    assert pngs
+    with Image.open(pngs[0]) as im:
+        assert round(im.info["dpi"][0]) == 50
+        small_w = im.size[0]
+    # still 1:1: the same plan at the default 100 dpi is twice as wide in pixels
+    assert main(["export", str(src), "--out", str(tmp_path / "p"), "--only", "plans",
+                 "--format", "png"]) == 0  # fmt: skip
+    with Image.open(sorted((tmp_path / "p").glob("plans-*.png"))[0]) as im:
+        assert abs(im.size[0] - 2 * small_w) <= 2
+    capsys.readouterr()
+    assert main(["export", str(src), "--out", str(tmp_path / "q"), "--only", "plans",
+                 "--format", "png", "--dpi", "5"]) == 2  # fmt: skip
+    assert "--dpi" in capsys.readouterr().err
