@@ -45,6 +45,8 @@ PARK_HOT, PARK_NEAR, PARK_DRY, PARK_TRAPPED, PARK_DOWNWIND = 12, 3, 3, 3, 1
 THREAT_RANGE = 3
 #: an appliance whose street has this much heat next to it slips its lines and drives off
 WITHDRAW_HEAT = 2
+#: a crew whose branch inside a building has this much heat next to it steps back a location
+BACK_OFF_HEAT = 2
 
 
 def standing_orders(ctx: TurnContext, state: GameState) -> None:
@@ -621,6 +623,8 @@ def _fire_team(
         if h.cut or dry:
             mv.recover_hose(ctx, state, h)  # no water will come: free the appliance
             return True
+        if _back_off(ctx, state, s, h):
+            return True
         guard = _guard_target(ctx, state, h, home)
         if guard is not None:
             h.target = guard  # a fire next to our own vehicle comes first (R-10)
@@ -689,6 +693,28 @@ def _fire_team(
                     s.task = "fight"
                 return True
     return False
+
+
+def _back_off(ctx: TurnContext, state: GameState, s: UnitState, h: HoseLine) -> bool:
+    """A branch inside a building with fires next to it adding up to :data:`BACK_OFF_HEAT`
+    or more is one spread from trapping its crew: the crew steps back down its own hose to
+    the cooler location before it (taking the branch along, so the stream plays from one
+    step further), as long as that is not about to come down (R-7). Whether it moved."""
+    if s.loc != h.branch or len(h.path) < 2 or h.plan or mv.acted(state, s):
+        return False
+    x, y = h.branch, h.path[-2]
+    if reach.area_kind(ctx, x[0]) is not AreaKind.BUILDING:
+        return False
+    hot = reach.heat(ctx, state, x)
+    if hot < BACK_OFF_HEAT or y in state.fire or reach.unsafe(ctx, state, y):
+        return False
+    if reach.heat(ctx, state, y) >= hot:
+        return False
+    crew = [state.units[c] for c in h.crew if c in state.units and state.units[c].loc == x]
+    moved = False
+    for c in crew:
+        moved |= mv.walk(ctx, state, c, y)
+    return moved
 
 
 def _guard_target(

@@ -24,7 +24,7 @@ from typing import Any, Literal
 import numpy as np
 import shapely
 
-from .graph import MapGraph, build_graph, max_hose_lengths, raw_shapes
+from .graph import MapGraph, build_graph, max_hose_lengths
 from .ruleset import KNOWN_RULESETS, Ruleset, load_ruleset
 from .scenario import (
     AreaKind,
@@ -32,6 +32,7 @@ from .scenario import (
     Location,
     Scenario,
 )
+from .shapes import raw_shapes
 
 Severity = Literal["error", "warning"]
 #: Areas closer than this (cm) that do not touch are reported as a drawing slip.

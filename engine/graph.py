@@ -2,13 +2,9 @@
 
 :func:`build_graph` turns a :class:`Scenario` into a :class:`MapGraph`, built once and cheap
 to query. Areas are adjacent when their boundaries share at least ``scale.min_contact_cm``
-(corner contact never counts). Two ways to find the pairs, with the same answer:
-
-* **grid path** – when every polygon is valid and rectilinear with whole-centimetre corners
-  (what the editor draws), shared edges are found by exact interval matching along each grid
-  line, with numpy, in a few tens of milliseconds for 50,000 areas;
-* **general path** – otherwise, one vectorised shapely STRtree query for all areas, then the
-  length of each candidate pair's common boundary.
+(corner contact never counts), found by :mod:`.adjacency`
+(an exact grid path for editor-drawn maps, an STRtree path otherwise); hose reach is
+computed by :mod:`.hose` and R-5 jump lines by :mod:`.jumps`.
 
 Inside, locations are integer node ids (``index``), with CSR arrays (``csr_indptr``,
 ``csr_indices``) for numpy users; the API speaks ``(area_id, level)``.
@@ -23,30 +19,35 @@ Inside, locations are integer node ids (``index``), with CSR arrays (``csr_indpt
 from __future__ import annotations
 
 import math
-from collections import deque
 from collections.abc import Collection, Iterable
 from dataclasses import replace
 from functools import cached_property
-from typing import Any
 
 import networkx as nx
 import numpy as np
 import numpy.typing as npt
 import shapely
-from shapely.geometry import LineString, Polygon
-from shapely.geometry.base import BaseGeometry
+from shapely.geometry import LineString
 
+from . import hose
+from .adjacency import Adjacency, contacts, general_adjacency, grid_adjacency
+from .hose import DEFAULT_MAX_HOSE_LENGTHS, max_hose_lengths
 from .scenario import Area, AreaId, AreaKind, FeatureType, Location, Scenario, Wind
+from .shapes import raw_shapes, shapes, shapes_and_validity
+
+__all__ = [
+    "DEFAULT_MAX_HOSE_LENGTHS",
+    "Adjacency",
+    "IntArray",
+    "MapGraph",
+    "build_graph",
+    "max_hose_lengths",
+    "raw_shapes",
+]
 
 IntArray = npt.NDArray[np.int64]
-#: Float slack when comparing a measured contact with ``min_contact_cm``.
-_EPS = 1e-9
 #: Edited areas kept outside the STRtree before :meth:`MapGraph.with_area_replaced` rebuilds it.
 _MAX_DIRTY = 64
-DEFAULT_MAX_HOSE_LENGTHS = 14
-
-# Adjacency is stored as {area index: {neighbour index: shared boundary cm}}.
-Adjacency = dict[int, dict[int, float]]
 
 
 def build_graph(
@@ -56,29 +57,11 @@ def build_graph(
 
     ``raw_shapes``: the areas' polygons from :func:`raw_shapes`, when the caller has them.
     """
-    geoms, valid = _shapes_and_validity(list(scenario.areas), raw_shapes)
-    adjacency = _grid_adjacency(scenario, geoms) if valid else None
+    geoms, valid = shapes_and_validity(list(scenario.areas), raw_shapes)
+    adjacency = grid_adjacency(scenario, geoms) if valid else None
     if adjacency is None:
-        adjacency = _general_adjacency(geoms, scenario.scale.min_contact_cm)
+        adjacency = general_adjacency(geoms, scenario.scale.min_contact_cm)
     return MapGraph(scenario, geoms, adjacency, shapely.STRtree(geoms), frozenset())
-
-
-def max_hose_lengths(scenario: Scenario) -> int:
-    """The longest hose line that still gives pressure (``hose.max_lengths`` of the ruleset
-    with the scenario's house rules; 14 when the ruleset cannot be read)."""
-    from .ruleset import load_ruleset, ruleset_data
-
-    value: Any = None
-    try:
-        value = load_ruleset(scenario.ruleset, scenario.house_rules).get("hose.max_lengths")
-    except Exception:  # unknown ruleset or bad house rule: the checks report it
-        try:
-            value = ruleset_data("blitz").get("hose", {}).get("max_lengths")
-        except Exception:
-            value = None
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return DEFAULT_MAX_HOSE_LENGTHS
-    return int(value)
 
 
 class MapGraph:
@@ -438,75 +421,18 @@ class MapGraph:
         index in ``sources`` of that source; -1 where no hose path reaches (ties go to the
         earlier source). See :meth:`hose_steps_from` for ``ladders``."""
         starts = [(n, k) for k, n in enumerate(map(self._node, sources)) if n is not None]
+        indptr, indices, water = self.csr_indptr, self.csr_indices, self._water_nodes
         if ladders > 0:
-            return self._dijkstra(starts, self._ladder_links(ladders))
-        return self._bfs(starts)
-
-    def _bfs(self, starts: list[tuple[int, int]]) -> tuple[IntArray, IntArray]:
-        indptr, indices = self.csr_indptr.tolist(), self.csr_indices.tolist()
-        water = self._water_nodes.tolist()
-        dist, label = [-1] * len(water), [-1] * len(water)
-        queue: deque[int] = deque()
-        for n, k in starts:
-            if dist[n] < 0:
-                dist[n], label[n] = 0, k
-                queue.append(n)
-        while queue:
-            n = queue.popleft()
-            nd, lab = dist[n] + 1, label[n]
-            for m in indices[indptr[n] : indptr[n + 1]]:
-                if dist[m] < 0 and not water[m]:
-                    dist[m], label[m] = nd, lab
-                    queue.append(m)
-        return np.array(dist, dtype=np.int64), np.array(label, dtype=np.int64)
-
-    def _ladder_links(self, rating: int) -> dict[int, list[tuple[int, int]]]:
-        """node -> [(node, steps)]: from a street/open area's level 0 up a ladder into the
-        levels 1..rating of each adjacent building area, and back."""
-        lo, hi = self._levels
-        areas = self.scenario.areas
-        links: dict[int, list[tuple[int, int]]] = {}
-        for i, a in enumerate(areas):
-            if a.kind is not AreaKind.BUILDING or hi[i] < 1:
-                continue
-            for j in self._adj.get(i, {}):
-                if areas[j].kind not in (AreaKind.STREET, AreaKind.OPEN):
-                    continue
-                foot = int(self._first_node[j])
-                for lvl in range(1, min(int(hi[i]), rating) + 1):
-                    up = int(self._first_node[i] - lo[i] + lvl)
-                    links.setdefault(foot, []).append((up, 1 + lvl))
-                    links.setdefault(up, []).append((foot, 1 + lvl))
-        return links
-
-    def _dijkstra(
-        self, starts: list[tuple[int, int]], extra: dict[int, list[tuple[int, int]]]
-    ) -> tuple[IntArray, IntArray]:
-        import heapq
-
-        indptr, indices = self.csr_indptr.tolist(), self.csr_indices.tolist()
-        water = self._water_nodes.tolist()
-        dist, label = [-1] * len(water), [-1] * len(water)
-        heap = [(0, k, n) for n, k in starts]
-        heapq.heapify(heap)
-        while heap:
-            d, k, n = heapq.heappop(heap)
-            if dist[n] >= 0:
-                continue
-            dist[n], label[n] = d, k
-            for m in indices[indptr[n] : indptr[n + 1]]:
-                if dist[m] < 0 and not water[m]:
-                    heapq.heappush(heap, (d + 1, k, m))
-            for m, w in extra.get(n, ()):
-                if dist[m] < 0 and not water[m]:
-                    heapq.heappush(heap, (d + w, k, m))
-        return np.array(dist, dtype=np.int64), np.array(label, dtype=np.int64)
+            links = hose.ladder_links(
+                self.scenario.areas, self._adj, self._levels, self._first_node, ladders
+            )
+            return hose.dijkstra(indptr, indices, water, starts, links)
+        return hose.bfs(indptr, indices, water, starts)
 
     @staticmethod
     def hose_lengths(steps: int, hydrant: bool = True) -> int:
-        """Lengths for a hose path of ``steps`` steps: one length covers two steps, and a
-        hydrant takes one more length to connect (open water is drawn by suction)."""
-        return math.ceil(steps / 2) + (1 if hydrant else 0)
+        """Lengths for a hose path of ``steps`` steps (:func:`.hose.hose_lengths`)."""
+        return hose.hose_lengths(steps, hydrant)
 
     @property
     def max_hose_lengths(self) -> int:
@@ -525,15 +451,8 @@ class MapGraph:
         return {locs[n]: v for n, v in enumerate(lengths.tolist()) if v >= 0}
 
     def water_sources(self) -> list[tuple[Location, bool]]:
-        """(location, is a hydrant) of every source giving water: hydrants while the mains
-        work, and open water, in feature order."""
-        out: list[tuple[Location, bool]] = []
-        for f in self.scenario.features:
-            if f.type is FeatureType.HYDRANT and self.scenario.mains != "failed":
-                out.append(((f.area, 0), True))
-            elif f.type is FeatureType.WATER:
-                out.append(((f.area, 0), False))
-        return out
+        """(location, is a hydrant) of every source giving water (:func:`.hose.water_sources`)."""
+        return hose.water_sources(self.scenario)
 
     def water_sources_reach(self, ladders: int = 0) -> tuple[IntArray, IntArray]:
         """(lengths, source) per node id: hose lengths from the best water source and its
@@ -544,25 +463,11 @@ class MapGraph:
         return self._reach_cache[key]
 
     def _sources_reach(self, ladders: int) -> tuple[IntArray, IntArray]:
-        sources = self.water_sources()
-        n = len(self.locations)
-        best, best_src = np.full(n, -1, dtype=np.int64), np.full(n, -1, dtype=np.int64)
-        for hydrant in (True, False):
-            picked = [k for k, (_, h) in enumerate(sources) if h == hydrant]
-            if not picked:
-                continue
-            steps, lab = self.hose_search([sources[k][0] for k in picked], ladders)
-            ok = steps >= 0
-            if not hydrant:  # a pump on a bank: the bank is step 0
-                ok &= steps >= 1
-                steps = steps - 1
-            lengths = np.where(ok, (steps + 1) // 2 + (1 if hydrant else 0), -1)
-            better = ok & ((best < 0) | (lengths < best))
-            best[better] = lengths[better]
-            best_src[better] = np.array(picked, dtype=np.int64)[lab[better]]
-        best[self._water_nodes] = -1
-        best_src[self._water_nodes] = -1
-        return best, best_src
+        return hose.sources_reach(
+            self.water_sources(),
+            lambda locs: self.hose_search(locs, ladders),
+            self._water_nodes,
+        )
 
     # -- editing ---------------------------------------------------------------------------
     def with_area_replaced(self, area: Area) -> MapGraph:
@@ -581,7 +486,7 @@ class MapGraph:
         else:
             areas[i] = area
         scenario = replace(self.scenario, areas=tuple(areas))
-        shape = _shapes((area,))[0]
+        shape = shapes((area,))[0]
         geoms = np.empty(max(len(self._geoms), i + 1), dtype=object)
         geoms[: len(self._geoms)] = self._geoms
         geoms[i] = shape
@@ -595,7 +500,7 @@ class MapGraph:
             adj[j] = {k: v for k, v in adj[j].items() if k != i}
         candidates = set(tree.query(shape).tolist()) | set(dirty)
         candidates.discard(i)
-        found = _contacts(shape, geoms, sorted(candidates), scenario.scale.min_contact_cm)
+        found = contacts(shape, geoms, sorted(candidates), scenario.scale.min_contact_cm)
         adj[i] = found
         for j, cm in found.items():
             adj[j] = {**adj.get(j, {}), i: cm}
@@ -624,197 +529,6 @@ def _within_45(a: tuple[float, float], b: tuple[float, float], towards: float) -
     return diff <= 45.0 + 1e-9
 
 
-def _shapes(areas: Iterable[Area]) -> npt.NDArray[np.object_]:
-    """Shapely polygons of the areas, built in one vectorised call. A polygon that cannot be
-    built (fewer than 3 points, NaN) becomes empty; an invalid one is made valid, so that
-    queries never fail on it (the checks report both)."""
-    return _shapes_and_validity(list(areas))[0]
-
-
-def _shapes_and_validity(
-    areas: list[Area], raw: npt.NDArray[np.object_] | None = None
-) -> tuple[npt.NDArray[np.object_], bool]:
-    """(shapes made valid, every polygon was valid and not empty as drawn)."""
-    arr = raw_shapes(areas) if raw is None else raw.copy()
-    invalid = ~shapely.is_valid(arr)
-    if invalid.any():
-        arr[invalid] = shapely.make_valid(arr[invalid])
-    all_valid = not invalid.any() and not shapely.is_empty(arr).any()
-    return arr, bool(all_valid)
-
-
-def raw_shapes(areas: Iterable[Area]) -> npt.NDArray[np.object_]:
-    """The areas' polygons as drawn (maybe invalid), built in one vectorised call; an empty
-    polygon where none can be built (fewer than 3 points, NaN or infinite coordinates)."""
-    areas = list(areas)
-    arr = np.empty(len(areas), dtype=object)
-    arr[:] = Polygon()
-    lens = np.array([len(a.polygon) for a in areas], dtype=np.int64)
-    try:
-        pts = np.array([p for a in areas for p in a.polygon], dtype=float).reshape(-1, 2)
-    except (ValueError, TypeError):  # ragged points: build one by one
-        for k, a in enumerate(areas):
-            arr[k] = _one_shape(a)
-        return arr
-    if len(areas):
-        owner = np.repeat(np.arange(len(areas)), lens)
-        finite = np.ones(len(areas), dtype=bool)
-        finite[owner[~np.isfinite(pts).all(axis=1)]] = False
-        good = finite & (lens >= 3)
-        try:
-            rings = shapely.linearrings(pts[good[owner]], indices=owner[good[owner]])
-            arr[np.flatnonzero(good)] = shapely.polygons(rings)
-        except Exception:  # e.g. a ring of repeated points: build one by one
-            for k in np.flatnonzero(good).tolist():
-                arr[k] = _one_shape(areas[k])
-    return arr
-
-
-def _one_shape(area: Area) -> BaseGeometry:
-    try:
-        pts = area.polygon
-        if len(pts) < 3 or not all(math.isfinite(c) for p in pts for c in p):
-            return Polygon()
-        return Polygon(pts)
-    except Exception:
-        return Polygon()
-
-
-def _contacts(
-    shape: BaseGeometry, geoms: npt.NDArray[np.object_], candidates: list[int], min_cm: float
-) -> dict[int, float]:
-    if not candidates or shape.is_empty:
-        return {}
-    idx = np.array(candidates, dtype=np.int64)
-    lengths = _shared_lengths(np.full(len(idx), shape, dtype=object), geoms[idx])
-    return {int(j): float(cm) for j, cm in zip(idx, lengths, strict=True) if cm >= min_cm - _EPS}
-
-
-def _shared_lengths(
-    a: npt.NDArray[np.object_], b: npt.NDArray[np.object_]
-) -> npt.NDArray[np.float64]:
-    """Length of a's boundary lying in b (the shared edge; a slight overlap still counts)."""
-    with np.errstate(all="ignore"):
-        try:
-            return np.asarray(shapely.length(shapely.intersection(shapely.boundary(a), b)))
-        except shapely.errors.GEOSException:
-            out = np.zeros(len(a))
-            for k in range(len(a)):
-                try:
-                    out[k] = shapely.length(shapely.intersection(shapely.boundary(a[k]), b[k]))
-                except shapely.errors.GEOSException:
-                    out[k] = 0.0
-            return out
-
-
-def _general_adjacency(geoms: npt.NDArray[np.object_], min_cm: float) -> Adjacency:
-    adj: Adjacency = {}
-    if len(geoms) == 0:
-        return adj
-    tree = shapely.STRtree(geoms)
-    left, right = tree.query(geoms, predicate="intersects")
-    keep = left < right
-    left, right = left[keep], right[keep]
-    lengths = _shared_lengths(geoms[left], geoms[right])
-    ok = lengths >= min_cm - _EPS
-    for i, j, cm in zip(left[ok].tolist(), right[ok].tolist(), lengths[ok].tolist(), strict=True):
-        adj.setdefault(i, {})[j] = cm
-        adj.setdefault(j, {})[i] = cm
-    return adj
-
-
-def _grid_adjacency(scenario: Scenario, geoms: npt.NDArray[np.object_]) -> Adjacency | None:
-    """Exact shared edges when all polygons are valid, rectilinear, on whole centimetres.
-
-    On such a map any overlap covers at least 1 cm², so if the overlap tolerance is below
-    that, a map that checks clean has no overlaps and shared boundaries are exactly the
-    overlaps of opposite-facing collinear edges. Returns None when the map does not qualify.
-    """
-    areas = scenario.areas
-    if not areas or scenario.scale.overlap_tolerance_cm2 >= 1.0:
-        return None
-    # Callers pass only valid, non-empty polygons, so each is one Polygon without holes.
-    coords, owner = shapely.get_coordinates(shapely.get_exterior_ring(geoms), return_index=True)
-    if not np.array_equal(coords, np.round(coords)) or np.abs(coords).max() > 1e7:
-        return None  # (huge coordinates would lose the exactness of the packed keys)
-    same = owner[1:] == owner[:-1]  # closed rings: consecutive points of one ring are edges
-    p0, p1, who = coords[:-1][same], coords[1:][same], owner[:-1][same]
-    dx, dy = p1[:, 0] - p0[:, 0], p1[:, 1] - p0[:, 1]
-    if np.any((dx != 0) & (dy != 0)):
-        return None
-    # Orient every ring counter-clockwise (interior on the left) by flipping clockwise ones.
-    cross = p0[:, 0] * p1[:, 1] - p1[:, 0] * p0[:, 1]
-    sign = np.sign(np.bincount(who, weights=cross, minlength=len(areas)))[who]
-    dx, dy = dx * sign, dy * sign
-    min_cm = scenario.scale.min_contact_cm
-    pairs: list[IntArray] = []
-    lens: list[npt.NDArray[np.float64]] = []
-    # Vertical edges: going north the interior is west, so it is its area's east side.
-    for mask_a, mask_b, line, lo_c, hi_c in (
-        (dy > 0, dy < 0, p0[:, 0], np.minimum(p0[:, 1], p1[:, 1]), np.maximum(p0[:, 1], p1[:, 1])),
-        (dx < 0, dx > 0, p0[:, 1], np.minimum(p0[:, 0], p1[:, 0]), np.maximum(p0[:, 0], p1[:, 0])),
-    ):
-        found = _match_intervals(line, lo_c, hi_c, who, mask_a, mask_b)
-        if found is None:
-            return None
-        pairs.append(found[0])
-        lens.append(found[1])
-    if not pairs:
-        return {}
-    ab = np.concatenate(pairs, axis=1)
-    ln = np.concatenate(lens)
-    a, b = np.minimum(ab[0], ab[1]), np.maximum(ab[0], ab[1])
-    key = a * len(areas) + b
-    uniq, inv = np.unique(key, return_inverse=True)
-    total = np.zeros(len(uniq))
-    np.add.at(total, inv, ln)
-    ok = total >= min_cm - _EPS
-    adj: Adjacency = {}
-    for k, cm in zip(uniq[ok].tolist(), total[ok].tolist(), strict=True):
-        i, j = divmod(k, len(areas))
-        if i == j:
-            continue
-        adj.setdefault(i, {})[j] = cm
-        adj.setdefault(j, {})[i] = cm
-    return adj
-
-
-def _match_intervals(
-    line: npt.NDArray[np.float64],
-    lo: npt.NDArray[np.float64],
-    hi: npt.NDArray[np.float64],
-    who: IntArray,
-    side_a: npt.NDArray[np.bool_],
-    side_b: npt.NDArray[np.bool_],
-) -> tuple[IntArray, npt.NDArray[np.float64]] | None:
-    """Overlaps between side-a and side-b intervals on the same line: (pairs, lengths).
-
-    Intervals of one side on one line must not overlap (they would be overlapping areas);
-    if they do, return None and let the general path decide.
-    """
-    if not side_a.any() or not side_b.any():
-        return np.zeros((2, 0), dtype=np.int64), np.zeros(0)
-    span = float(max(hi.max(), 1.0) - min(lo.min(), 0.0)) + 1.0
-    base = float(min(lo.min(), 0.0))
-    _, rank = np.unique(line, return_inverse=True)
-
-    def keys(mask: npt.NDArray[np.bool_]) -> tuple[Any, ...]:
-        r = rank[mask].astype(np.float64) * span
-        s, e, w = r + (lo[mask] - base), r + (hi[mask] - base), who[mask]
-        order = np.argsort(s, kind="stable")
-        return s[order], e[order], w[order]
-
-    sa, ea, wa = keys(side_a)
-    sb, eb, wb = keys(side_b)
-    if np.any(eb[:-1] > sb[1:]) or np.any(ea[:-1] > sa[1:]):
-        return None
-    first = np.searchsorted(eb, sa, side="right")
-    last = np.searchsorted(sb, ea, side="left")
-    count = np.maximum(last - first, 0)
-    rows = np.repeat(np.arange(len(sa)), count)
-    cols = np.repeat(first, count) + (
-        np.arange(count.sum()) - np.repeat(np.cumsum(count) - count, count)
-    )
-    length = np.minimum(ea[rows], eb[cols]) - np.maximum(sa[rows], sb[cols])
-    keep = length > 0
-    return np.vstack((wa[rows][keep], wb[cols][keep])).astype(np.int64), length[keep]
+# The helpers' former private names, still used by tests and benchmarks.
+_shapes, _shapes_and_validity = shapes, shapes_and_validity
+_grid_adjacency, _general_adjacency, _contacts = grid_adjacency, general_adjacency, contacts

@@ -103,7 +103,7 @@ class MarkersMixin(_Scene):
                 # Several units in one place: one under the other, not on top of each other.
                 k = stacked.get((area, level), 0)
                 stacked[(area, level)] = k + 1
-                dy = 40 + 15 * k
+                dy = 48 + 15 * k
                 put("unit", str(u.get("id", "?")), QColor("#004d99"), area, level, 0, dy, 8)
         self._draw_hoses(st.get("hoses", []))
         if self.state is None:

@@ -129,3 +129,36 @@ def test_an_idle_skid_pump_next_to_a_fire_packs_up():
     hp.deployed, hp.deploy_left = True, 0
     movement.step_movement(ctx, st)
     assert hp.task == "stow" and events(ctx, "stow")
+
+
+def test_a_crew_inside_a_hot_building_steps_back_down_its_hose():
+    sc = uworld(
+        ["SSSSS", "BBBBB"],
+        hydrants=["S02"],
+        fires={("B13", 0): 2},
+        forces=[ForceUnit("E1", "general_appliance", area="S02")],
+    )
+    ctx, st = usetup(sc, Dice(7))
+    st.fire_at_start = dict(st.fire)
+    st.units["E1"].source = "hydrant:S02"
+    h = add_hose(st, "H1", "E1", [("S02", 0), ("B12", 0)], ("B13", 0), crew=["E1.1"])
+    st.units["E1.1"].heat_seen = 2  # no re-test: the heat has not risen
+    movement.step_movement(ctx, st)
+    assert st.units["E1.1"].loc == ("S02", 0)  # out in the street, one step back
+    assert h.path == [("S02", 0)] and h.target == ("B13", 0)  # range 2 from there
+
+
+def test_a_crew_in_the_street_keeps_its_branch():
+    sc = uworld(
+        ["SSSSS", "BBBBB"],
+        hydrants=["S02"],
+        fires={("B13", 0): 3},
+        forces=[ForceUnit("E1", "general_appliance", area="S02")],
+    )
+    ctx, st = usetup(sc, Dice(7))
+    st.fire_at_start = dict(st.fire)
+    st.units["E1"].source = "hydrant:S02"
+    h = add_hose(st, "H1", "E1", [("S02", 0), ("S03", 0)], ("B13", 0), crew=["E1.1"])
+    st.units["E1.1"].heat_seen = 3
+    movement.step_movement(ctx, st)
+    assert st.units["E1.1"].loc == ("S03", 0) and h.branch == ("S03", 0)

@@ -1,0 +1,170 @@
+"""Hose reach over the map graph's locations (rules §7, §8): steps, ladders, water sources.
+
+Pure functions over node ids and the graph's CSR arrays; :class:`~.graph.MapGraph` wraps
+them in its ``hose_*`` and ``water_*`` methods. Hose never crosses water: ``water`` marks
+the node ids it may not enter.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from collections import deque
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from .scenario import Area, AreaKind, FeatureType, Location, Scenario
+
+IntArray = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
+#: node -> [(node, steps)]: links beside the graph's edges, with their cost in steps.
+Links = dict[int, list[tuple[int, int]]]
+DEFAULT_MAX_HOSE_LENGTHS = 14
+
+
+def max_hose_lengths(scenario: Scenario) -> int:
+    """The longest hose line that still gives pressure (``hose.max_lengths`` of the ruleset
+    with the scenario's house rules; 14 when the ruleset cannot be read)."""
+    from .ruleset import load_ruleset, ruleset_data
+
+    value: Any = None
+    try:
+        value = load_ruleset(scenario.ruleset, scenario.house_rules).get("hose.max_lengths")
+    except Exception:  # unknown ruleset or bad house rule: the checks report it
+        try:
+            value = ruleset_data("blitz").get("hose", {}).get("max_lengths")
+        except Exception:
+            value = None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return DEFAULT_MAX_HOSE_LENGTHS
+    return int(value)
+
+
+def hose_lengths(steps: int, hydrant: bool = True) -> int:
+    """Lengths for a hose path of ``steps`` steps: one length covers two steps, and a
+    hydrant takes one more length to connect (open water is drawn by suction)."""
+    return math.ceil(steps / 2) + (1 if hydrant else 0)
+
+
+def water_sources(scenario: Scenario) -> list[tuple[Location, bool]]:
+    """(location, is a hydrant) of every source giving water: hydrants while the mains
+    work, and open water, in feature order."""
+    out: list[tuple[Location, bool]] = []
+    for f in scenario.features:
+        if f.type is FeatureType.HYDRANT and scenario.mains != "failed":
+            out.append(((f.area, 0), True))
+        elif f.type is FeatureType.WATER:
+            out.append(((f.area, 0), False))
+    return out
+
+
+def bfs(
+    indptr: IntArray, indices: IntArray, water: BoolArray, starts: list[tuple[int, int]]
+) -> tuple[IntArray, IntArray]:
+    """(steps, label) per node from ``starts`` = [(node, label)], one step per edge; -1
+    where nothing reaches. Ties go to the earlier start."""
+    ptr, idx, wet = indptr.tolist(), indices.tolist(), water.tolist()
+    dist, label = [-1] * len(wet), [-1] * len(wet)
+    queue: deque[int] = deque()
+    for n, k in starts:
+        if dist[n] < 0:
+            dist[n], label[n] = 0, k
+            queue.append(n)
+    while queue:
+        n = queue.popleft()
+        nd, lab = dist[n] + 1, label[n]
+        for m in idx[ptr[n] : ptr[n + 1]]:
+            if dist[m] < 0 and not wet[m]:
+                dist[m], label[m] = nd, lab
+                queue.append(m)
+    return np.array(dist, dtype=np.int64), np.array(label, dtype=np.int64)
+
+
+def dijkstra(
+    indptr: IntArray,
+    indices: IntArray,
+    water: BoolArray,
+    starts: list[tuple[int, int]],
+    extra: Links,
+) -> tuple[IntArray, IntArray]:
+    """As :func:`bfs`, with ``extra`` links of their own cost beside the unit-cost edges."""
+    ptr, idx, wet = indptr.tolist(), indices.tolist(), water.tolist()
+    dist, label = [-1] * len(wet), [-1] * len(wet)
+    heap = [(0, k, n) for n, k in starts]
+    heapq.heapify(heap)
+    while heap:
+        d, k, n = heapq.heappop(heap)
+        if dist[n] >= 0:
+            continue
+        dist[n], label[n] = d, k
+        for m in idx[ptr[n] : ptr[n + 1]]:
+            if dist[m] < 0 and not wet[m]:
+                heapq.heappush(heap, (d + 1, k, m))
+        for m, w in extra.get(n, ()):
+            if dist[m] < 0 and not wet[m]:
+                heapq.heappush(heap, (d + w, k, m))
+    return np.array(dist, dtype=np.int64), np.array(label, dtype=np.int64)
+
+
+def ladder_links(
+    areas: Sequence[Area],
+    adjacency: dict[int, dict[int, float]],
+    levels: tuple[IntArray, IntArray],
+    first_node: IntArray,
+    rating: int,
+) -> Links:
+    """From a street/open area's level 0 up a ladder of ``rating`` into the levels
+    1..rating of each adjacent building area (1 step in and 1 per level), and back.
+
+    ``levels`` is (lowest, highest) level by area index, ``first_node`` the node id of each
+    area's lowest level.
+    """
+    lo, hi = levels
+    links: Links = {}
+    for i, a in enumerate(areas):
+        if a.kind is not AreaKind.BUILDING or hi[i] < 1:
+            continue
+        for j in adjacency.get(i, {}):
+            if areas[j].kind not in (AreaKind.STREET, AreaKind.OPEN):
+                continue
+            foot = int(first_node[j])
+            for lvl in range(1, min(int(hi[i]), rating) + 1):
+                up = int(first_node[i] - lo[i] + lvl)
+                links.setdefault(foot, []).append((up, 1 + lvl))
+                links.setdefault(up, []).append((foot, 1 + lvl))
+    return links
+
+
+def sources_reach(
+    sources: list[tuple[Location, bool]],
+    search: Callable[[list[Location]], tuple[IntArray, IntArray]],
+    water: BoolArray,
+) -> tuple[IntArray, IntArray]:
+    """(lengths, source) per node: hose lengths from the best of ``sources`` (see
+    :func:`water_sources`) and its index there; -1 where none reaches, and on water.
+
+    ``search(locations)`` gives (steps, index into locations) per node, as
+    :meth:`~.graph.MapGraph.hose_search` does. A hydrant's appliance stands in the
+    hydrant's area; an open-water pump stands on a bank, so a bank needs no length.
+    """
+    n = len(water)
+    best, best_src = np.full(n, -1, dtype=np.int64), np.full(n, -1, dtype=np.int64)
+    for hydrant in (True, False):
+        picked = [k for k, (_, h) in enumerate(sources) if h == hydrant]
+        if not picked:
+            continue
+        steps, lab = search([sources[k][0] for k in picked])
+        ok = steps >= 0
+        if not hydrant:  # a pump on a bank: the bank is step 0
+            ok &= steps >= 1
+            steps = steps - 1
+        lengths = np.where(ok, (steps + 1) // 2 + (1 if hydrant else 0), -1)
+        better = ok & ((best < 0) | (lengths < best))
+        best[better] = lengths[better]
+        best_src[better] = np.array(picked, dtype=np.int64)[lab[better]]
+    best[water] = -1
+    best_src[water] = -1
+    return best, best_src
