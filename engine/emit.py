@@ -90,6 +90,11 @@ def flow(pairs: Iterable[tuple[str, str | None]]) -> str:
     return "{" + ", ".join(f"{k}: {v}" for k, v in pairs if v is not None) + "}"
 
 
+def _point(p: tuple[float, float]) -> str:
+    x, y = p
+    return f"[{number(x)}, {number(y)}]"
+
+
 def _description(s: str, indent: str) -> str:
     """A literal block for multi-line text when that is exact, else a quoted string."""
     if (
@@ -142,7 +147,7 @@ def dump_scenario(s: Scenario, schema_url: str = SCHEMA_URL) -> str:
             out.append(f"    building: {text(a.building)}")
         if a.name:
             out.append(f"    name: {text(a.name)}")
-        pts = ", ".join(f"[{number(x)}, {number(y)}]" for x, y in a.polygon)
+        pts = ", ".join(_point(p) for p in a.polygon)
         out.append(f"    polygon: [{pts}]")
 
     out.append("")
@@ -180,7 +185,7 @@ def dump_scenario(s: Scenario, schema_url: str = SCHEMA_URL) -> str:
             + flow(
                 [
                     ("image", text(bg.image)),
-                    ("origin", f"[{number(bg.origin[0])}, {number(bg.origin[1])}]"),
+                    ("origin", _point(bg.origin)),
                     ("cm_per_px", number(bg.cm_per_px)),
                     ("opacity", number(bg.opacity)),
                     ("locked", number(bg.locked)),
@@ -194,7 +199,7 @@ def dump_scenario(s: Scenario, schema_url: str = SCHEMA_URL) -> str:
             "geo: "
             + flow(
                 [
-                    ("origin", f"[{number(geo.origin[0])}, {number(geo.origin[1])}]"),
+                    ("origin", _point(geo.origin)),
                     ("metres_per_cm", number(geo.metres_per_cm)),
                     ("crs", text(geo.crs) if geo.crs is not None else None),
                 ]

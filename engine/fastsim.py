@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -500,11 +500,6 @@ class Batch:
         self._deg = np.diff(model.in_ptr)
         self._wind_mod = model.in_wind.astype(np.int64)
         self._store_mod = np.array(self.p.store_mod, dtype=np.int64)[model.store.astype(np.int64)]
-        self.k = kernels()
-        if self.k is not None:
-            self._out = np.zeros((g * n, 2), dtype=np.int64)
-            self._lose = np.zeros((g * n, 2), dtype=np.int64)
-            self._wood = model.store == WOOD
 
     # -- queries -------------------------------------------------------------------------
     def flammable(self) -> Bool:
@@ -660,16 +655,6 @@ class Batch:
     # -- step 7, for all games at once ---------------------------------------------------------
     def step_damage(self) -> None:
         m, p = self.m, self.p
-        if self.k is not None:
-            k = self.k.damage(
-                self.fire, self.damage, m.building, p.damage_fire, p.damage_add_on,
-                p.destroyed, self.rng, self._out,
-            )  # fmt: skip
-            if k:
-                self._collapse_waves(self._out[:k, 0].copy(), self._out[:k, 1].copy())
-            heavy = (self.fate == SAFE) & (self.damage >= p.heavy)
-            self.fate[heavy] = BURIED
-            return
         rolling = (self.fire >= p.damage_fire) & m.building[None, :] & (self.damage < p.destroyed)
         gs, ls = np.nonzero(rolling)
         if len(gs):
@@ -711,9 +696,6 @@ class Batch:
 
     # -- step 1 ----------------------------------------------------------------------------
     def step_spread(self) -> None:
-        if self.k is not None:
-            self._spread_numba()
-            return
         m, p = self.m, self.p
         fire = self.fire
         burning = fire > 0
@@ -752,22 +734,6 @@ class Batch:
             self._damp_losses(gs[lose], bs[lose], damp[lose], base_mod[lose])
         self.ignite_many(gs[caught], bs[caught], p.fire_start)
 
-    def _spread_numba(self) -> None:
-        m, p = self.m, self.p
-        k, nl = self.k.spread(
-            self.fire, self.damp, self.embers, self.rubble, m.building, m.road, m.in_ptr,
-            m.in_src, m.in_kind, self._wind_mod, self._store_mod, p.climb_min_fire,
-            p.jump_min_fire, p.jump_max, p.damp_per_level, p.embers_mod, self.rng,
-            self._out, self._lose,
-        )  # fmt: skip
-        if nl:
-            gs, bs = self._lose[:nl, 0].copy(), self._lose[:nl, 1].copy()
-            damp = self.damp[gs, bs].astype(np.int64) * p.damp_per_level
-            base_mod = damp + self.embers[gs, bs] * p.embers_mod + self._store_mod[bs]
-            self._damp_losses(gs, bs, damp, base_mod)
-        if k:
-            self.ignite_many(self._out[:k, 0].copy(), self._out[:k, 1].copy(), p.fire_start)
-
     def _damp_losses(self, gs: I64, bs: I64, damp: I64, base_mod: I64) -> None:
         m, p = self.m, self.p
         start, deg = m.in_ptr[bs], self._deg[bs]
@@ -782,8 +748,9 @@ class Batch:
                 | ((kind == JUMP) & (fa >= p.jump_min_fire))
             )
             limit = np.where(kind == JUMP, p.jump_max, fa)
-            t = np.clip(limit - base_mod - self._wind_mod[e], 0, 6)
-            td = np.clip(t + damp, 0, 6)
+            raw = limit - base_mod - self._wind_mod[e]
+            t = np.clip(raw, 0, 6)
+            td = np.clip(raw + damp, 0, 6)
             # given that the roll failed (die > t), it would have passed without damp
             # when die <= td
             chance = np.where(active & (t < 6), (td - t) / np.maximum(6 - t, 1), 0.0)
@@ -797,18 +764,12 @@ class Batch:
         burning = fire > 0
         road = self.road_age >= 0
         any_road = bool(road.any())
-        if self.k is not None:
-            self.k.growth(
-                fire, self.road_age, m.nb_ptr, m.nb_idx, self._wood, p.fire_max,
-                p.road_max_fire, p.growth_on, p.growth_neighbour, p.growth_wood, self.rng,
-            )  # fmt: skip
-            growing = np.zeros((0, 0), dtype=bool)
-        elif any_road:
+        if any_road:
             growing = burning & (fire < np.where(road, p.road_max_fire, p.fire_max))
         else:
             growing = burning & (fire < p.fire_max)
         gs, ls = np.nonzero(growing)
-        if len(gs) and self.k is None:
+        if len(gs):
             nb = _any_in(burning, self._nb_src, self._nb_ptr)[gs, ls]
             mod = nb * p.growth_neighbour + (m.store[ls] == WOOD) * p.growth_wood
             chance = 1.0 - d6_at_most(p.growth_on - mod - 1)
@@ -891,6 +852,144 @@ def _worker_run(job: tuple[int, int, np.random.SeedSequence]) -> FastResult:
     return run_chunk(_WORKER_MODEL, games, turns, seed)
 
 
+def kernel_tables(model: FastModel) -> dict[str, Any]:
+    """The model packed for :func:`._fastkernels.play_games` (cached on the model)."""
+    cached = model.extra.get("kernel")
+    if cached is not None:
+        return cast(dict[str, Any], cached)
+    from . import _fastkernels as fk
+
+    p, m = model.params, model
+    vec = np.zeros(fk.P_SIZE, dtype=np.int64)
+    for pos, value in (
+        (fk.P_FIRE_START, p.fire_start),
+        (fk.P_FIRE_MAX, p.fire_max),
+        (fk.P_DAMP_PER_LEVEL, p.damp_per_level),
+        (fk.P_EMBERS_MOD, p.embers_mod),
+        (fk.P_CLIMB_MIN, p.climb_min_fire),
+        (fk.P_DAMP_LOSS, p.damp_loss),
+        (fk.P_JUMP_MIN, p.jump_min_fire),
+        (fk.P_JUMP_MAX, p.jump_max),
+        (fk.P_GROWTH_ON, p.growth_on),
+        (fk.P_GROWTH_NB, p.growth_neighbour),
+        (fk.P_GROWTH_WOOD, p.growth_wood),
+        (fk.P_REIGNITE_ON, p.reignite_on),
+        (fk.P_OIL_FIRE, p.oil_fire),
+        (fk.P_OIL_SPREAD_FIRE, p.oil_spread_fire),
+        (fk.P_PETROL_FIRE, p.petrol_fire),
+        (fk.P_PETROL_EXPLODES, int(p.petrol_explodes)),
+        (fk.P_ROAD_MAX, p.road_max_fire),
+        (fk.P_ROAD_TURNS, p.road_burn_turns),
+        (fk.P_ALL_CLEAR_MAX, p.all_clear_max),
+        (fk.P_STICK_ON, p.stick_on),
+        (fk.P_REDROP, p.redrop_limit),
+        (fk.P_HE_DESTROYED_ON, p.he_destroyed_on),
+        (fk.P_DAMAGE_FIRE, p.damage_fire),
+        (fk.P_DAMAGE_ADD_ON, p.damage_add_on),
+        (fk.P_DESTROYED, p.destroyed),
+        (fk.P_HEAVY, p.heavy),
+        (fk.P_RUBBLE_DAMAGE, p.rubble_damage),
+        (fk.P_BOMBING, int(m.bombing)),
+        (fk.P_START_ALL_CLEAR, int(m.start_all_clear)),
+    ):
+        vec[pos] = value
+    area_ptr = np.zeros(len(m.area_locs) + 1, dtype=np.int64)
+    np.cumsum([len(x) for x in m.area_locs], out=area_ptr[1:])
+    he_ptr = np.zeros(len(m.he_targets) + 1, dtype=np.int64)
+    np.cumsum([len(x) for x in m.he_targets], out=he_ptr[1:])
+    in_dst = np.repeat(np.arange(m.n, dtype=np.int64), np.diff(m.in_ptr))
+    out_dst, out_ptr = _csr_by_dst(in_dst, m.in_src, m.n)  # grouped by source
+    parts: dict[int, Any] = {
+        fk.M_BUILDING: m.building,
+        fk.M_ROAD: m.road,
+        fk.M_WATER: m.water,
+        fk.M_STORE: m.store,
+        fk.M_NB_PTR: m.nb_ptr,
+        fk.M_NB_IDX: m.nb_idx,
+        fk.M_IN_PTR: m.in_ptr,
+        fk.M_IN_SRC: m.in_src,
+        fk.M_IN_KIND: m.in_kind,
+        fk.M_IN_WIND: m.in_wind.astype(np.int64),
+        fk.M_OUT_PTR: out_ptr,
+        fk.M_OUT_DST: out_dst,
+        fk.M_AREA_PTR: area_ptr,
+        fk.M_AREA_IDX: np.array([k for x in m.area_locs for k in x], dtype=np.int64),
+        fk.M_AREA_TOP: m.area_top,
+        fk.M_AREA_GROUND: m.area_ground,
+        fk.M_LOC_AREA: m.loc_area,
+        fk.M_ABOVE_PTR: m.above_ptr,
+        fk.M_ABOVE_IDX: m.above_idx,
+        fk.M_ADJ_PTR: m.adj_ptr,
+        fk.M_ADJ_SRC: m.adj_src,
+        fk.M_HE_PTR: he_ptr,
+        fk.M_HE_IDX: np.array([k for x in m.he_targets for k in x], dtype=np.int64),
+        fk.M_STORE_MOD: np.array(p.store_mod, dtype=np.int64)[m.store.astype(np.int64)],
+        fk.M_WOOD: m.store == WOOD,
+        fk.M_BOMB_CDF: m.bomb_cdf.astype(np.float64),
+        fk.M_LOAD: np.array(p.load, dtype=np.int64).reshape(6, 2),
+        fk.M_OCCUPANTS: m.occupants,
+    }
+    assert sorted(parts) == list(range(fk.M_SIZE))
+    road0 = np.where(m.road & ~m.start_rubble & (m.start_fire > 0), 0, -1)
+    start = np.stack(
+        [m.start_fire, m.start_embers, m.start_damp, m.start_damage, m.start_rubble, road0]
+    ).astype(np.int16)
+    tables: dict[str, Any] = {
+        "P": vec,
+        "M": tuple(np.ascontiguousarray(parts[k]) for k in range(fk.M_SIZE)),
+        "start": start,
+        "bomb_lost": float(m.bomb_lost),
+    }
+    model.extra["kernel"] = tables
+    return tables
+
+
+def run_key(seed: int | None) -> tuple[np.uint64, np.uint64]:
+    """The two words that key every game's stream of a run (games are numbered 0, 1, ...)."""
+    words = np.random.SeedSequence(seed).generate_state(2, dtype=np.uint64)
+    return np.uint64(words[0]), np.uint64(words[1])
+
+
+def run_kernel(
+    model: FastModel,
+    games: int,
+    turns: int,
+    key: tuple[np.uint64, np.uint64],
+    first_game: int = 0,
+    threads: int = 1,
+) -> FastResult:
+    """Games ``first_game`` .. ``first_game + games - 1`` of the run keyed ``key`` on the
+    numba kernel, spread over ``threads`` threads."""
+    import numba  # type: ignore[import-not-found, unused-ignore]
+
+    from . import _fastkernels as fk
+
+    t = kernel_tables(model)
+    n = model.n
+    out = FastResult(
+        burned=np.zeros((games, n), dtype=bool),
+        destroyed=np.zeros((games, n), dtype=bool),
+        first_alight=np.zeros((games, n), dtype=np.int16),
+        fire=np.zeros((games, n), dtype=np.int8),
+        all_clear_turn=np.zeros(games, dtype=np.int16),
+        dead=np.zeros(games, dtype=np.int64),
+        buried=np.zeros(games, dtype=np.int64),
+        turns=turns,
+    )
+    if games == 0:
+        return out
+    numba.set_num_threads(max(1, min(threads, int(numba.config.NUMBA_NUM_THREADS))))
+    fk.play_games(
+        t["P"], t["M"], t["start"], t["bomb_lost"], key[0], key[1], first_game, turns,
+        out.burned, out.destroyed, out.first_alight, out.fire, out.all_clear_turn, out.dead,
+        out.buried,
+    )  # fmt: skip
+    return out
+
+
+KERNEL_CHUNK = 1024  # games per kernel call (progress is reported between calls)
+
+
 def run_games(
     scenario: Scenario,
     games: int,
@@ -901,7 +1000,39 @@ def run_games(
     model: FastModel | None = None,
 ) -> FastResult:
     """Play ``games`` games without any response; the same result for a seed whatever
-    ``workers`` is. ``progress(done_games)`` is called as chunks finish."""
+    ``workers`` is. ``progress(done_games)`` is called as chunks finish.
+
+    With numba the whole games run in :mod:`._fastkernels` on ``workers`` threads, each game
+    on its own stream; without it, on the numpy :class:`Batch` in ``workers`` processes. The
+    two paths play the same rules with different streams: statistically equal, not
+    game-identical.
+    """
+    if kernels() is not None:
+        model = model or build_model(scenario)
+        key = run_key(seed)
+        kparts: list[FastResult] = []
+        for start in range(0, games, KERNEL_CHUNK):
+            size = min(KERNEL_CHUNK, games - start)
+            kparts.append(run_kernel(model, size, turns, key, start, threads=workers))
+            if progress is not None:
+                progress(start + size)
+        if not kparts:
+            return run_kernel(model, 0, turns, key)
+        return kparts[0] if len(kparts) == 1 else FastResult.concat(kparts)
+    return run_games_numpy(scenario, games, turns, seed, workers, progress, model)
+
+
+def run_games_numpy(
+    scenario: Scenario,
+    games: int,
+    turns: int,
+    seed: int | None = None,
+    workers: int = 1,
+    progress: Any = None,
+    model: FastModel | None = None,
+) -> FastResult:
+    """:func:`run_games` on the numpy :class:`Batch`: fixed chunks of games, each with its own
+    spawned generator, played in ``workers`` processes."""
     sizes = chunk_sizes(games)
     seeds = chunk_seeds(seed, len(sizes))
     jobs = [(n, turns, s) for n, s in zip(sizes, seeds, strict=True)]

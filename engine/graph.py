@@ -18,7 +18,6 @@ Inside, locations are integer node ids (``index``), with CSR arrays (``csr_indpt
 
 from __future__ import annotations
 
-import math
 from collections.abc import Collection, Iterable
 from dataclasses import replace
 from functools import cached_property
@@ -27,11 +26,11 @@ import networkx as nx
 import numpy as np
 import numpy.typing as npt
 import shapely
-from shapely.geometry import LineString
 
 from . import hose
-from .adjacency import Adjacency, contacts, general_adjacency, grid_adjacency
+from .adjacency import Adjacency, contacts, general_adjacency, grid_adjacency, location_edges
 from .hose import DEFAULT_MAX_HOSE_LENGTHS, max_hose_lengths
+from .jumps import JumpFinder, within_45
 from .scenario import Area, AreaId, AreaKind, FeatureType, Location, Scenario, Wind
 from .shapes import raw_shapes, shapes, shapes_and_validity
 
@@ -210,35 +209,7 @@ class MapGraph:
     @cached_property
     def _edges(self) -> tuple[IntArray, IntArray, npt.NDArray[np.bool_]]:
         """Directed node edges (src, dst, is_stairs), both directions of each link."""
-        lo, hi = self._levels
-        first = self._first_node
-        pairs = [(i, j) for i, nb in self._adj.items() for j in nb if i < j]
-        pa = np.array([p[0] for p in pairs], dtype=np.int64)
-        pb = np.array([p[1] for p in pairs], dtype=np.int64)
-        src: list[IntArray] = []
-        dst: list[IntArray] = []
-        for lvl in range(int(lo.min(initial=0)), int(hi.max(initial=0)) + 1):
-            keep = (lo[pa] <= lvl) & (hi[pa] >= lvl) & (lo[pb] <= lvl) & (hi[pb] >= lvl)
-            a, b = pa[keep], pb[keep]
-            src.append(first[a] - lo[a] + lvl)
-            dst.append(first[b] - lo[b] + lvl)
-        n_flat = sum(len(s) for s in src)
-        stairs = np.array(sorted(self._stairwells), dtype=np.int64)
-        span = (hi - lo)[stairs] if len(stairs) else np.zeros(0, dtype=np.int64)
-        owner = np.repeat(stairs, span)
-        offset = np.arange(len(owner)) - np.repeat(np.cumsum(span) - span, span)
-        below = first[owner] + offset
-        src.append(below)
-        dst.append(below + 1)
-        s = np.concatenate(src) if src else np.zeros(0, dtype=np.int64)
-        d = np.concatenate(dst) if dst else np.zeros(0, dtype=np.int64)
-        kind = np.zeros(len(s), dtype=bool)
-        kind[n_flat:] = True
-        return (
-            np.concatenate((s, d)).astype(np.int64),
-            np.concatenate((d, s)).astype(np.int64),
-            np.concatenate((kind, kind)),
-        )
+        return location_edges(self._adj, self._levels, self._first_node, self._stairwells)
 
     @cached_property
     def _csr(self) -> tuple[IntArray, IntArray]:
@@ -268,7 +239,7 @@ class MapGraph:
         i, j = self._pos.get(from_area), self._pos.get(to_area)
         if i is None or j is None:
             return False
-        return _within_45(self._centroid(i), self._centroid(j), towards)
+        return within_45(self._centroid(i), self._centroid(j), towards)
 
     def _centroid(self, i: int) -> tuple[float, float]:
         return self.scenario.areas[i].centroid
@@ -276,82 +247,29 @@ class MapGraph:
     def jump_targets(self, loc: Location, wind: Wind) -> list[tuple[Location, int]]:
         """R-5: locations a fire of 5 at ``loc`` may jump to, with the gap areas crossed.
 
-        "In a line" is read along the straight segment joining the two areas' centroids:
-        between leaving A and entering B it must run through street/open/water areas only,
-        with no undrawn table on the way, and cross one of them (any wind) or two (only when
-        B is downwind of A, R-2). Adjacent areas are ordinary spread, never jumps. The
+        The line from A to B (see :mod:`.jumps`) must cross one street/open/water area (any
+        wind) or two (only when B is downwind of A, R-2). Adjacent areas are ordinary spread, never jumps. The
         target level is min(source level, the target's top level); basements do not jump.
         """
         i = self._pos.get(loc[0])
         if i is None or loc[1] < 0 or not self._has_level(i, loc[1]):
             return []
         if i not in self._jump_cache:
-            self._jump_cache[i] = self._jump_candidates(i)
+            self._jump_cache[i] = self._jumps.candidates(i, self._adj.get(i, {}))
         towards = wind.towards_bearing
         out: list[tuple[Location, int]] = []
         for j, gaps in self._jump_cache[i]:
             if gaps == 2 and (
-                towards is None or not _within_45(self._centroid(i), self._centroid(j), towards)
+                towards is None or not within_45(self._centroid(i), self._centroid(j), towards)
             ):
                 continue
             level = min(loc[1], int(self._levels[1][j]))
             out.append(((self._ids[j], level), gaps))
         return sorted(out)
 
-    def _jump_candidates(self, i: int) -> list[tuple[int, int]]:
-        """(target area, gap areas crossed) for every building a jump from area i may reach."""
-        areas = self.scenario.areas
-        if areas[i].kind is not AreaKind.BUILDING or self._geoms[i].is_empty:
-            return []
-        # Gap areas touch A (corners included: a line may leave A through a corner).
-        near = self._touching([i])
-        gaps1 = [k for k in near if areas[k].kind is not AreaKind.BUILDING]
-        gaps2 = [k for k in self._touching(gaps1) if areas[k].kind is not AreaKind.BUILDING]
-        mine = self._adj.get(i, {})
-        out: list[tuple[int, int]] = []
-        for j in sorted(self._touching(gaps1 + gaps2)):
-            if j == i or j in mine or areas[j].kind is not AreaKind.BUILDING:
-                continue
-            gaps = self._gaps_on_line(i, j)
-            if gaps is not None and 1 <= gaps <= 2:
-                out.append((j, gaps))
-        return out
-
-    def _touching(self, ks: list[int]) -> list[int]:
-        """Areas whose shapes touch or cross any of ``ks`` (corner contact included)."""
-        if not ks:
-            return []
-        shapes = self._geoms[np.array(ks, dtype=np.int64)]
-        _, found = self._tree.query(shapes, predicate="intersects")
-        cand = set(found.tolist()) | set(self._dirty)
-        cand -= set(ks)
-        idx = np.array(sorted(cand), dtype=np.int64)
-        if not len(idx):
-            return []
-        union = shapely.union_all(shapes)
-        hit = shapely.intersects(self._geoms[idx], union)
-        return [int(k) for k in idx[hit]]
-
-    def _gaps_on_line(self, i: int, j: int) -> int | None:
-        """How many areas the centroid segment A->B crosses between A and B, when every one
-        of them is non-flammable and they cover the whole way; None otherwise."""
-        seg = LineString([self._centroid(i), self._centroid(j)])
-        total = seg.length
-        if total == 0:
-            return None
-        _, found = self._tree.query(np.array([seg], dtype=object), predicate="intersects")
-        cand = (set(found.tolist()) | set(self._dirty)) - {i, j}
-        idx = np.array(sorted(cand), dtype=np.int64)
-        inside = float(shapely.length(shapely.intersection(seg, self._geoms[i])))
-        inside += float(shapely.length(shapely.intersection(seg, self._geoms[j])))
-        lengths = np.asarray(shapely.length(shapely.intersection(seg, self._geoms[idx])))
-        crossed = idx[lengths > 1e-9 * max(total, 1.0)]
-        if any(self.scenario.areas[k].kind is AreaKind.BUILDING for k in crossed.tolist()):
-            return None
-        covered = inside + float(lengths.sum())
-        if abs(covered - total) > 1e-6 * max(total, 1.0):
-            return None  # the line crosses undrawn table, or overlapping areas
-        return len(crossed)
+    @cached_property
+    def _jumps(self) -> JumpFinder:
+        return JumpFinder(self.scenario.areas, self._geoms, self._tree, self._dirty)
 
     # -- roads, feet and hoses -------------------------------------------------------------
     @cached_property
@@ -519,16 +437,7 @@ class MapGraph:
         return old.kind == area.kind and old.building == area.building
 
 
-# -- geometry helpers ------------------------------------------------------------------------
-def _within_45(a: tuple[float, float], b: tuple[float, float], towards: float) -> bool:
-    dx, dy = b[0] - a[0], b[1] - a[1]
-    if dx == 0 and dy == 0:
-        return False
-    bearing = math.degrees(math.atan2(dx, dy)) % 360.0
-    diff = abs((bearing - towards + 180.0) % 360.0 - 180.0)
-    return diff <= 45.0 + 1e-9
-
-
 # The helpers' former private names, still used by tests and benchmarks.
+_within_45 = within_45
 _shapes, _shapes_and_validity = shapes, shapes_and_validity
 _grid_adjacency, _general_adjacency, _contacts = grid_adjacency, general_adjacency, contacts

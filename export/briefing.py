@@ -15,7 +15,7 @@ from fireground.engine.scenario import Objective, Scenario
 from . import flow
 from .cards import unit_catalogue
 from .kit import paper_size
-from .layout import Box, layout
+from .layout import Box, Layout, layout
 from .mapdraw import MapView, Marks, draw_level
 from .plans import level_extent
 
@@ -159,11 +159,17 @@ def story(scenario: Scenario, width: float, base: float, map_h: float) -> list[F
     return out
 
 
-def write_briefing(scenario: Scenario, path: Path, paper: str = "a4") -> Path:
+def report_page(paper: str) -> tuple[Layout, float, float]:
+    """The report page layout (briefing, turn report) on ``paper``, with the width and base
+    font size of its body."""
     pw, ph = paper_size(paper)
     lay = layout("report_page", pw, ph)
-    width = lay.box("body").width
-    base = float(lay.box("body").get("font_size", 8.5))
+    body = lay.box("body")
+    return lay, body.width, float(body.get("font_size", 8.5))
+
+
+def write_briefing(scenario: Scenario, path: Path, paper: str = "a4") -> Path:
+    lay, width, base = report_page(paper)
     return flow.build(
         path,
         lay,

@@ -17,9 +17,7 @@ from reportlab.platypus.flowables import Flowable
 from fireground.engine.scenario import Scenario
 
 from . import flow
-from .briefing import fit_map
-from .kit import paper_size
-from .layout import layout
+from .briefing import fit_map, report_page
 from .mapdraw import Marks, draw_summary
 
 #: How each rule's roll reads; {at}/{src}/{dst} are locations, {dice} the raw dice.
@@ -207,10 +205,7 @@ def write_turn_report(
 ) -> Path:
     if log is None:
         log = simulate_log(scenario, turns, seed)
-    pw, ph = paper_size(paper)
-    lay = layout("report_page", pw, ph)
-    width = lay.box("body").width
-    base = float(lay.box("body").get("font_size", 8.5))
+    lay, width, base = report_page(paper)
     return flow.build(
         path,
         lay,

@@ -75,7 +75,12 @@ def entry_area(ctx: TurnContext, name: str | None) -> str | None:
 
 
 def entry_areas(ctx: TurnContext) -> list[str]:
-    return sorted({f.area for f in ctx.scenario.features if f.type is FeatureType.ENTRY})
+    """Areas holding an entry, sorted (kept for the game; do not mutate)."""
+    hit: list[str] | None = ctx.cache.get("entry_areas")
+    if hit is None:
+        hit = sorted({f.area for f in ctx.scenario.features if f.type is FeatureType.ENTRY})
+        ctx.cache["entry_areas"] = hit
+    return hit
 
 
 def arrivals(ctx: TurnContext, state: GameState) -> None:

@@ -1,0 +1,96 @@
+"""R-5 jump lines and the R-2 downwind test, on the areas' shapes.
+
+"In a line" is read along the straight segment joining the two areas' centroids: between
+leaving A and entering B it must run through street/open/water areas only, with no undrawn
+table on the way, and cross one or two of them. :class:`JumpFinder` lists those candidates
+once per source area; :meth:`~.graph.MapGraph.jump_targets` applies the wind and levels.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+import shapely
+from shapely.geometry import LineString
+
+from .scenario import Area, AreaKind
+
+
+def within_45(a: tuple[float, float], b: tuple[float, float], towards: float) -> bool:
+    """R-2: the bearing from point a to point b is within 45 degrees of ``towards``."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    if dx == 0 and dy == 0:
+        return False
+    bearing = math.degrees(math.atan2(dx, dy)) % 360.0
+    diff = abs((bearing - towards + 180.0) % 360.0 - 180.0)
+    return diff <= 45.0 + 1e-9
+
+
+@dataclass(frozen=True, eq=False)
+class JumpFinder:
+    """The areas with their shapes and an STRtree over them; ``dirty`` areas changed since
+    the tree was built, so they are always tested directly."""
+
+    areas: Sequence[Area]
+    geoms: npt.NDArray[np.object_]
+    tree: shapely.STRtree
+    dirty: frozenset[int]
+
+    def candidates(self, i: int, adjacent: Collection[int]) -> list[tuple[int, int]]:
+        """(target area, gap areas crossed) for every building a jump from area i may reach;
+        ``adjacent`` areas (ordinary spread) are left out."""
+        areas = self.areas
+        if areas[i].kind is not AreaKind.BUILDING or self.geoms[i].is_empty:
+            return []
+        # Gap areas touch A (corners included: a line may leave A through a corner).
+        near = self._touching([i])
+        gaps1 = [k for k in near if areas[k].kind is not AreaKind.BUILDING]
+        gaps2 = [k for k in self._touching(gaps1) if areas[k].kind is not AreaKind.BUILDING]
+        out: list[tuple[int, int]] = []
+        for j in sorted(self._touching(gaps1 + gaps2)):
+            if j == i or j in adjacent or areas[j].kind is not AreaKind.BUILDING:
+                continue
+            gaps = self._gaps_on_line(i, j)
+            if gaps is not None and 1 <= gaps <= 2:
+                out.append((j, gaps))
+        return out
+
+    def _touching(self, ks: list[int]) -> list[int]:
+        """Areas whose shapes touch or cross any of ``ks`` (corner contact included)."""
+        if not ks:
+            return []
+        shapes = self.geoms[np.array(ks, dtype=np.int64)]
+        _, found = self.tree.query(shapes, predicate="intersects")
+        cand = set(found.tolist()) | set(self.dirty)
+        cand -= set(ks)
+        idx = np.array(sorted(cand), dtype=np.int64)
+        if not len(idx):
+            return []
+        union = shapely.union_all(shapes)
+        hit = shapely.intersects(self.geoms[idx], union)
+        return [int(k) for k in idx[hit]]
+
+    def _gaps_on_line(self, i: int, j: int) -> int | None:
+        """How many areas the centroid segment A->B crosses between A and B, when every one
+        of them is non-flammable and they cover the whole way; None otherwise."""
+        seg = LineString([self.areas[i].centroid, self.areas[j].centroid])
+        total = seg.length
+        if total == 0:
+            return None
+        _, found = self.tree.query(np.array([seg], dtype=object), predicate="intersects")
+        cand = (set(found.tolist()) | set(self.dirty)) - {i, j}
+        idx = np.array(sorted(cand), dtype=np.int64)
+        inside = float(shapely.length(shapely.intersection(seg, self.geoms[i])))
+        inside += float(shapely.length(shapely.intersection(seg, self.geoms[j])))
+        lengths = np.asarray(shapely.length(shapely.intersection(seg, self.geoms[idx])))
+        crossed = idx[lengths > 1e-9 * max(total, 1.0)]
+        if any(self.areas[k].kind is AreaKind.BUILDING for k in crossed.tolist()):
+            return None
+        covered = inside + float(lengths.sum())
+        if abs(covered - total) > 1e-6 * max(total, 1.0):
+            return None  # the line crosses undrawn table, or overlapping areas
+        return len(crossed)
