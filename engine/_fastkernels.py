@@ -60,6 +60,13 @@ P_BOMBING = 27
 P_START_ALL_CLEAR = 28
 P_SIZE = 29
 
+# positions in the chance vector F (fastsim.kernel_tables fills it)
+F_FAIL = 0  # 7 entries: the chance that 1d6 fails to roll at most k, k = 0..6
+F_GROW = 7  # 4 entries: the chance to grow by (a neighbour burns) * 2 + (wood store)
+F_DAMAGE = 11  # the chance a fire adds one damage
+F_REIGNITE = 12  # the chance embers flare up
+F_SIZE = 13
+
 # positions in the model tuple M (fastsim.kernel_tables builds it)
 M_BUILDING = 0  # bool[N]
 M_ROAD = 1  # bool[N]
@@ -69,8 +76,8 @@ M_NB_PTR = 4  # CSR: each cell's neighbours (growth: "a neighbour burns")
 M_NB_IDX = 5
 M_IN_PTR = 6  # CSR by destination: spread edges into each cell
 M_IN_SRC = 7
-M_IN_KIND = 8  # int8: 0 spread, 1 climb, 2 jump
-M_IN_WIND = 9  # int64: the wind modifier of each edge
+M_IN_THR = 8  # int8: the source's fire needed for the edge to roll (1; climb; jump)
+M_IN_ADD = 9  # int8: the edge's roll limit is use_fa * source fire + add - cell modifiers
 M_OUT_PTR = 10  # CSR by source: the destinations of each cell's spread edges
 M_OUT_DST = 11
 M_AREA_PTR = 12  # CSR: each area's locations by ascending level
@@ -89,7 +96,8 @@ M_WOOD = 24  # bool[N]
 M_BOMB_CDF = 25  # float64[A]
 M_LOAD = 26  # int64[6, 2]: (HE, incendiaries) for each stick die
 M_OCCUPANTS = 27  # int64[N]
-M_SIZE = 28
+M_IN_USE_FA = 28  # int8: 1 (the source's fire is the limit) or 0 (a jump: fixed limit)
+M_SIZE = 29
 
 # rows of a game's state matrix S
 S_FIRE = 0
@@ -122,7 +130,10 @@ _S31 = np.uint64(31)
 _S11 = np.uint64(11)
 _TO_UNIT = 1.0 / 9007199254740992.0  # 2**-53
 
-njit = numba.njit(cache=True, nogil=True)
+# The helpers run without numba's reference counting: they allocate nothing, and counting
+# the arrays they are handed (an atomic operation per array and call) would cost more than
+# their work on the hot paths.
+njit = numba.njit(cache=True, nogil=True, _nrt=False)
 
 
 @njit  # type: ignore[misc, unused-ignore]
@@ -155,12 +166,11 @@ def die(rs: Any) -> int:
 
 # -- lighting and putting out --------------------------------------------------------------
 @njit  # type: ignore[misc, unused-ignore]
-def _kindle(b: int, level: int, turn: int, S: Any, Fl: Any, Al: Any, L: Any, M: Any) -> None:
+def _kindle(
+    b: int, level: int, turn: int, S: Any, Fl: Any, Al: Any, L: Any, building: Any, road: Any,
+    out_ptr: Any, out_dst: Any,
+) -> None:  # fmt: skip
     """Cell ``b`` (unlit) starts burning at ``level``; the counts and lists follow."""
-    building = M[M_BUILDING]
-    road = M[M_ROAD]
-    out_ptr = M[M_OUT_PTR]
-    out_dst = M[M_OUT_DST]
     S[S_FIRE, b] = level
     S[S_EMBERS, b] = 0
     S[S_DAMP, b] = 0
@@ -181,10 +191,8 @@ def _kindle(b: int, level: int, turn: int, S: Any, Fl: Any, Al: Any, L: Any, M: 
 
 
 @njit  # type: ignore[misc, unused-ignore]
-def _douse(b: int, S: Any, Fl: Any, L: Any, M: Any) -> None:
+def _douse(b: int, S: Any, Fl: Any, L: Any, out_ptr: Any, out_dst: Any) -> None:
     """Cell ``b`` goes out (a road incendiary burned down)."""
-    out_ptr = M[M_OUT_PTR]
-    out_dst = M[M_OUT_DST]
     S[S_FIRE, b] = 0
     S[S_ROAD_AGE, b] = -1
     for e in range(out_ptr[b], out_ptr[b + 1]):
@@ -197,13 +205,14 @@ def _douse(b: int, S: Any, Fl: Any, L: Any, M: Any) -> None:
 
 @njit  # type: ignore[misc, unused-ignore]
 def _light(
-    b: int, level: int, turn: int, S: Any, Fl: Any, Al: Any, L: Any, M: Any, stack: Any, sp: int
-) -> int:
+    b: int, level: int, turn: int, S: Any, Fl: Any, Al: Any, L: Any, building: Any, road: Any,
+    out_ptr: Any, out_dst: Any, store: Any, stack: Any, sp: int,
+) -> int:  # fmt: skip
     """Set an unlit cell alight; a store there goes on the stack. Returns the stack size."""
     if S[S_FIRE, b] != 0:
         return sp
-    _kindle(b, level, turn, S, Fl, Al, L, M)
-    st = M[M_STORE][b]
+    _kindle(b, level, turn, S, Fl, Al, L, building, road, out_ptr, out_dst)
+    st = store[b]
     if st == OIL or st == PETROL:
         stack[sp] = b
         sp += 1
@@ -212,17 +221,12 @@ def _light(
 
 # -- the rare paths: stores, bombs, collapse --------------------------------------------------
 @njit  # type: ignore[misc, unused-ignore]
-def _collapse(qa: Any, ql: Any, qn: int, S: Any, P: Any, M: Any) -> None:
+def _collapse(
+    qa: Any, ql: Any, qn: int, S: Any, P: Any, building: Any, water: Any, above_ptr: Any,
+    above_idx: Any, adj_ptr: Any, adj_src: Any, area_ground: Any, loc_area: Any,
+) -> None:  # fmt: skip
     """Work off the collapse queue: area ``qa[i]`` falls from its location ``ql[i]`` upwards;
     rubble strikes the ground level of each neighbouring area (which may fall in turn)."""
-    building = M[M_BUILDING]
-    water = M[M_WATER]
-    above_ptr = M[M_ABOVE_PTR]
-    above_idx = M[M_ABOVE_IDX]
-    adj_ptr = M[M_ADJ_PTR]
-    adj_src = M[M_ADJ_SRC]
-    area_ground = M[M_AREA_GROUND]
-    loc_area = M[M_LOC_AREA]
     destroyed = P[P_DESTROYED]
     heavy = P[P_HEAVY]
     i = 0
@@ -279,7 +283,10 @@ def _he_blast(
     if building[low]:
         qa[0] = area
         ql[0] = low
-        _collapse(qa, ql, 1, S, P, M)
+        _collapse(
+            qa, ql, 1, S, P, building, water, M[M_ABOVE_PTR], M[M_ABOVE_IDX], M[M_ADJ_PTR],
+            M[M_ADJ_SRC], M[M_AREA_GROUND], loc_area,
+        )  # fmt: skip
     for e in range(he_ptr[area], he_ptr[area + 1]):
         nb = he_idx[e]
         if water[nb]:
@@ -291,7 +298,10 @@ def _he_blast(
             if result >= destroyed:
                 qa[0] = loc_area[nb]
                 ql[0] = nb
-                _collapse(qa, ql, 1, S, P, M)
+                _collapse(
+                    qa, ql, 1, S, P, building, water, M[M_ABOVE_PTR], M[M_ABOVE_IDX],
+                    M[M_ADJ_PTR], M[M_ADJ_SRC], M[M_AREA_GROUND], loc_area,
+                )  # fmt: skip
             elif result >= P[P_HEAVY] and S[S_FATE, nb] == SAFE:
                 S[S_FATE, nb] = BURIED
     if keep >= 0:
@@ -318,7 +328,10 @@ def _stores(
             for e in range(nb_ptr[b], nb_ptr[b + 1]):
                 nb = nb_idx[e]
                 if S[S_FIRE, nb] == 0 and (building[nb] or (road[nb] and S[S_RUBBLE, nb])):
-                    sp = _light(nb, P[P_OIL_SPREAD_FIRE], turn, S, Fl, Al, L, M, stack, sp)
+                    sp = _light(
+                        nb, P[P_OIL_SPREAD_FIRE], turn, S, Fl, Al, L, building, road,
+                        M[M_OUT_PTR], M[M_OUT_DST], store, stack, sp,
+                    )  # fmt: skip
         else:
             S[S_FIRE, b] = P[P_PETROL_FIRE]
             if P[P_PETROL_EXPLODES]:
@@ -328,20 +341,15 @@ def _stores(
 # -- step 1 ------------------------------------------------------------------------------------
 @njit  # type: ignore[misc, unused-ignore]
 def _spread(
-    S: Any, Fl: Any, L: Any, P: Any, M: Any, fail: Any, caught: Any, rs: Any
+    S: Any, Fl: Any, L: Any, P: Any, building: Any, road: Any, in_ptr: Any, in_src: Any,
+    in_thr: Any, in_add: Any, in_use_fa: Any, store_mod: Any, fail: Any, caught: Any, rs: Any,
 ) -> tuple[int, bool]:  # fmt: skip
     """The frontier cells that catch (into ``caught``, decided on the fires at the start of
-    the step) and the damp lost by those that did not. Returns (caught, any damp lost)."""
-    building = M[M_BUILDING]
-    road = M[M_ROAD]
-    in_ptr = M[M_IN_PTR]
-    in_src = M[M_IN_SRC]
-    in_kind = M[M_IN_KIND]
-    in_wind = M[M_IN_WIND]
-    store_mod = M[M_STORE_MOD]
-    climb_min = P[P_CLIMB_MIN]
-    jump_min = P[P_JUMP_MIN]
-    jump_max = P[P_JUMP_MAX]
+    the step) and the damp lost by those that did not. Returns (caught, any damp lost).
+
+    An edge rolls when its source burns at ``in_thr`` or more; its limit before the cell's
+    own modifiers is ``in_use_fa * fire + in_add`` (the wind is folded into ``in_add``).
+    The loop is written without branches on the cells' fires: they are unpredictable."""
     damp_per_level = P[P_DAMP_PER_LEVEL]
     nc = 0
     lost = False
@@ -362,23 +370,13 @@ def _spread(
         q = 1.0
         qd = 1.0
         for e in range(in_ptr[b], in_ptr[b + 1]):
-            fa = S[S_FIRE, in_src[e]]
-            kind = in_kind[e]
-            if kind == 0:
-                if fa <= 0:
-                    continue
-                lim = np.int64(fa)
-            elif kind == 1:
-                if fa < climb_min:
-                    continue
-                lim = np.int64(fa)
-            else:
-                if fa < jump_min:
-                    continue
-                lim = jump_max
-            t = lim - base - in_wind[e]
-            q *= fail[min(max(t, 0), 6)]
-            qd *= fail[min(max(t + dmp, 0), 6)]
+            fa = np.int64(S[S_FIRE, in_src[e]])
+            on = fa >= in_thr[e]
+            t = in_use_fa[e] * fa + in_add[e] - base
+            k = min(max(t, 0), 6) if on else 0
+            kd = min(max(t + dmp, 0), 6) if on else 0
+            q *= fail[k]
+            qd *= fail[kd]
         if q < 1.0 and uniform(rs) < 1.0 - q:
             caught[nc] = b
             nc += 1
@@ -386,21 +384,10 @@ def _spread(
             # damp lost: each failed roll that only the damp stopped costs one
             cnt = 0
             for e in range(in_ptr[b], in_ptr[b + 1]):
-                fa = S[S_FIRE, in_src[e]]
-                kind = in_kind[e]
-                if kind == 0:
-                    if fa <= 0:
-                        continue
-                    lim = np.int64(fa)
-                elif kind == 1:
-                    if fa < climb_min:
-                        continue
-                    lim = np.int64(fa)
-                else:
-                    if fa < jump_min:
-                        continue
-                    lim = jump_max
-                raw = lim - base - in_wind[e]
+                fa = np.int64(S[S_FIRE, in_src[e]])
+                if fa < in_thr[e]:
+                    continue
+                raw = in_use_fa[e] * fa + in_add[e] - base
                 t = min(max(raw, 0), 6)
                 td = min(max(raw + dmp, 0), 6)
                 # given that the roll failed (die > t), it would have passed without damp
@@ -413,10 +400,68 @@ def _spread(
     return nc, lost
 
 
+# -- steps 2 and 7 -----------------------------------------------------------------------------
+@njit  # type: ignore[misc, unused-ignore]
+def _active(
+    S: Any, Al: Any, L: Any, P: Any, F: Any, nb_ptr: Any, nb_idx: Any, wood: Any,
+    building: Any, loc_area: Any, grow: bool, damage: bool, qa: Any, ql: Any, rs: Any,
+) -> int:  # fmt: skip
+    """One pass over the active cells: growth (step 2) and/or fire damage (step 7).
+
+    With both, a cell grows and then rolls for damage on its new fire (as the two steps do
+    when nothing happens in between). The damage pass drops the cells that can no longer
+    change and queues those that reached "destroyed" (``qa``/``ql``; returns how many).
+    Two numbers are drawn per cell and the outcomes added without branches."""
+    fire_max = P[P_FIRE_MAX]
+    road_max = P[P_ROAD_MAX]
+    damage_fire = P[P_DAMAGE_FIRE]
+    destroyed = P[P_DESTROYED]
+    heavy = P[P_HEAVY]
+    damage_chance = F[F_DAMAGE]
+    qn = 0
+    w = 0
+    for i in range(L[L_ACTIVE]):
+        b = Al[i]
+        f = np.int64(S[S_FIRE, b])
+        if f <= 0:
+            if damage:
+                S[S_IN_ACTIVE, b] = 0
+            continue
+        cap = road_max if S[S_ROAD_AGE, b] >= 0 else fire_max
+        if grow:
+            nbf = 0
+            for e in range(nb_ptr[b], nb_ptr[b + 1]):
+                nbf |= S[S_FIRE, nb_idx[e]] > 0
+            chance = F[F_GROW + 2 * nbf + (1 if wood[b] else 0)]
+            f += (f < cap) & (uniform(rs) < chance)
+            S[S_FIRE, b] = f
+        if damage:
+            dmg = np.int64(S[S_DAMAGE, b])
+            rolls = (f >= damage_fire) & building[b] & (dmg < destroyed)
+            hit = rolls & (uniform(rs) < damage_chance)
+            if hit:
+                dmg += 1
+                S[S_DAMAGE, b] = dmg
+                if dmg >= destroyed:
+                    qa[qn] = loc_area[b]
+                    ql[qn] = b
+                    qn += 1
+                elif dmg >= heavy and S[S_FATE, b] == SAFE:
+                    S[S_FATE, b] = BURIED
+            if f >= cap and not (rolls and dmg < destroyed):
+                S[S_IN_ACTIVE, b] = 0
+                continue
+            Al[w] = b
+            w += 1
+    if damage:
+        L[L_ACTIVE] = w
+    return qn
+
+
 # -- whole games -------------------------------------------------------------------------------
 @njit  # type: ignore[misc, unused-ignore]
 def play_one(
-    S: Any, Fl: Any, Al: Any, L: Any, P: Any, M: Any, start: Any, bomb_lost: float,
+    S: Any, Fl: Any, Al: Any, L: Any, P: Any, F: Any, M: Any, start: Any, bomb_lost: float,
     turns: int, rs: Any, scratch: Any, all_clear_turn: Any, g: int,
 ) -> None:  # fmt: skip
     """Play one game of ``turns`` turns on the state matrix ``S`` (filled here from the
@@ -425,8 +470,22 @@ def play_one(
     road = M[M_ROAD]
     water = M[M_WATER]
     wood = M[M_WOOD]
+    store = M[M_STORE]
     nb_ptr = M[M_NB_PTR]
     nb_idx = M[M_NB_IDX]
+    in_ptr = M[M_IN_PTR]
+    in_src = M[M_IN_SRC]
+    in_thr = M[M_IN_THR]
+    in_add = M[M_IN_ADD]
+    in_use_fa = M[M_IN_USE_FA]
+    store_mod = M[M_STORE_MOD]
+    out_ptr = M[M_OUT_PTR]
+    out_dst = M[M_OUT_DST]
+    above_ptr = M[M_ABOVE_PTR]
+    above_idx = M[M_ABOVE_IDX]
+    adj_ptr = M[M_ADJ_PTR]
+    adj_src = M[M_ADJ_SRC]
+    area_ground = M[M_AREA_GROUND]
     area_top = M[M_AREA_TOP]
     loc_area = M[M_LOC_AREA]
     bomb_cdf = M[M_BOMB_CDF]
@@ -434,80 +493,61 @@ def play_one(
     n = S.shape[1]
     n_areas = len(bomb_cdf)
     fire_start = P[P_FIRE_START]
-    fire_max = P[P_FIRE_MAX]
-    destroyed = P[P_DESTROYED]
     heavy = P[P_HEAVY]
-    damage_fire = P[P_DAMAGE_FIRE]
     road_max = P[P_ROAD_MAX]
     caught = scratch[0]
     stack = scratch[1]
     qa = scratch[2]
     ql = scratch[3]
-    fail = np.empty(7)
-    for k in range(7):
-        fail[k] = 1.0 - k / 6.0
-    damage_chance = min(max(7 - P[P_DAMAGE_ADD_ON], 0), 6) / 6.0
-    reignite_chance = 0.0
-    for a in range(1, 7):
-        for c in range(1, 7):
-            if a + c >= P[P_REIGNITE_ON]:
-                reignite_chance += 1.0 / 36.0
-    grow_chance = np.empty(4)  # by (a neighbour burns, wood store)
-    for nbf in range(2):
-        for wf in range(2):
-            need = P[P_GROWTH_ON] - nbf * P[P_GROWTH_NB] - wf * P[P_GROWTH_WOOD]
-            grow_chance[nbf * 2 + wf] = min(max(7 - need, 0), 6) / 6.0
+    fail = F[F_FAIL : F_FAIL + 7]
+    reignite_chance = F[F_REIGNITE]
 
     # the start
-    S[:, :] = 0
-    S[S_FIRE, :] = start[0]
-    S[S_DAMP, :] = start[2]
-    S[S_DAMAGE, :] = start[3]
-    S[S_RUBBLE, :] = start[4]
-    S[S_ROAD_AGE, :] = start[5]
-    S[S_FIRST, :] = -1
     L[L_FRONT] = 0
     L[L_ACTIVE] = 0
     has_embers = False
     has_road = False
     for b in range(n):
+        for r in range(S_ROWS):
+            S[r, b] = 0
+        S[S_DAMP, b] = start[2, b]
+        S[S_DAMAGE, b] = start[3, b]
+        S[S_RUBBLE, b] = start[4, b]
+        S[S_ROAD_AGE, b] = start[5, b]
+        S[S_FIRST, b] = -1
         if start[1, b] and start[0, b] == 0:
             S[S_EMBERS, b] = 1
             has_embers = True
         if start[5, b] >= 0:
             has_road = True
     for b in range(n):
-        f = S[S_FIRE, b]
-        if f > 0:
-            S[S_FIRE, b] = 0
-            _kindle(b, f, 0, S, Fl, Al, L, M)
+        if start[0, b] > 0 and S[S_FIRE, b] == 0:
+            _kindle(b, start[0, b], 0, S, Fl, Al, L, building, road, out_ptr, out_dst)
     clear = P[P_START_ALL_CLEAR] != 0
     all_clear_turn[g] = 0 if clear else -1
 
     for turn in range(1, turns + 1):
         # step 1: spread
-        nc, lost_damp = _spread(S, Fl, L, P, M, fail, caught, rs)
+        nc, lost_damp = _spread(
+            S, Fl, L, P, building, road, in_ptr, in_src, in_thr, in_add, in_use_fa, store_mod,
+            fail, caught, rs,
+        )  # fmt: skip
         if nc:
             sp = 0
             for i in range(nc):
-                sp = _light(caught[i], fire_start, turn, S, Fl, Al, L, M, stack, sp)
+                sp = _light(
+                    caught[i], fire_start, turn, S, Fl, Al, L, building, road, out_ptr,
+                    out_dst, store, stack, sp,
+                )  # fmt: skip
             if sp:
                 _stores(stack, sp, turn, S, Fl, Al, L, P, M, qa, ql, rs)
 
-        # step 2: growth of the fires below their cap (no cell lights or goes out here)
-        for i in range(L[L_ACTIVE]):
-            b = Al[i]
-            f = S[S_FIRE, b]
-            cap = road_max if S[S_ROAD_AGE, b] >= 0 else fire_max
-            if f <= 0 or f >= cap:
-                continue
-            nbf = 0
-            for e in range(nb_ptr[b], nb_ptr[b + 1]):
-                if S[S_FIRE, nb_idx[e]] > 0:
-                    nbf = 2
-                    break
-            if uniform(rs) < grow_chance[nbf + (1 if wood[b] else 0)]:
-                S[S_FIRE, b] = f + 1
+        # step 2: growth of the fires below their cap; when neither embers nor bombs can
+        # change anything before step 7, the damage rolls go in the same pass
+        fused = not has_embers and (clear or not P[P_BOMBING])
+        qn = _active(
+            S, Al, L, P, F, nb_ptr, nb_idx, wood, building, loc_area, True, fused, qa, ql, rs
+        )
         # road incendiaries age and burn out, leaving no embers
         if has_road:
             has_road = False
@@ -515,7 +555,7 @@ def play_one(
                 if S[S_ROAD_AGE, b] >= 0:
                     S[S_ROAD_AGE, b] += 1
                     if S[S_ROAD_AGE, b] >= P[P_ROAD_TURNS]:
-                        _douse(b, S, Fl, L, M)
+                        _douse(b, S, Fl, L, out_ptr, out_dst)
                     else:
                         has_road = True
 
@@ -531,7 +571,10 @@ def play_one(
                         nc += 1
             sp = 0
             for i in range(nc):
-                sp = _light(caught[i], fire_start, turn, S, Fl, Al, L, M, stack, sp)
+                sp = _light(
+                    caught[i], fire_start, turn, S, Fl, Al, L, building, road, out_ptr,
+                    out_dst, store, stack, sp,
+                )  # fmt: skip
             if sp:
                 _stores(stack, sp, turn, S, Fl, Al, L, P, M, qa, ql, rs)
 
@@ -563,44 +606,32 @@ def play_one(
                     if water[b] or S[S_FIRE, b] > 0:
                         continue
                     if road[b] and not S[S_RUBBLE, b]:
-                        _kindle(b, min(fire_start, road_max), turn, S, Fl, Al, L, M)
+                        _kindle(
+                            b, min(fire_start, road_max), turn, S, Fl, Al, L, building, road,
+                            out_ptr, out_dst,
+                        )  # fmt: skip
                         S[S_ROAD_AGE, b] = 0
                         has_road = True
                         continue
-                    sp = _light(b, fire_start, turn, S, Fl, Al, L, M, stack, 0)
+                    sp = _light(
+                        b, fire_start, turn, S, Fl, Al, L, building, road, out_ptr, out_dst,
+                        store, stack, 0,
+                    )  # fmt: skip
                     if sp:
                         _stores(stack, sp, turn, S, Fl, Al, L, P, M, qa, ql, rs)
 
         # step 7: the hottest fires damage buildings; cells that can no longer change leave
         # the active list
-        qn = 0
-        w = 0
-        for i in range(L[L_ACTIVE]):
-            b = Al[i]
-            f = S[S_FIRE, b]
-            if f <= 0:
-                S[S_IN_ACTIVE, b] = 0
-                continue
-            dmg = S[S_DAMAGE, b]
-            rolls = f >= damage_fire and building[b] and dmg < destroyed
-            if rolls and uniform(rs) < damage_chance:
-                dmg += 1
-                S[S_DAMAGE, b] = dmg
-                if dmg >= destroyed:
-                    qa[qn] = loc_area[b]
-                    ql[qn] = b
-                    qn += 1
-                elif dmg >= heavy and S[S_FATE, b] == SAFE:
-                    S[S_FATE, b] = BURIED
-            cap = road_max if S[S_ROAD_AGE, b] >= 0 else fire_max
-            if f >= cap and not (rolls and dmg < destroyed):
-                S[S_IN_ACTIVE, b] = 0
-                continue
-            Al[w] = b
-            w += 1
-        L[L_ACTIVE] = w
+        if not fused:
+            qn = _active(
+                S, Al, L, P, F, nb_ptr, nb_idx, wood, building, loc_area, False, True, qa, ql,
+                rs,
+            )  # fmt: skip
         if qn:
-            _collapse(qa, ql, qn, S, P, M)
+            _collapse(
+                qa, ql, qn, S, P, building, water, above_ptr, above_idx, adj_ptr, adj_src,
+                area_ground, loc_area,
+            )  # fmt: skip
         if turn == 1:  # heavy damage from the start buries its occupants
             for b in range(n):
                 if S[S_FATE, b] == SAFE and S[S_DAMAGE, b] >= heavy:
@@ -609,7 +640,7 @@ def play_one(
 
 @numba.njit(cache=True, nogil=True, parallel=True)  # type: ignore[misc, unused-ignore]
 def play_games(
-    P: Any, M: Any, start: Any, bomb_lost: float, key0: Any, key1: Any, first_game: int,
+    P: Any, F: Any, M: Any, start: Any, bomb_lost: float, key0: Any, key1: Any, first_game: int,
     turns: int, burned: Any, destroyed_out: Any, first_alight: Any, fire_out: Any,
     all_clear_turn: Any, dead: Any, buried: Any,
 ) -> None:  # fmt: skip
@@ -627,7 +658,9 @@ def play_games(
         scratch = np.empty((4, 2 * n + 2), dtype=np.int64)
         rs = np.empty(1, dtype=np.uint64)
         rs[0] = game_state(key0, key1, first_game + g)
-        play_one(S, Fl, Al, L, P, M, start, bomb_lost, turns, rs, scratch, all_clear_turn, g)
+        play_one(
+            S, Fl, Al, L, P, F, M, start, bomb_lost, turns, rs, scratch, all_clear_turn, g
+        )
         nd = 0
         nbu = 0
         for b in range(n):

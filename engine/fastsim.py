@@ -908,8 +908,11 @@ def kernel_tables(model: FastModel) -> dict[str, Any]:
         fk.M_NB_IDX: m.nb_idx,
         fk.M_IN_PTR: m.in_ptr,
         fk.M_IN_SRC: m.in_src,
-        fk.M_IN_KIND: m.in_kind,
-        fk.M_IN_WIND: m.in_wind.astype(np.int64),
+        fk.M_IN_THR: np.select(
+            [m.in_kind == CLIMB, m.in_kind == JUMP], [p.climb_min_fire, p.jump_min_fire], 1
+        ).astype(np.int8),
+        fk.M_IN_ADD: (np.where(m.in_kind == JUMP, p.jump_max, 0) - m.in_wind).astype(np.int8),
+        fk.M_IN_USE_FA: (m.in_kind != JUMP).astype(np.int8),
         fk.M_OUT_PTR: out_ptr,
         fk.M_OUT_DST: out_dst,
         fk.M_AREA_PTR: area_ptr,
@@ -934,8 +937,17 @@ def kernel_tables(model: FastModel) -> dict[str, Any]:
     start = np.stack(
         [m.start_fire, m.start_embers, m.start_damp, m.start_damage, m.start_rubble, road0]
     ).astype(np.int16)
+    chances = np.zeros(fk.F_SIZE, dtype=np.float64)
+    chances[fk.F_FAIL : fk.F_FAIL + 7] = 1.0 - np.arange(7) / 6.0
+    for nbf in (0, 1):
+        for wf in (0, 1):
+            need = p.growth_on - nbf * p.growth_neighbour - wf * p.growth_wood
+            chances[fk.F_GROW + 2 * nbf + wf] = 1.0 - d6_at_most(need - 1)
+    chances[fk.F_DAMAGE] = 1.0 - d6_at_most(p.damage_add_on - 1)
+    chances[fk.F_REIGNITE] = two_d6_at_least(p.reignite_on)
     tables: dict[str, Any] = {
         "P": vec,
+        "F": chances,
         "M": tuple(np.ascontiguousarray(parts[k]) for k in range(fk.M_SIZE)),
         "start": start,
         "bomb_lost": float(m.bomb_lost),
@@ -980,7 +992,7 @@ def run_kernel(
         return out
     numba.set_num_threads(max(1, min(threads, int(numba.config.NUMBA_NUM_THREADS))))
     fk.play_games(
-        t["P"], t["M"], t["start"], t["bomb_lost"], key[0], key[1], first_game, turns,
+        t["P"], t["F"], t["M"], t["start"], t["bomb_lost"], key[0], key[1], first_game, turns,
         out.burned, out.destroyed, out.first_alight, out.fire, out.all_clear_turn, out.dead,
         out.buried,
     )  # fmt: skip

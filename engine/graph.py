@@ -85,7 +85,7 @@ class MapGraph:
             self._pos: dict[AreaId, int] = {aid: i for i, aid in enumerate(self._ids)}
         else:  # shared with the graph this one was derived from (never mutated)
             self._ids, self._pos = ids
-        self._jump_cache: dict[int, list[tuple[int, int]]] = {}
+        self._jump_cache: dict[int, list[tuple[int, tuple[int, ...]]]] = {}
         self._reach_cache: dict[int, tuple[IntArray, IntArray]] = {}
 
     # -- areas -----------------------------------------------------------------------------
@@ -254,11 +254,14 @@ class MapGraph:
         i = self._pos.get(loc[0])
         if i is None or loc[1] < 0 or not self._has_level(i, loc[1]):
             return []
-        if i not in self._jump_cache:
-            self._jump_cache[i] = self._jumps.candidates(i, self._adj.get(i, {}))
+        if self.scenario.areas[i].kind is not AreaKind.BUILDING:
+            return []
         towards = wind.towards_bearing
         out: list[tuple[Location, int]] = []
-        for j, gaps in self._jump_cache[i]:
+        for j, gap_areas in self._jump_lines_of(i):
+            gaps = len(gap_areas)
+            if self.scenario.areas[j].kind is not AreaKind.BUILDING:
+                continue
             if gaps == 2 and (
                 towards is None or not within_45(self._centroid(i), self._centroid(j), towards)
             ):
@@ -266,6 +269,30 @@ class MapGraph:
             level = min(loc[1], int(self._levels[1][j]))
             out.append(((self._ids[j], level), gaps))
         return sorted(out)
+
+    def jump_lines(self, loc: Location) -> list[tuple[Location, tuple[AreaId, ...]]]:
+        """R-5 candidates from ``loc`` in any wind: (target location, the gap areas the line
+        crosses, sorted), for every source and target area that is not water.
+
+        Only the shapes are judged here. A jump also needs the gap areas non-flammable and
+        the target flammable *at the time*, and two gap areas only downwind: the fire step
+        checks those. The target level is min(source level, the target's top level);
+        basements do not jump.
+        """
+        i = self._pos.get(loc[0])
+        if i is None or loc[1] < 0 or not self._has_level(i, loc[1]):
+            return []
+        out: list[tuple[Location, tuple[AreaId, ...]]] = []
+        for j, gap_areas in self._jump_lines_of(i):
+            level = min(loc[1], int(self._levels[1][j]))
+            out.append(((self._ids[j], level), tuple(sorted(self._ids[k] for k in gap_areas))))
+        return sorted(out)
+
+    def _jump_lines_of(self, i: int) -> list[tuple[int, tuple[int, ...]]]:
+        hit = self._jump_cache.get(i)
+        if hit is None:
+            hit = self._jump_cache[i] = self._jumps.lines(i, self._adj.get(i, {}))
+        return hit
 
     @cached_property
     def _jumps(self) -> JumpFinder:

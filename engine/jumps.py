@@ -2,8 +2,12 @@
 
 "In a line" is read along the straight segment joining the two areas' centroids: between
 leaving A and entering B it must run through street/open/water areas only, with no undrawn
-table on the way, and cross one or two of them. :class:`JumpFinder` lists those candidates
-once per source area; :meth:`~.graph.MapGraph.jump_targets` applies the wind and levels.
+table on the way, and cross one or two of them. :class:`JumpFinder` lists those lines once
+per source area, with the gap areas crossed; :meth:`~.graph.MapGraph.jump_lines` adds the
+levels, and the fire step checks at run time that the gap areas are still non-flammable
+(rubble or a vehicle makes a street burn, §1) and that the target is flammable.
+:meth:`~.graph.MapGraph.jump_targets` is the static building-to-building view of the same
+lines, with the wind applied.
 """
 
 from __future__ import annotations
@@ -40,22 +44,25 @@ class JumpFinder:
     tree: shapely.STRtree
     dirty: frozenset[int]
 
-    def candidates(self, i: int, adjacent: Collection[int]) -> list[tuple[int, int]]:
-        """(target area, gap areas crossed) for every building a jump from area i may reach;
-        ``adjacent`` areas (ordinary spread) are left out."""
+    def lines(self, i: int, adjacent: Collection[int]) -> list[tuple[int, tuple[int, ...]]]:
+        """(target area, gap areas crossed) for every area that is not water
+        which a jump from area i (not water) may reach over one or two street/open/water
+        areas; ``adjacent`` areas (ordinary spread) are left out. Whether the gap areas and
+        the target can burn is a question of the moment, for the fire step."""
         areas = self.areas
-        if areas[i].kind is not AreaKind.BUILDING or self.geoms[i].is_empty:
+        if areas[i].kind is AreaKind.WATER or self.geoms[i].is_empty:
             return []
         # Gap areas touch A (corners included: a line may leave A through a corner).
         near = self._touching([i])
         gaps1 = [k for k in near if areas[k].kind is not AreaKind.BUILDING]
         gaps2 = [k for k in self._touching(gaps1) if areas[k].kind is not AreaKind.BUILDING]
-        out: list[tuple[int, int]] = []
-        for j in sorted(self._touching(gaps1 + gaps2)):
-            if j == i or j in adjacent or areas[j].kind is not AreaKind.BUILDING:
+        out: list[tuple[int, tuple[int, ...]]] = []
+        # a street or open area beyond the gap may be a target itself (rubble, a vehicle)
+        for j in sorted(set(self._touching(gaps1 + gaps2)) | set(gaps1) | set(gaps2)):
+            if j == i or j in adjacent or areas[j].kind is AreaKind.WATER:
                 continue
             gaps = self._gaps_on_line(i, j)
-            if gaps is not None and 1 <= gaps <= 2:
+            if gaps is not None and 1 <= len(gaps) <= 2:
                 out.append((j, gaps))
         return out
 
@@ -74,9 +81,8 @@ class JumpFinder:
         hit = shapely.intersects(self.geoms[idx], union)
         return [int(k) for k in idx[hit]]
 
-    def _gaps_on_line(self, i: int, j: int) -> int | None:
-        """How many areas the centroid segment A->B crosses between A and B, when every one
-        of them is non-flammable and they cover the whole way; None otherwise."""
+    def _gaps_on_line(self, i: int, j: int) -> tuple[int, ...] | None:
+        """The areas the centroid segment A->B crosses between A and B (by index), when none of them is a building and they cover the whole way; None otherwise."""
         seg = LineString([self.areas[i].centroid, self.areas[j].centroid])
         total = seg.length
         if total == 0:
@@ -93,4 +99,4 @@ class JumpFinder:
         covered = inside + float(lengths.sum())
         if abs(covered - total) > 1e-6 * max(total, 1.0):
             return None  # the line crosses undrawn table, or overlapping areas
-        return len(crossed)
+        return tuple(int(k) for k in crossed.tolist())

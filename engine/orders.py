@@ -184,8 +184,9 @@ def check(ctx: TurnContext, state: GameState, order: Order) -> None:
         h = state.hoses.get(u.hose or "")
         if h is None or h.plan or u.loc != h.branch:
             raise OrderError("§9", f"{u.id} has no laid hose line at its branch")
-        if reach.stream_range(ctx, h.branch, at) is None:
-            raise OrderError("§9", "beyond 3 areas (levels included) a stream has no effect")
+        _check_target(ctx, h.branch, at)
+        if k == "stream" and at == h.branch:
+            raise OrderError("§4", "the crew cannot stand in the fire it plays on")
         if k == "stream" and at not in state.fire:
             raise OrderError("§9", "a stream is played on a burning location (damp_down else)")
         if k == "damp_down" and at in state.fire:
@@ -253,8 +254,16 @@ def _check_lay(ctx: TurnContext, state: GameState, u: UnitState, order: Order) -
         )  # fmt: skip
     if order.at is not None:
         _exists(ctx, order.at)
-        if reach.stream_range(ctx, path[-1], order.at) is None:
-            raise OrderError("§9", "the target is beyond a stream's range from the branch")
+        _check_target(ctx, path[-1], order.at)
+
+
+def _check_target(ctx: TurnContext, branch: Location, at: Location) -> None:
+    """A stream's target: in range of the branch (its own location counts, as range 1) and
+    not water, which neither burns nor takes damp."""
+    if reach.area_kind(ctx, at[0]) is AreaKind.WATER:
+        raise OrderError("§4", "water neither burns nor needs damping down")
+    if reach.stream_range(ctx, branch, at) is None:
+        raise OrderError("§9", "beyond 3 areas (levels included) a stream has no effect")
 
 
 def _home_pump(state: GameState, stock: UnitState) -> UnitState | None:

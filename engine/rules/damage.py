@@ -108,18 +108,29 @@ def _collapse(ctx: TurnContext, state: GameState, locs: list[Location], cause: s
     for f in falling:
         state.damage[f] = destroyed
     ctx.note("collapse", at=(area, lowest), levels=[lv for _, lv in falling], cause=cause or None)
+    rolled: set[str] = set()  # one escape roll per unit per collapse
     for f in falling:
         count = state.occupants.pop(f, 0)
         for _ in range(count):
             state.add_casualty(f, "buried")
         for u in state.units_at(f):
+            rolled.add(u.id)
             escape(ctx, state, u, f)
-    spread_rubble(ctx, state, area)
+    spread_rubble(ctx, state, area, rolled)
 
 
-def spread_rubble(ctx: TurnContext, state: GameState, area: str) -> None:
-    """Rubble from a collapse strikes the ground level of every neighbouring area."""
+def spread_rubble(
+    ctx: TurnContext, state: GameState, area: str, rolled: set[str] | None = None
+) -> None:
+    """Rubble from a collapse strikes the ground level of every neighbouring area.
+
+    Units there roll to escape, except those in ``rolled``: a unit that has already rolled
+    in this collapse (it got out of the falling levels, or out of another struck location,
+    into this one) is not made to roll a second time (§6: one roll to get clear of the
+    collapse and its rubble).
+    """
     by = ctx.rules.int("collapse.rubble_damage")
+    rolled = set() if rolled is None else rolled
     for nb in area_neighbours(ctx, area):
         a = ctx.scenario.area_by_id[nb]
         if a.kind is AreaKind.WATER:
@@ -127,15 +138,20 @@ def spread_rubble(ctx: TurnContext, state: GameState, area: str) -> None:
         ground = (nb, 0)
         if a.kind is AreaKind.BUILDING:
             ctx.note("rubble", from_=(area, 0), to=ground)
-            for u in state.units_at(ground):
-                escape(ctx, state, u, ground)
+            _escape_all(ctx, state, ground, rolled)
             add_damage(ctx, state, ground, by, cause="rubble")
         else:
             if nb not in state.rubble:
                 state.rubble.add(nb)
                 ctx.note("rubble", from_=(area, 0), to=ground)
-            for u in state.units_at(ground):
-                escape(ctx, state, u, ground)
+            _escape_all(ctx, state, ground, rolled)
+
+
+def _escape_all(ctx: TurnContext, state: GameState, loc: Location, rolled: set[str]) -> None:
+    for u in state.units_at(loc):
+        if u.id not in rolled:
+            rolled.add(u.id)
+            escape(ctx, state, u, loc)
 
 
 def _escape_route(

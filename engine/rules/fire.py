@@ -23,12 +23,14 @@ def neighbours(ctx: TurnContext, loc: Location) -> list[Location]:
     return hit
 
 
-def jump_targets(ctx: TurnContext, loc: Location) -> list[tuple[Location, int]]:
-    """``graph.jump_targets`` for the scenario's wind, remembered for the game."""
-    memo: dict[Location, list[tuple[Location, int]]] = ctx.cache.setdefault("jumps", {})
+def jump_lines(ctx: TurnContext, loc: Location) -> list[tuple[Location, tuple[str, ...]]]:
+    """``graph.jump_lines`` (R-5 target, gap areas), remembered for the game."""
+    memo: dict[Location, list[tuple[Location, tuple[str, ...]]]] = ctx.cache.setdefault(
+        "jumps", {}
+    )
     hit = memo.get(loc)
     if hit is None:
-        hit = memo[loc] = ctx.graph.jump_targets(loc, ctx.scenario.wind)
+        hit = memo[loc] = ctx.graph.jump_lines(loc)
     return hit
 
 
@@ -201,7 +203,7 @@ def _try_spread(
 def step_spread(ctx: TurnContext, state: GameState) -> None:
     """Step 1: every fire burning at the start of the step rolls into each flammable,
     non-burning neighbour (R-3: fires started now wait for the next turn), then fires of 5
-    try to jump (R-5)."""
+    try to jump (R-5) to flammable locations over gaps that cannot burn at the time."""
     rules = ctx.rules
     climb_min = rules.int("spread.climb_min_fire")
     jump_min = rules.int("jump.min_fire")
@@ -229,8 +231,11 @@ def step_spread(ctx: TurnContext, state: GameState) -> None:
                     continue
                 _try_spread(ctx, state, "spread", src, dst, fire, fighting, None)
         if fire >= jump_min:
-            for dst in _jumps_allowed(ctx, src, gap, gap_down):
+            for dst, gap_areas in _jumps_allowed(ctx, src, gap, gap_down):
                 if dst in burning or not is_flammable(ctx, state, dst, vehicles):
+                    continue
+                # R-5: the gap must not burn now (rubble or a vehicle makes a street burn)
+                if any(is_flammable(ctx, state, (g, 0), vehicles) for g in gap_areas):
                     continue
                 _try_spread(ctx, state, "jump", src, dst, jump_max, fighting, "R-5")
 
@@ -248,18 +253,21 @@ def _with_climbs(
     return hit
 
 
-def _jumps_allowed(ctx: TurnContext, src: Location, gap: int, gap_down: int) -> list[Location]:
-    """R-5 targets whose gap the wind allows (one gap, two downwind), for the game."""
-    memo: dict[tuple[Location, int, int], list[Location]] = ctx.cache.setdefault(
-        "jumps_allowed", {}
+def _jumps_allowed(
+    ctx: TurnContext, src: Location, gap: int, gap_down: int
+) -> list[tuple[Location, tuple[str, ...]]]:
+    """R-5 (target, gap areas) whose width the wind allows (one gap, two downwind), for the
+    game; whether the gap and the target can burn is checked each time (fire step)."""
+    memo: dict[tuple[Location, int, int], list[tuple[Location, tuple[str, ...]]]] = (
+        ctx.cache.setdefault("jumps_allowed", {})
     )
     key = (src, gap, gap_down)
     hit = memo.get(key)
     if hit is None:
         hit = memo[key] = [
-            dst
-            for dst, gaps in jump_targets(ctx, src)
-            if gaps <= (gap_down if downwind(ctx, src[0], dst[0]) else gap)
+            (dst, gaps)
+            for dst, gaps in jump_lines(ctx, src)
+            if len(gaps) <= (gap_down if downwind(ctx, src[0], dst[0]) else gap)
         ]
     return hit
 

@@ -2,8 +2,10 @@
 
 Hose lines with water play in id order, each on its target, one roll each, so a fire can be
 beaten down several steps in a turn (the next stream faces the lowered fire). A stream on a
-location that is not burning damps it down instead. A fire team with water where embers
-lie puts them all out on a 6. Fire parties try once on a fire 1 next to them, then refill.
+location that is not burning damps it down instead. A fire team standing at the branch of a
+charged line has water in its own location: embers there all go out on a 6 (§3; a stream
+played on embers farther off only damps them). Fire parties try once on a fire 1 next to
+them, then refill.
 """
 
 from __future__ import annotations
@@ -27,7 +29,8 @@ def crew_at_branch(state: GameState, h: HoseLine) -> list[UnitState]:
 
 def stream_modifier(ctx: TurnContext, state: GameState, h: HoseLine, rng: int) -> int:
     """§9 modifiers: range, the crew's fatigue (the freshest stand handles the branch),
-    two or more crews, unmanned branch."""
+    two or more crews, unmanned branch. Range 0 (the branch's own location) has its own
+    entry in the ruleset: fireground reads it as range 1."""
     r = ctx.rules
     mod = r.int(f"firefighting.range.{rng}")
     crew = crew_at_branch(state, h)
@@ -46,17 +49,18 @@ def stream_modifier(ctx: TurnContext, state: GameState, h: HoseLine, rng: int) -
 def step_firefighting(ctx: TurnContext, state: GameState) -> None:
     r = ctx.rules
     damp_add, damp_max = r.int("firefighting.damp_add"), r.int("firefighting.damp_max")
-    wet: set[Location] = set()  # locations where a team has water (embers)
+    wet: set[Location] = set()  # where a fire team stands with water (embers, §3)
     for hid in sorted(state.hoses):
         h = state.hoses[hid]
-        if h.water <= 0 or h.target is None or h.cut or not h.path:
+        if h.water <= 0 or h.cut or not h.path:
+            continue
+        if crew_at_branch(state, h):
+            wet.add(h.branch)
+        if h.target is None:
             continue
         rng = reach.stream_range(ctx, h.branch, h.target)
         if rng is None:
             continue
-        wet.add(h.target)
-        if crew_at_branch(state, h):
-            wet.add(h.branch)
         fire = state.fire.get(h.target)
         if fire is not None:
             mod = stream_modifier(ctx, state, h, rng)

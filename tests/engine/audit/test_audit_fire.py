@@ -153,10 +153,6 @@ def test_r5_jump_into_an_oil_store(roll, jumped):
     assert st.fire.get(B02) == (5 if jumped else None)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: R-5 gap must be non-flammable; a rubble street is flammable (see BUGS.md)",
-)
 def test_r5_no_jump_over_a_flammable_gap():
     # R-5: "The gap is one non-flammable area (street/open/water)". With rubble in S01 the
     # street is flammable (§1), so B00 may spread into S01 but may not jump to B02.
@@ -164,10 +160,6 @@ def test_r5_no_jump_over_a_flammable_gap():
     assert [e["rule"] for e in ctx.events] == ["spread"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: R-5 jump targets only buildings, not any flammable location (see BUGS.md)",
-)
 def test_r5_jump_reaches_a_flammable_street_beyond_the_gap():
     # §3 Jump: "A fire of 5 may jump over a gap to a flammable location it is not adjacent
     # to." S02 holds rubble (flammable, §1) and lies beyond the one empty street S01.

@@ -8,7 +8,7 @@ from audit_world import evs, grid, hose, play, stand, vehicle
 
 from fireground.engine.rules import bombing, damage, movement, rescue
 from fireground.engine.rules import firefighting as ff
-from fireground.engine.ruleset import RulesetError, load_ruleset, unit_types
+from fireground.engine.ruleset import load_ruleset, unit_types
 from fireground.engine.scenario import ForceUnit
 from fireground.engine.simulate import new_game
 from fireground.engine.turn import play_turn, steps
@@ -205,10 +205,6 @@ def test_embers_out_with_a_fire_team_and_water_in_the_location():
     assert evs(ctx, "embers_out")[0]["need"] == ">=6" and B01 not in st.embers
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: embers_out rolled where no fire team stands (unmanned branch) (see BUGS.md)",
-)
 def test_no_embers_out_from_an_unmanned_branch():
     # No fire team at all: the embers may be damped but not put out.
     ctx, st = _line(["SBB"], B01, B02, crew=False)
@@ -217,11 +213,6 @@ def test_no_embers_out_from_an_unmanned_branch():
     assert not evs(ctx, "embers_out") and B02 in st.embers
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: embers_out rolled for a stream's target though the team stands elsewhere "
-    "(see BUGS.md)",
-)
 def test_no_embers_out_where_the_team_does_not_stand():
     # Source: "require a fire team in the same area with water". The team is at B01,
     # the embers at B02 (its stream's target, range 1).
@@ -231,12 +222,6 @@ def test_no_embers_out_where_the_team_does_not_stand():
     assert not evs(ctx, "embers_out") and B02 in st.embers
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=RulesetError,
-    reason="BUG: a stream at range 0 (its own branch location) crashes: no "
-    "firefighting.range.0 (see BUGS.md)",
-)
 def test_stream_on_its_own_branch_location_does_not_crash():
     # A line damping its own branch location (orders.check allows it: range 0 <= 3) whose
     # location then catches and whose crew has gone: step 9 must still play it.

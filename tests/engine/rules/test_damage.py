@@ -98,6 +98,39 @@ def test_stand_escape_on_three(roll, ok):
         assert st.units["F1"].loc == ("S11", 0)
 
 
+@pytest.mark.parametrize(("roll", "ok"), [(3, True), (2, False)])
+def test_one_escape_roll_from_a_ground_collapse_into_the_rubble(roll, ok):
+    # §6: a stand in a collapsing ground level rolls once to get out; the street it gets out
+    # to is struck by the same collapse's rubble, and it does not roll again for that.
+    sc = world(["BS"], fires={B00: 5})
+
+    def prep(s):
+        s.damage[B00] = 4
+        put_unit(s, "F1", B00)
+
+    ctx, st = step7(sc, [6, roll], prep=prep)  # ScriptedDice: a third roll would fail
+    assert "S01" in st.rubble and len(rules_of(ctx.events, "escape")) == 1
+    f1 = st.units["F1"]
+    assert f1.in_play is ok and (f1.loc == ("S01", 0) if ok else f1.status == "casualty")
+
+
+def test_a_new_collapse_is_a_new_escape_roll():
+    # F1 gets out of B00 into B01, whose rubble damage brings it down too: that is another
+    # collapse, so F1 rolls again (out to S02; B00 is destroyed and cannot be an exit).
+    sc = world(["BBS"], fires={B00: 5})
+
+    def prep(s):
+        s.damage.update({B00: 4, B01: 4})
+        put_unit(s, "F1", B00)
+
+    ctx, st = step7(sc, [6, 3, 4], prep=prep)
+    assert [e["at"] for e in rules_of(ctx.events, "escape")] == [
+        {"area": "B00", "level": 0},
+        {"area": "B01", "level": 0},
+    ]
+    assert st.units["F1"].in_play and st.units["F1"].loc == ("S02", 0)
+
+
 def test_trapped_without_escape_route():
     sc = world(["BB"], fires={B00: 5})
 

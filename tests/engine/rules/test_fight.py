@@ -101,6 +101,21 @@ def test_streams_roll_in_turn_and_beat_a_fire_down():
     assert st.damp[t] == 1
 
 
+def test_range_0_counts_as_range_1():
+    # fireground reading (blitz.yaml firefighting.range.0): a stream on the branch's own
+    # location is as close as a stream can be. Here the crew has gone, so -2 too.
+    ctx, st, h, _t = setting("B04", dice=[4])
+    h.target = ("B04", 0)
+    st.fire[("B04", 0)] = 3
+    for s in h.crew:
+        st.units[s].loc = ("B03", 0)
+    ff.step_firefighting(ctx, st)
+    (ev,) = events(ctx, "extinguish")
+    assert ev["range"] == 0 and ev["modifier"] == 1 - 2
+    assert ctx.rules.int("firefighting.range.0") == ctx.rules.int("firefighting.range.1")
+    assert st.fire[("B04", 0)] == 2  # 4 - 1 = 3 >= 3 lowers it
+
+
 def test_no_water_no_roll():
     ctx, st, h, _t = setting("B04")
     h.water = 0
@@ -120,21 +135,31 @@ def test_damping_adds_one_up_to_five():
 
 @pytest.mark.parametrize(("roll", "out"), [(6, True), (5, False)])
 def test_embers_out_on_six_with_water(roll, out):
-    ctx, st, _h, t = setting("B04", dice=[roll])
+    # §3: the team at the branch (B04) has water in its own location, whatever it aims at
+    ctx, st, _h, _t = setting("B04", dice=[3, roll])
+    here = ("B04", 0)
+    st.embers.add(here)
+    ff.step_firefighting(ctx, st)
+    assert (here not in st.embers) is out
+    assert events(ctx, "embers_out")[0]["need"] == ">=6"
+
+
+def test_embers_at_the_target_only_take_damp():
+    # the stream reaches the embers at B05, but no fire team stands there: damped, not put out
+    ctx, st, _h, t = setting("B04")
     del st.fire[t]
     st.embers.add(t)
     ff.step_firefighting(ctx, st)
-    assert (t not in st.embers) is out
-    assert events(ctx, "embers_out")[0]["need"] == ">=6"
+    assert t in st.embers and st.damp[t] == 1 and not events(ctx, "embers_out")
 
 
 def test_embers_stay_without_water():
     ctx, st, h, t = setting("B04")
     del st.fire[t]
-    st.embers.add(t)
+    st.embers.add(("B04", 0))
     h.water = 0
     ff.step_firefighting(ctx, st)
-    assert t in st.embers and not ctx.events
+    assert ("B04", 0) in st.embers and not ctx.events
 
 
 # -- fire parties ---------------------------------------------------------------------------

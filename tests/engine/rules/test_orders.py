@@ -170,6 +170,23 @@ def test_stream_and_damp_down_on_a_laid_line():
     assert st.hoses["H1"].target == ("B04", 1) and st.units["E1.1"].task == "damp"
 
 
+def test_stream_targets_the_branch_location_only_to_damp_it():
+    # the branch's own location is in range (as range 1): damping it is an order, but a
+    # crew cannot play on a fire it stands in, and water is never a target
+    sc = uworld(["SSSW"], forces=FORCES[:2], hydrants=["S00"])
+    ctx, st = usetup(sc)
+    st.turn = 0
+    add_hose(st, "H1", "E1", [("S00", 0), ("S01", 0)], None, ["E1.1"])
+    refused(ctx, st, Order("E1.1", "damp_down", at=("W03", 0)), "§4")
+    give_order(ctx, st, Order("E1.1", "damp_down", at=("S01", 0)))
+    play_step6(ctx, st)
+    assert st.hoses["H1"].target == ("S01", 0) and st.units["E1.1"].task == "damp"
+    st.fire[("S01", 0)] = 1  # it caught under the crew (R-10 sends them out in step 6)
+    refused(ctx, st, Order("E1.1", "stream", at=("S01", 0)), "§4")
+    st.units["E1.2"].loc = ("S00", 0)
+    refused(ctx, st, Order("E1.2", "lay_hose", path=(("S00", 0),), at=("W03", 0)), "§4")
+
+
 def test_connect():
     ctx, st = game()
     give_order(ctx, st, Order("E1", "connect", source="hydrant"))
