@@ -25,9 +25,7 @@ def neighbours(ctx: TurnContext, loc: Location) -> list[Location]:
 
 def jump_lines(ctx: TurnContext, loc: Location) -> list[tuple[Location, tuple[str, ...]]]:
     """``graph.jump_lines`` (R-5 target, gap areas), remembered for the game."""
-    memo: dict[Location, list[tuple[Location, tuple[str, ...]]]] = ctx.cache.setdefault(
-        "jumps", {}
-    )
+    memo: dict[Location, list[tuple[Location, tuple[str, ...]]]] = ctx.cache.setdefault("jumps", {})
     hit = memo.get(loc)
     if hit is None:
         hit = memo[loc] = ctx.graph.jump_lines(loc)

@@ -68,6 +68,7 @@ def test_water_is_always_a_gap():
     ctx, st = run_spread(world(["BWB"], fires={B00: 5}), [1])
     (ev,) = ctx.events
     assert ev["rule"] == "jump" and ev["to"] == {"area": "B02", "level": 0}
+    assert ("B02", 0) in st.fire
 
 
 def test_two_gap_jump_needs_both_gaps_clear():
