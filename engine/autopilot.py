@@ -15,7 +15,11 @@ The policy, in short (docs/autopilot.md has the long form):
   buried casualties once the fire there is out; ambulance and mortuary crews carry the
   found to their vehicle, which drives them out through an entry; a doctor goes where
   casualties are being found; the canteen follows the busiest appliance; a mobile dam
-  deploys next to an appliance running on its tank; trailer and skid pumps deploy.
+  deploys next to an appliance running on its tank; trailer and skid pumps deploy (the small
+  pump team deploys its own trailer pump, a turn, and recovers it before driving on);
+* an idle fire team with hose on its appliance fetches a free wheelbarrow pump lying within
+  a turn's walk when water is close to it and a fire within hose reach of that water,
+  carries it there, sets it down, connects it and lays a line from it.
 
 Every unit also preserves itself (R-7, in the movement step).
 """
@@ -322,8 +326,8 @@ def _appliance(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Locati
         if pump is not u and pump.deployed and trailer_here and not pump.towed_by:
             mv.stow(ctx, state, pump)
             return
-        if pump is not u and pump.task == "stow":
-            return
+        if pump.task == "stow":
+            return  # its trailer pump is being recovered
         if not crews:
             return
         hold = bool(u.extra.get("hold")) and (
@@ -335,6 +339,9 @@ def _appliance(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Locati
         if park is None and not hold and keep_clear(ctx, state, u):
             return
         if park is not None and park != u.loc[0]:
+            if pump is u and u.deployed and mv.sets_up(ctx, u):
+                mv.stow(ctx, state, u)  # §7: recover the trailer pump (a turn) first
+                return
             for s in crews:
                 if s.loc == u.loc:
                     s.task = "aboard"
@@ -343,6 +350,8 @@ def _appliance(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Locati
     # at the parking street: water, trailer, ladders, then the teams
     if pump is not u and pump.loc == u.loc and not pump.deployed and pump.task != "deploy":
         mv.deploy(ctx, state, pump)
+    elif pump is u and not u.deployed and u.task != "deploy" and state.fire and mv.sets_up(ctx, u):
+        mv.deploy(ctx, state, u)  # the small pump team unhitches its trailer pump (a turn)
     if pump.deployed and pump.pumps > 0:
         choose_water(ctx, state, pump)
     face = ladder_face(ctx, state, u)
@@ -383,6 +392,8 @@ def withdraw(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Location
     if any(p.towed_by is None and p.extra.get("tow") == u.id and p.loc == u.loc and p.deployed
            for p in state.units.values()):  # fmt: skip
         return False  # it would leave its deployed trailer pump behind
+    if u.deployed and mv.sets_up(ctx, u):
+        return False  # its own trailer pump is set up: it stays with it (a turn to recover)
     blocked = reach.road_blocked(ctx, state)
     routes = reach.road_routes(ctx, state, u.loc[0], blocked)
     to = choose_parking(ctx, state, u, pri)
@@ -608,6 +619,9 @@ def _fire_team(
         return False
     h = state.hoses.get(s.hose) if s.hose is not None else None
     if s.status == "exhausted":
+        carried = mv.carried_pump(state, s)
+        if carried is not None:
+            mv.set_down(ctx, state, carried)
         mv.leave_hose(state, s)
         s.task = "rest"
         return False
@@ -644,6 +658,8 @@ def _fire_team(
         h.target = None
         s.task = "idle"
         return False
+    if _wheelbarrow(ctx, state, s, home, pri):
+        return True
     # no line: back to the pump, then a new line (or help on a line in trouble)
     if pump.loc is None:
         return False
@@ -678,6 +694,8 @@ def _fire_team(
         target, route = job
         mv.start_hose(ctx, state, [s], feed, route, target, home)
         return True
+    if _fetch_wheelbarrow(ctx, state, s, home):
+        return True
     for hid in sorted(state.hoses):
         other = state.hoses[hid]
         if (
@@ -693,6 +711,145 @@ def _fire_team(
                     s.task = "fight"
                 return True
     return False
+
+
+# -- the wheelbarrow pump ----------------------------------------------------------------------
+#: how far (movement points) a team goes to fetch a wheelbarrow pump: one turn's walk
+FETCH_POINTS = 6
+#: how far (movement points) it carries the pump to water: two turns' walk
+CARRY_POINTS = 12
+
+
+def _claimed(state: GameState, pump: UnitState, by: UnitState) -> bool:
+    return any(
+        o.id != by.id and o.in_play and o.extra.get("wb") == pump.id for o in state.units.values()
+    )
+
+
+def _free_wheelbarrows(state: GameState, s: UnitState) -> list[UnitState]:
+    """Wheelbarrow pumps on the ground, with no line, no source and nobody coming for them."""
+    return sorted(
+        (
+            p for p in state.units.values()
+            if p.moves == "carried" and p.in_play and p.extra.get("carried_by") is None
+            and p.source is None and not any(h.unit == p.id for h in state.hoses.values())
+            and not _claimed(state, p, s)
+        ),
+        key=lambda p: p.id,
+    )  # fmt: skip
+
+
+def _water_spots(
+    ctx: TurnContext, state: GameState, s: UnitState, start: Location, home: UnitState
+) -> list[tuple[int, int, Location]]:
+    """Ground locations of streets/open areas with usable water within :data:`CARRY_POINTS`
+    of ``start``, from which a fire lies within hose reach of ``home``'s lengths, as
+    (hose steps to the fire, walk, location), best first."""
+    if home.hose_left < 2 or not state.fire:
+        return []
+    spots = {
+        (a, 0) for a in reach.area_distances(ctx, start[0], CARRY_POINTS)
+        if reach.area_kind(ctx, a) in (AreaKind.STREET, AreaKind.OPEN)
+        and _water_at(ctx, state, a) and not reach.unsafe(ctx, state, (a, 0))
+        and (a, 0) not in state.fire
+    }  # fmt: skip
+    if not spots:
+        return []
+    dist, _ = reach.foot_search(ctx, state, start, CARRY_POINTS)
+    limit = min(
+        2 * (home.hose_left - 1) + ctx.rules.int("firefighting.max_range"),
+        2 * ctx.rules.int("hose.max_lengths"),
+    )
+    steps = _bfs_steps(ctx, sorted(state.fire), limit)
+    out = [(steps[x], dist[x], x) for x in spots if x in dist and x in steps]
+    return sorted(out)
+
+
+def _fetch_wheelbarrow(ctx: TurnContext, state: GameState, s: UnitState, home: UnitState) -> bool:
+    """An idle team with no line to lay from its own pump goes for a free wheelbarrow pump
+    within a turn's walk, when water with a fire in reach lies within two turns' walk of it."""
+    if s.loc is None or s.type != "fire_team" or s.hose is not None or s.carrying:
+        return False
+    pumps = _free_wheelbarrows(state, s)
+    if not pumps:
+        return False
+    dist, _ = reach.foot_search(ctx, state, s.loc, FETCH_POINTS)
+    for p in pumps:
+        if p.loc is None or p.loc not in dist:
+            continue
+        if not _water_spots(ctx, state, s, p.loc, home):
+            continue
+        s.extra["wb"] = p.id
+        s.task = "move"
+        if s.loc != p.loc:
+            mv.walk(ctx, state, s, p.loc)
+        if s.loc == p.loc:
+            mv.pick_up(ctx, state, s, p)
+        return True
+    return False
+
+
+def _wheelbarrow(
+    ctx: TurnContext, state: GameState, s: UnitState, home: UnitState, pri: set[Location]
+) -> bool:
+    """A team busy with a wheelbarrow pump: going for it, carrying it to water, or running
+    a line from it once it is down. Whether it had something to do."""
+    wid = s.extra.get("wb")
+    p = state.units.get(wid) if isinstance(wid, str) else None
+    if p is None or s.loc is None or p.loc is None:
+        s.extra.pop("wb", None)
+        return False
+    carrier = mv.carrier_of(state, p)
+    if not p.in_play or not state.fire or (carrier is not None and carrier is not s):
+        if carrier is s:
+            mv.set_down(ctx, state, p)
+        s.extra.pop("wb", None)
+        return False
+    if (
+        carrier is None
+        and p.source is None
+        and not any(h.unit == p.id for h in state.hoses.values())
+    ):  # still going for it
+        if s.loc != p.loc:
+            s.task = "move"
+            if not mv.walk(ctx, state, s, p.loc):
+                s.extra.pop("wb", None)
+                return False
+        if s.loc == p.loc:
+            mv.pick_up(ctx, state, s, p)  # picking it up costs no movement
+        return True
+    if carrier is s:
+        spots = _water_spots(ctx, state, s, s.loc, home)
+        if not spots:
+            mv.set_down(ctx, state, p)  # nowhere to take it: leave it and go back
+            s.extra.pop("wb", None)
+            s.task = "idle"
+            return False
+        goal = spots[0][2]
+        if s.loc != goal and mv.acted(state, s):
+            return True  # it has moved this turn already (the heat, R-10)
+        if s.loc != goal:
+            s.task = "move"
+            if mv.walk(ctx, state, s, goal) and s.loc != goal:
+                return True
+            if s.loc != goal:
+                mv.set_down(ctx, state, p)
+                s.extra.pop("wb", None)
+                return False
+        mv.set_down(ctx, state, p)
+        s.task = "idle"
+    # down: connect and run a line from it (the team stays with its pump)
+    if s.loc != p.loc:
+        s.extra.pop("wb", None)
+        return False
+    choose_water(ctx, state, p)
+    job = best_job(ctx, state, p, home, pri) if p.source is not None else None
+    if job is None:
+        s.extra.pop("wb", None)
+        return False
+    target, route = job
+    mv.start_hose(ctx, state, [s], p, route, target, home)
+    return True
 
 
 def _back_off(ctx: TurnContext, state: GameState, s: UnitState, h: HoseLine) -> bool:
@@ -888,17 +1045,22 @@ def _pump(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Location]) 
     if u.towed_by is not None or u.extra.get("tow") is not None or u.loc is None:
         return
     busy = any(h.unit == u.id for h in state.hoses.values())
+    if u.moves == "carried":  # the fire teams fetch, carry and set it down
+        if u.deployed and busy:
+            choose_water(ctx, state, u)
+        return
     if u.deployed and u.pumps and (busy or u.task != "idle"):
         choose_water(ctx, state, u)
         return
-    stows = bool(ctx.rules.units.get(u.type, {}).get("deploy_turns"))
+    stows = mv.sets_up(ctx, u) and u.moves == "road"  # packing up lets a skid pump move off
     if u.deployed and stows and not busy and u.task == "idle" and reach.heat(ctx, state, u.loc):
         mv.stow(ctx, state, u)  # idle next to a fire: pack up and move off
         return
     if u.task in ("deploy", "stow"):
         return
     if not u.deployed:
-        park = choose_parking(ctx, state, u, pri, need_water=True)
+        # a trailer without a tow cannot move: it deploys where it stands if water is there
+        park = choose_parking(ctx, state, u, pri, need_water=True) if u.moves == "road" else None
         if park is not None and park != u.loc[0]:
             mv.drive(ctx, state, u, park)
         elif park is not None or _water_at(ctx, state, u.loc[0]):

@@ -1,7 +1,10 @@
 """Player orders (§7, R-9): an API and an orders file for ``fireground simulate --orders``.
 
 An order names a unit and what it is to do: ``move``, ``pitch_ladder``, ``lay_hose``,
-``connect``, ``stream``, ``damp_down``, ``rescue``, ``rest`` or ``withdraw``.
+``connect``, ``stream``, ``damp_down``, ``rescue``, ``rest``, ``withdraw``, ``carry`` (a fire
+team picks up the wheelbarrow pump ``pump`` where it stands and, with ``to``, carries it
+there at foot speed) or ``set_down`` (it puts the pump down where it stands and, with
+``source``, connects it to water).
 :func:`give_order` checks it against the state now and raises :class:`OrderError` naming the
 rule it breaks (the state is left unchanged); an accepted order waits in the state and takes
 effect at step 6 of the next turn when the officer stands within one area of the unit, or a
@@ -16,6 +19,8 @@ The orders file (YAML or JSON)::
       - {turn: 2, unit: E1, order: connect, source: hydrant}
       - {turn: 2, unit: E1.1, order: lay_hose, path: [R3, S1], at: {area: S2, level: 1}}
       - {turn: 5, unit: E1.1, order: stream, at: {area: S2, level: 0}}
+      - {turn: 5, unit: E1.2, order: carry, pump: WB1, to: S4}
+      - {turn: 6, unit: E1.2, order: set_down, source: hydrant}
 
 A location is ``AREA`` (level 0), ``[AREA, LEVEL]`` or ``{area: AREA, level: LEVEL}``.
 """
@@ -39,7 +44,7 @@ from .units import STAND, UnitState
 
 KINDS = (
     "move", "pitch_ladder", "lay_hose", "connect", "stream", "damp_down", "rescue", "rest",
-    "withdraw",
+    "withdraw", "carry", "set_down",
 )  # fmt: skip
 MESSENGERS = frozenset({"messenger_boy", "despatch_rider"})
 
@@ -161,6 +166,8 @@ def check(ctx: TurnContext, state: GameState, order: Order) -> None:
         else:
             if u.moves == "carried":
                 raise OrderError("§11", f"{u.id} is carried by a fire team, not driven")
+            if u.moves == "towed":
+                raise OrderError("§7", f"{u.id} moves only behind its towing vehicle")
             if mv.tied_down(state, u):
                 raise OrderError("§7", f"{u.id} must take up its hoses and ladders first")
             if reach.area_kind(ctx, to[0]) is not AreaKind.STREET:
@@ -204,6 +211,10 @@ def check(ctx: TurnContext, state: GameState, order: Order) -> None:
     elif k == "rest":
         if u.kind != STAND:
             raise OrderError("§10", "only personnel stands rest")
+    elif k == "carry":
+        _check_carry(ctx, state, u, order)
+    elif k == "set_down":
+        _check_set_down(ctx, state, u, order)
     elif k == "withdraw":
         if u.kind != STAND and mv.tied_down(state, u):
             raise OrderError("§7", f"{u.id} must take up its hoses and ladders first")
@@ -213,6 +224,39 @@ def check(ctx: TurnContext, state: GameState, order: Order) -> None:
             and order.to[0] not in reach.road_routes(ctx, state, u.loc[0])
         ):
             raise OrderError("§7", f"no clear street route to {order.to[0]}")
+
+
+def _check_carry(ctx: TurnContext, state: GameState, u: UnitState, order: Order) -> None:
+    pid = _need(order, "pump")
+    pump = state.units.get(pid)
+    if pump is None:
+        raise OrderError("orders", f"there is no pump {pid!r}")
+    if pump.extra.get("carried_by") != u.id:  # already carrying it: just a new destination
+        why = mv.pick_up_problem(state, u, pump)
+        if why is not None:
+            raise OrderError(why.split(":")[0], why.split(": ", 1)[-1])
+    if order.to is not None:
+        assert u.loc is not None
+        _exists(ctx, order.to)
+        if order.to in state.fire:
+            raise OrderError("§4", "no unit may enter a burning location")
+        dist, _ = reach.foot_search(ctx, state, u.loc, goal=order.to)
+        if order.to not in dist:
+            raise OrderError("§7", f"{u.id} cannot reach {order.to[0]} level {order.to[1]} on foot")
+
+
+def _check_set_down(ctx: TurnContext, state: GameState, u: UnitState, order: Order) -> None:
+    pump = mv.carried_pump(state, u) if u.kind == STAND else None
+    if pump is None:
+        raise OrderError("§11", f"{u.id} carries no pump")
+    if order.source is not None:
+        ground = pump.copy()  # as it will be once down: ready, hose from the team's appliance
+        ground.loc, ground.deployed = u.loc, True
+        ground.extra.pop("carried_by", None)
+        ground.extra["stock"] = u.parent
+        why = mv.connect_problem(ctx, state, ground, _source(ground, order.source))
+        if why is not None:
+            raise OrderError(why.split(":")[0], why.split(": ", 1)[-1])
 
 
 def _source(u: UnitState, src: str) -> str:
@@ -225,6 +269,8 @@ def _check_lay(ctx: TurnContext, state: GameState, u: UnitState, order: Order) -
     path = list(_need(order, "path"))
     if u.kind != STAND or u.parent is None:
         raise OrderError("§7", f"{u.id} is not a fire team")
+    if mv.carried_pump(state, u) is not None:
+        raise OrderError("§11", f"{u.id} must set its pump down before laying hose")
     stock = state.units[u.parent]
     pump = state.units.get(order.pump or "") if order.pump else None
     if order.pump and pump is None:
@@ -328,6 +374,19 @@ def start(ctx: TurnContext, state: GameState, order: Order) -> None:
         u.task = "withdraw"
     elif k == "rescue":
         u.task = "move"
+    elif k == "carry":
+        pump = state.units[order.pump or ""]
+        if pump.extra.get("carried_by") != u.id:
+            mv.pick_up(ctx, state, u, pump)
+        if order.to is None:
+            u.order = None
+    elif k == "set_down":
+        pump = mv.carried_pump(state, u)
+        assert pump is not None
+        mv.set_down(ctx, state, pump)
+        if order.source is not None:
+            mv.connect(ctx, state, pump, _source(pump, order.source))
+        u.order = None
 
 
 def carry_on(ctx: TurnContext, state: GameState, u: UnitState) -> None:
@@ -336,14 +395,16 @@ def carry_on(ctx: TurnContext, state: GameState, u: UnitState) -> None:
     o = Order.from_dict(u.order)
     k = o.kind
     done = False
-    if k == "move" and o.to is not None:
+    if k in ("move", "carry") and o.to is not None:
         if u.kind == STAND:
             if u.loc != o.to and not mv.acted(state, u):
                 u.task = "move"
                 mv.walk(ctx, state, u, o.to)
             done = u.loc == o.to
         else:
-            done = mv.drive(ctx, state, u, o.to[0]) or u.loc[0] == o.to[0]
+            done = u.loc[0] == o.to[0] or (
+                not _packing(ctx, state, u) and mv.drive(ctx, state, u, o.to[0])
+            )
             if done:
                 u.extra["hold"] = True  # stays where the player put it while work is in reach
         if done and u.task == "move":
@@ -375,13 +436,23 @@ def carry_on(ctx: TurnContext, state: GameState, u: UnitState) -> None:
                 done = goal is None or u.loc == goal
         else:
             to = o.to[0] if o.to is not None else _nearest_entry(ctx, state, u)
-            done = to is None or mv.drive(ctx, state, u, to)
+            done = to is None or (not _packing(ctx, state, u) and mv.drive(ctx, state, u, to))
         if done:
             u.task = "idle"
     else:
         done = True
     if done:
         u.order = None
+
+
+def _packing(ctx: TurnContext, state: GameState, u: UnitState) -> bool:
+    """A vehicle whose pump or dam is set up recovers it before driving (§7: a turn for a
+    towed pump, two for a skid pump); whether it is still packing up."""
+    if u.task == "stow":
+        return True
+    if u.deployed and mv.sets_up(ctx, u) and u.task != "deploy":
+        return mv.stow(ctx, state, u)
+    return False
 
 
 def _nearest_entry(ctx: TurnContext, state: GameState, u: UnitState) -> str | None:

@@ -73,7 +73,7 @@ class UnitState:
     loc: Location | None = None  # None: not yet arrived
     parent: str | None = None  # the unit a fire-team or crew stand belongs to
     #: idle | aboard | move | lay | fight | damp | pitch | connect | deploy | rescue | carry |
-    #: refill | rest | withdraw | drive | evacuate
+    #: refill | rest | withdraw | drive | evacuate (a wheelbarrow pump on the move: carry)
     task: str = "idle"
     status: str = "ok"  # ok | tired | exhausted | see LOST
     arrives: int = 1
@@ -138,6 +138,8 @@ class UnitState:
             d["target"] = {"area": self.target[0], "level": self.target[1]}
         if self.carrying:
             d["carrying"] = list(self.carrying)
+        if self.extra.get("carried_by") is not None:
+            d["carried_by"] = self.extra["carried_by"]  # a wheelbarrow pump on the move
         if self.role == "fire_party":
             d["charged"] = self.charged
         if self.rations:

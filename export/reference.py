@@ -2,7 +2,8 @@
 
 Every number on it is read from the scenario's ruleset with its house rules applied, through
 the sentences of ``templates/layouts/reference.yaml``; a value changed by a house rule is
-starred. The sheet ends with every value in play, so nothing the engine uses is missing.
+starred. The sheet ends with every value in play, so nothing the engine uses is missing:
+each with a few words from the layout's ``descriptions`` (the bare key when none fits).
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from reportlab.lib import colors
+from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import KeepTogether
 from reportlab.platypus.flowables import Flowable
 
@@ -77,11 +80,38 @@ def fill(text: str, rules: Rules) -> str:
     return _FIELD.sub(sub, text)
 
 
+def _text_settings() -> tuple[Mapping[str, str], Mapping[str, str]]:
+    """The value names and key descriptions of ``reference_text``."""
+    lay = layout("reference_text")
+    return lay.setting("value_names") or {}, lay.setting("descriptions") or {}
+
+
+def describe(key: str, descriptions: Mapping[str, str] | None = None) -> str:
+    """A few words saying what ruleset ``key`` is, from the layout data; the key if unknown.
+
+    A pattern part ``*`` matches any one part of the key, and ``{*}`` in its text repeats
+    the matched parts (underscores read as spaces). An exact entry wins over a pattern.
+    """
+    if descriptions is None:
+        descriptions = _text_settings()[1]
+    if key in descriptions:
+        return str(descriptions[key])
+    parts = key.split(".")
+    for pattern, text in descriptions.items():
+        pat = str(pattern).split(".")
+        if len(pat) != len(parts) or "*" not in pat:
+            continue
+        if all(p in ("*", k) for p, k in zip(pat, parts, strict=True)):
+            wild = [k.replace("_", " ") for p, k in zip(pat, parts, strict=True) if p == "*"]
+            return str(text).replace("{*}", ", ".join(wild))
+    return key
+
+
 def _section_table(sec: Mapping[str, Any], rules: Rules, style: Any, width: float) -> Flowable:
     key = str(sec["table"])
     data = rules.get(key) or {}
     cols = list(sec.get("columns") or ["key", "value"])
-    names: Mapping[str, str] = sec.get("names") or {}
+    names: Mapping[str, str] = {**_text_settings()[0], **(sec.get("names") or {})}
     rows: list[list[str]] = [cols]
     for k, v in data.items() if isinstance(data, Mapping) else []:
         mark = HOUSE_MARK if rules.is_house(f"{key}.{k}") else ""
@@ -116,13 +146,33 @@ def story(scenario: Scenario | None, width: float, base: float) -> list[Flowable
         if sec.get("table"):
             parts.append(_section_table(sec, rules, st["cell"], width * 0.9))
         out.append(KeepTogether(parts))
-    leaves = [(k, v) for k, v in _leaves(rules.data) if not k.startswith("units.")]
     out.append(flow.para("Every value in play", st["h2"]))
-    rows = [["rule", "value"]] + [
-        [k, _fmt(v) + (HOUSE_MARK if rules.is_house(k) else "")] for k, v in leaves
-    ]
-    out.append(flow.table(rows, st["small"], [width * 0.68, width * 0.32]))
+    out.append(values_table(rules, st["small"], width))
     return out
+
+
+def value_rows(rules: Rules) -> list[tuple[str, str, str]]:
+    """(what it is, house-rule key, value as played) for every non-unit value of the ruleset;
+    a house-ruled value is starred."""
+    names, descriptions = _text_settings()
+    rows = []
+    for k, v in _leaves(rules.data):
+        if k.startswith("units."):
+            continue
+        value = names.get(v, _fmt(v)) if isinstance(v, str) else _fmt(v)
+        rows.append(
+            (describe(k, descriptions), k, value + (HOUSE_MARK if rules.is_house(k) else ""))
+        )
+    return rows
+
+
+def values_table(rules: Rules, style: ParagraphStyle, width: float) -> Flowable:
+    key_style = ParagraphStyle(
+        "key", parent=style, fontSize=style.fontSize * 0.84, textColor=colors.HexColor("#6b5d45")
+    )
+    rows: list[list[Any]] = [["what", "house-rule key", "value"]]
+    rows += [[what, flow.para(k, key_style), v] for what, k, v in value_rows(rules)]
+    return flow.table(rows, style, [width * 0.47, width * 0.34, width * 0.19])
 
 
 def write_reference(scenario: Scenario | None, path: Path, paper: str = "a4") -> Path:

@@ -44,6 +44,7 @@ def step_movement(ctx: TurnContext, state: GameState) -> None:
 
 def _movement(ctx: TurnContext, state: GameState, standing: Any, due: Any) -> None:
     arrivals(ctx, state)
+    drop_stray_pumps(ctx, state)
     burn_out_vehicles(ctx, state)
     forced_exits(ctx, state)
     heat_retests(ctx, state)
@@ -113,6 +114,8 @@ def burn_out_vehicles(ctx: TurnContext, state: GameState) -> None:
     for uid in sorted(state.units):
         u = state.units[uid]
         if u.in_play and u.kind != STAND and u.loc in state.fire:
+            if carrier_of(state, u) is not None:
+                continue  # a carried pump leaves with its team (forced exits, below)
             u.status = "burned_out"
             u.task = "idle"
             ctx.note("burn_out", ruling="R-10", at=u.loc, unit=u.id)
@@ -223,6 +226,10 @@ def relocate(ctx: TurnContext, state: GameState, u: UnitState, to: Location) -> 
     u.loc = to
     if u.task == "aboard":
         u.task = "idle"
+    if u.kind == STAND:
+        p = carried_pump(state, u)
+        if p is not None:
+            p.loc = to  # the pump goes where its team goes
     if u.kind == STAND and u.hose is not None:
         h = state.hoses.get(u.hose)
         if h is not None and h.path and h.branch != to:
@@ -257,6 +264,8 @@ def drive(ctx: TurnContext, state: GameState, u: UnitState, to_area: str) -> boo
     """
     if not u.in_play or u.loc is None or u.kind == STAND or tied_down(state, u):
         return False
+    if u.moves in ("towed", "carried"):
+        return False  # a trailer goes behind its tow (below), a wheelbarrow pump is carried
     if u.task in ("deploy", "stow") or (
         u.deployed and ctx.rules.units.get(u.type, {}).get("deploy_turns")
     ):
@@ -507,6 +516,11 @@ def advance_work(ctx: TurnContext, state: GameState) -> None:
                 lorry_lay(ctx, state, lorry, h)
 
 
+def sets_up(ctx: TurnContext, u: UnitState) -> bool:
+    """Whether the unit's pump or dam takes turns to deploy and recover (§7)."""
+    return bool(ctx.rules.units.get(u.type, {}).get("deploy_turns"))
+
+
 def stow(ctx: TurnContext, state: GameState, u: UnitState) -> bool:
     """Start packing up a deployed pump or dam (as long as deploying); lines must be gone."""
     if not u.deployed or u.task == "stow" or not u.in_play:
@@ -611,6 +625,8 @@ def connect_problem(ctx: TurnContext, state: GameState, pump: UnitState, source:
             return f"§8: {ref} holds no open water"
         if ref != here and ref not in reach.area_neighbours(ctx, here):
             return "§8: the suction pipe reaches open water from a bank next to it"
+        if pump.loc[1] != 0:
+            return "§8: the suction pipe reaches open water from ground level only"
         return None
     if kind == "dam":
         dam = state.units.get(ref)
@@ -624,9 +640,13 @@ def connect_problem(ctx: TurnContext, state: GameState, pump: UnitState, source:
 
 
 def lengths_stock(state: GameState, pump: UnitState) -> UnitState | None:
-    """The unit whose hose a pump uses: its own, else its towing vehicle's."""
+    """The unit whose hose a pump uses: its own, else its towing vehicle's (a wheelbarrow
+    pump: the appliance of the fire team that set it down)."""
     if pump.hose_left > 0:
         return pump
+    stock = pump.extra.get("stock")
+    if pump.moves == "carried" and isinstance(stock, str) and stock in state.units:
+        return state.units[stock]
     if pump.towed_by is not None and pump.towed_by in state.units:
         return state.units[pump.towed_by]
     return pump if pump.role == "appliance" else None
@@ -653,3 +673,80 @@ def disconnect(ctx: TurnContext, state: GameState, pump: UnitState) -> None:
         if stock is not None:
             stock.hose_left += ctx.rules.int("hose.hydrant_lengths")
     pump.source = None
+
+
+# -- the wheelbarrow pump (§11: carried by one fire team) -----------------------------------
+def carrier_of(state: GameState, pump: UnitState) -> UnitState | None:
+    """The stand carrying ``pump`` (in play), or None when it stands on the ground."""
+    sid = pump.extra.get("carried_by")
+    s = state.units.get(sid) if isinstance(sid, str) else None
+    return s if s is not None and s.in_play else None
+
+
+def carried_pump(state: GameState, s: UnitState) -> UnitState | None:
+    """The pump the stand ``s`` carries, if any."""
+    for p in state.units.values():
+        if p.extra.get("carried_by") == s.id and p.in_play:
+            return p
+    return None
+
+
+def pick_up_problem(state: GameState, s: UnitState, pump: UnitState) -> str | None:
+    """Why fire team ``s`` cannot pick up ``pump`` (None: it can)."""
+    if not s.in_play or s.loc is None or s.kind != STAND:
+        return "the unit is not a personnel stand on the map"
+    if s.type != "fire_team" or s.parent is None:
+        return f"§11: a wheelbarrow pump is carried by a fire team, not {s.id}"
+    if pump.moves != "carried":
+        return f"§11: {pump.id} is not carried by hand"
+    if not pump.in_play or pump.loc != s.loc:
+        return f"§11: {pump.id} is not where {s.id} stands"
+    if pump.extra.get("carried_by") is not None:
+        return f"§11: {pump.id} is already being carried"
+    if carried_pump(state, s) is not None:
+        return f"§11: {s.id} already carries a pump"
+    if s.hose is not None or s.carrying:
+        return f"§11: {s.id} has its hands full (a hose line or a casualty)"
+    if any(h.unit == pump.id for h in state.hoses.values()):
+        return f"§7: the lines from {pump.id} must be taken up first"
+    return None
+
+
+def pick_up(ctx: TurnContext, state: GameState, s: UnitState, pump: UnitState) -> bool:
+    """Fire team ``s`` picks up the wheelbarrow pump where it stands (it leaves its water
+    source and pumps nothing while carried). Costs no movement points."""
+    if pick_up_problem(state, s, pump) is not None:
+        return False
+    disconnect(ctx, state, pump)
+    pump.extra["carried_by"] = s.id
+    pump.deployed = False
+    pump.task = "carry"
+    ctx.note("pick_up", at=s.loc, unit=s.id, pump=pump.id)
+    return True
+
+
+def set_down(ctx: TurnContext, state: GameState, pump: UnitState) -> bool:
+    """Put a carried pump down where its team stands: ready to pump at once (the rules
+    give no deploy time for it); its hose comes from the team's appliance."""
+    s = carrier_of(state, pump)
+    sid = pump.extra.pop("carried_by", None)
+    if sid is None:
+        return False
+    pump.deployed = True
+    pump.task = "idle"
+    carrier = s or state.units.get(str(sid))
+    if carrier is not None and carrier.parent is not None:
+        pump.extra["stock"] = carrier.parent
+    ctx.note("set_down", at=pump.loc, unit=str(sid), pump=pump.id)
+    return True
+
+
+def drop_stray_pumps(ctx: TurnContext, state: GameState) -> None:
+    """A pump whose carrier is lost, or was moved apart from it (a collapse), is dropped."""
+    for uid in sorted(state.units):
+        p = state.units[uid]
+        if p.extra.get("carried_by") is None:
+            continue
+        s = carrier_of(state, p)
+        if s is None or s.loc != p.loc:
+            set_down(ctx, state, p)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import re
 from pathlib import Path
@@ -18,7 +19,7 @@ from fireground.export.briefing import write_briefing
 from fireground.export.counters import counter_counts, counter_side, write_counters
 from fireground.export.layout import MM, LayoutError, evaluate, layout, resolved
 from fireground.export.pack import KINDS, export_pack, parse_only
-from fireground.export.reference import Rules, fill, write_reference
+from fireground.export.reference import Rules, describe, fill, value_rows, write_reference
 
 
 def text_of(path: Path) -> str:
@@ -53,6 +54,45 @@ def test_reference_lists_every_value_in_play(tmp_path: Path) -> None:
     text = text_of(write_reference(None, tmp_path / "r.pdf"))
     for key in ("bombing.load.6.incendiary", "rescue.search.4", "fatigue.exhausted_after"):
         assert key in text
+    # each key with its words from the layout data, then its value
+    assert "incendiaries in a stick, load roll 6\nbombing.load.6.incendiary\n6" in text
+    assert "search roll of 4 finds\nrescue.search.4\nlocated, needs" in text
+
+
+def test_every_ruleset_value_has_a_description() -> None:
+    rows = value_rows(Rules(None))
+    assert len(rows) > 100
+    assert [k for what, k, _ in rows if what == k] == []  # a new ruleset key needs its words
+    assert len({what for what, _, _ in rows}) == len(rows)  # and they tell the keys apart
+
+
+def test_describe_patterns_and_fallback() -> None:
+    words = {"a.b": "exact", "a.*": "any {*}", "x.*.y": "x of {*}"}
+    assert describe("a.b", words) == "exact"  # an exact entry beats the pattern
+    assert describe("a.c", words) == "any c"
+    assert describe("x.heavy_rescue.y", words) == "x of heavy rescue"
+    assert describe("a.b.c", words) == "a.b.c"  # parts must match in number
+    assert describe("house.rule", words) == "house.rule"  # unknown: the key itself
+
+
+def test_values_table_text_and_house_rules_come_from_the_data(tmp_path: Path, monkeypatch) -> None:
+    raw = layout_mod._raw_layouts()
+    text = copy.deepcopy(raw["reference_text"])
+    text["settings"]["descriptions"]["growth.on"] = "the fire gets worse on a roll of"
+    text["settings"]["value_names"]["heavy"] = "Heavy squad"
+    monkeypatch.setattr(layout_mod, "_raw_layouts", lambda: {**raw, "reference_text": text})
+    layout_mod._layout.cache_clear()
+    try:
+        house = dataclasses.replace(
+            small_scenario(), house_rules={"growth.on": 5, "rescue.search.3": "heavy"}
+        )
+        printed = text_of(write_reference(house, tmp_path / "h.pdf"))
+    finally:
+        layout_mod._layout.cache_clear()
+    assert "the fire gets worse on a roll of\ngrowth.on\n5★" in printed
+    assert "search roll of 3 finds\nrescue.search.3\nHeavy squad★" in printed
+    assert "search roll of 4 finds\nrescue.search.4\nHeavy squad\n" in printed
+    assert "fire grows on 1d6 of" not in printed
 
 
 # -- counters ------------------------------------------------------------------------------

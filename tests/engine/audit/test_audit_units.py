@@ -281,6 +281,7 @@ def test_small_pump_team_feeds_two_lines():
     ctx, st = play(sc)
     sp = st.units["SP"]
     sp.water = 5
+    sp.deployed = True  # §7: its trailer pump has had its turn to deploy
     for i in (1, 2, 3):
         st.units[f"SP.{i}"] = UnitState(f"SP.{i}", "fire_team", STAND, ("S01", 0), parent="SP")
         hose(st, f"H{i}", "SP", [("S00", 0), ("S01", 0)], B02, [f"SP.{i}"], water=0)
