@@ -97,7 +97,10 @@ M_BOMB_CDF = 25  # float64[A]
 M_LOAD = 26  # int64[6, 2]: (HE, incendiaries) for each stick die
 M_OCCUPANTS = 27  # int64[N]
 M_IN_USE_FA = 28  # int8: 1 (the source's fire is the limit) or 0 (a jump: fixed limit)
-M_SIZE = 29
+M_LOC_LEVEL = 29  # int64[N]
+M_NBR_PTR = 30  # CSR: the cells that count each cell among their neighbours
+M_NBR_IDX = 31
+M_SIZE = 32
 
 # rows of a game's state matrix S
 S_FIRE = 0
@@ -112,7 +115,8 @@ S_COUNT = 8  # burning sources on in-edges
 S_IN_FRONT = 9
 S_IN_ACTIVE = 10
 S_FIRST = 11  # turn first alight (-1: never)
-S_ROWS = 12
+S_NB_BURNING = 12  # burning neighbours (growth: "a neighbour burns")
+S_ROWS = 13
 
 # the list lengths in L
 L_FRONT = 0
@@ -133,10 +137,10 @@ _TO_UNIT = 1.0 / 9007199254740992.0  # 2**-53
 # The helpers run without numba's reference counting: they allocate nothing, and counting
 # the arrays they are handed (an atomic operation per array and call) would cost more than
 # their work on the hot paths.
-njit = numba.njit(cache=True, nogil=True, _nrt=False)
+njit = numba.njit(cache=True, nogil=True, _nrt=False)  # type: ignore[call-overload, unused-ignore]
 
 
-@njit  # type: ignore[misc, unused-ignore]
+@njit  # type: ignore[misc, untyped-decorator, unused-ignore]
 def mix64(z: Any) -> Any:
     """The SplitMix64 output function (a bijection of 64-bit words)."""
     z = (z ^ (z >> _S30)) * _M1
@@ -144,13 +148,13 @@ def mix64(z: Any) -> Any:
     return z ^ (z >> _S31)
 
 
-@njit  # type: ignore[misc, unused-ignore]
+@njit  # type: ignore[misc, untyped-decorator, unused-ignore]
 def game_state(key0: Any, key1: Any, game: int) -> Any:
     """The first state of game ``game``'s stream under the run key ``(key0, key1)``."""
     return mix64(key0 ^ mix64(key1 + np.uint64(game) * _GAMMA))
 
 
-@njit  # type: ignore[misc, unused-ignore]
+@njit  # type: ignore[misc, untyped-decorator, unused-ignore]
 def uniform(rs: Any) -> float:
     """The next number in [0, 1) of the stream whose state is ``rs[0]``."""
     s = rs[0] + _GAMMA
@@ -158,17 +162,17 @@ def uniform(rs: Any) -> float:
     return float(mix64(s) >> _S11) * _TO_UNIT
 
 
-@njit  # type: ignore[misc, unused-ignore]
+@njit  # type: ignore[misc, untyped-decorator, unused-ignore]
 def die(rs: Any) -> int:
     """1d6."""
     return 1 + int(uniform(rs) * 6.0)
 
 
 # -- lighting and putting out --------------------------------------------------------------
-@njit  # type: ignore[misc, unused-ignore]
+@njit  # type: ignore[misc, untyped-decorator, unused-ignore]
 def _kindle(
     b: int, level: int, turn: int, S: Any, Fl: Any, Al: Any, L: Any, building: Any, road: Any,
-    out_ptr: Any, out_dst: Any,
+    out_ptr: Any, out_dst: Any, nbr_ptr: Any, nbr_idx: Any,
 ) -> None:  # fmt: skip
     """Cell ``b`` (unlit) starts burning at ``level``; the counts and lists follow."""
     S[S_FIRE, b] = level
@@ -184,85 +188,98 @@ def _kindle(
             S[S_IN_FRONT, d] = 1
             Fl[L[L_FRONT]] = d
             L[L_FRONT] += 1
+    for e in range(nbr_ptr[b], nbr_ptr[b + 1]):
+        S[S_NB_BURNING, nbr_idx[e]] += 1
     if S[S_IN_ACTIVE, b] == 0:
         S[S_IN_ACTIVE, b] = 1
         Al[L[L_ACTIVE]] = b
         L[L_ACTIVE] += 1
 
 
-@njit  # type: ignore[misc, unused-ignore]
-def _douse(b: int, S: Any, Fl: Any, L: Any, out_ptr: Any, out_dst: Any) -> None:
+@njit  # type: ignore[misc, untyped-decorator, unused-ignore]
+def _douse(
+    b: int, S: Any, Fl: Any, L: Any, out_ptr: Any, out_dst: Any, nbr_ptr: Any, nbr_idx: Any
+) -> None:
     """Cell ``b`` goes out (a road incendiary burned down)."""
     S[S_FIRE, b] = 0
     S[S_ROAD_AGE, b] = -1
     for e in range(out_ptr[b], out_ptr[b + 1]):
         S[S_COUNT, out_dst[e]] -= 1
+    for e in range(nbr_ptr[b], nbr_ptr[b + 1]):
+        S[S_NB_BURNING, nbr_idx[e]] -= 1
     if S[S_COUNT, b] > 0 and S[S_IN_FRONT, b] == 0:
         S[S_IN_FRONT, b] = 1
         Fl[L[L_FRONT]] = b
         L[L_FRONT] += 1
 
 
-@njit  # type: ignore[misc, unused-ignore]
+@njit  # type: ignore[misc, untyped-decorator, unused-ignore]
 def _light(
     b: int, level: int, turn: int, S: Any, Fl: Any, Al: Any, L: Any, building: Any, road: Any,
-    out_ptr: Any, out_dst: Any, store: Any, stack: Any, sp: int,
+    out_ptr: Any, out_dst: Any, nbr_ptr: Any, nbr_idx: Any, store: Any, stack: Any, sp: int,
 ) -> int:  # fmt: skip
     """Set an unlit cell alight; a store there goes on the stack. Returns the stack size."""
     if S[S_FIRE, b] != 0:
         return sp
-    _kindle(b, level, turn, S, Fl, Al, L, building, road, out_ptr, out_dst)
+    _kindle(b, level, turn, S, Fl, Al, L, building, road, out_ptr, out_dst, nbr_ptr, nbr_idx)
     st = store[b]
-    if st == OIL or st == PETROL:
+    if st in (OIL, PETROL):
         stack[sp] = b
         sp += 1
     return sp
 
 
 # -- the rare paths: stores, bombs, collapse --------------------------------------------------
-@njit  # type: ignore[misc, unused-ignore]
+@njit  # type: ignore[misc, untyped-decorator, unused-ignore]
 def _collapse(
     qa: Any, ql: Any, qn: int, S: Any, P: Any, building: Any, water: Any, above_ptr: Any,
     above_idx: Any, adj_ptr: Any, adj_src: Any, area_ground: Any, loc_area: Any,
 ) -> None:  # fmt: skip
     """Work off the collapse queue: area ``qa[i]`` falls from its location ``ql[i]`` upwards;
-    rubble strikes the ground level of each neighbouring area (which may fall in turn)."""
+    rubble strikes the ground level of each neighbouring area (which may fall in turn).
+
+    The queue is worked in waves, as the numpy path does: every collapse of a wave brings
+    its levels down before any of its rubble lands, so rubble never strikes a level that
+    falls in the same wave."""
     destroyed = P[P_DESTROYED]
     heavy = P[P_HEAVY]
     i = 0
     while i < qn:
-        area = qa[i]
-        low = ql[i]
-        i += 1
-        S[S_DAMAGE, low] = destroyed
-        if S[S_FATE, low] == SAFE:
-            S[S_FATE, low] = BURIED
-        for e in range(above_ptr[low], above_ptr[low + 1]):
-            k = above_idx[e]
-            S[S_DAMAGE, k] = destroyed
-            if S[S_FATE, k] == SAFE:
-                S[S_FATE, k] = BURIED
-        for e in range(adj_ptr[area], adj_ptr[area + 1]):
-            ground = area_ground[adj_src[e]]
-            if water[ground]:
-                continue
-            if building[ground]:
-                old = S[S_DAMAGE, ground]
-                new = min(old + P[P_RUBBLE_DAMAGE], destroyed)
-                if new <= old:
+        end = qn
+        for j in range(i, end):
+            low = ql[j]
+            S[S_DAMAGE, low] = destroyed
+            if S[S_FATE, low] == SAFE:
+                S[S_FATE, low] = BURIED
+            for e in range(above_ptr[low], above_ptr[low + 1]):
+                k = above_idx[e]
+                S[S_DAMAGE, k] = destroyed
+                if S[S_FATE, k] == SAFE:
+                    S[S_FATE, k] = BURIED
+        for j in range(i, end):
+            area = qa[j]
+            for e in range(adj_ptr[area], adj_ptr[area + 1]):
+                ground = area_ground[adj_src[e]]
+                if water[ground]:
                     continue
-                S[S_DAMAGE, ground] = new
-                if new >= destroyed:
-                    qa[qn] = loc_area[ground]
-                    ql[qn] = ground
-                    qn += 1
-                elif new >= heavy and S[S_FATE, ground] == SAFE:
-                    S[S_FATE, ground] = BURIED
-            else:
-                S[S_RUBBLE, ground] = 1
+                if building[ground]:
+                    old = S[S_DAMAGE, ground]
+                    new = min(old + P[P_RUBBLE_DAMAGE], destroyed)
+                    if new <= old:
+                        continue
+                    S[S_DAMAGE, ground] = new
+                    if new >= destroyed:
+                        qa[qn] = loc_area[ground]
+                        ql[qn] = ground
+                        qn += 1
+                    elif new >= heavy and S[S_FATE, ground] == SAFE:
+                        S[S_FATE, ground] = BURIED
+                else:
+                    S[S_RUBBLE, ground] = 1
+        i = end
 
 
-@njit  # type: ignore[misc, unused-ignore]
+@njit  # type: ignore[misc, untyped-decorator, unused-ignore]
 def _he_blast(
     area: int, keep: int, S: Any, P: Any, M: Any, qa: Any, ql: Any, rs: Any
 ) -> None:  # fmt: skip
@@ -308,7 +325,7 @@ def _he_blast(
         S[S_FIRE, keep] = P[P_PETROL_FIRE]
 
 
-@njit  # type: ignore[misc, unused-ignore]
+@njit  # type: ignore[misc, untyped-decorator, unused-ignore]
 def _stores(
     stack: Any, sp: int, turn: int, S: Any, Fl: Any, Al: Any, L: Any, P: Any, M: Any,
     qa: Any, ql: Any, rs: Any,
@@ -330,7 +347,8 @@ def _stores(
                 if S[S_FIRE, nb] == 0 and (building[nb] or (road[nb] and S[S_RUBBLE, nb])):
                     sp = _light(
                         nb, P[P_OIL_SPREAD_FIRE], turn, S, Fl, Al, L, building, road,
-                        M[M_OUT_PTR], M[M_OUT_DST], store, stack, sp,
+                        M[M_OUT_PTR], M[M_OUT_DST], M[M_NBR_PTR], M[M_NBR_IDX], store, stack,
+                        sp,
                     )  # fmt: skip
         else:
             S[S_FIRE, b] = P[P_PETROL_FIRE]
@@ -339,7 +357,7 @@ def _stores(
 
 
 # -- step 1 ------------------------------------------------------------------------------------
-@njit  # type: ignore[misc, unused-ignore]
+@njit  # type: ignore[misc, untyped-decorator, unused-ignore]
 def _spread(
     S: Any, Fl: Any, L: Any, P: Any, building: Any, road: Any, in_ptr: Any, in_src: Any,
     in_thr: Any, in_add: Any, in_use_fa: Any, store_mod: Any, fail: Any, caught: Any, rs: Any,
@@ -348,8 +366,8 @@ def _spread(
     the step) and the damp lost by those that did not. Returns (caught, any damp lost).
 
     An edge rolls when its source burns at ``in_thr`` or more; its limit before the cell's
-    own modifiers is ``in_use_fa * fire + in_add`` (the wind is folded into ``in_add``).
-    The loop is written without branches on the cells' fires: they are unpredictable."""
+    own modifiers is ``in_use_fa * fire + in_add`` (the wind is folded into ``in_add``);
+    the edge loop has no branch on the sources' fires (they are unpredictable)."""
     damp_per_level = P[P_DAMP_PER_LEVEL]
     nc = 0
     lost = False
@@ -374,9 +392,11 @@ def _spread(
             on = fa >= in_thr[e]
             t = in_use_fa[e] * fa + in_add[e] - base
             k = min(max(t, 0), 6) if on else 0
-            kd = min(max(t + dmp, 0), 6) if on else 0
             q *= fail[k]
-            qd *= fail[kd]
+            if dmp:
+                qd *= fail[min(max(t + dmp, 0), 6) if on else 0]
+            else:
+                qd = q
         if q < 1.0 and uniform(rs) < 1.0 - q:
             caught[nc] = b
             nc += 1
@@ -401,17 +421,17 @@ def _spread(
 
 
 # -- steps 2 and 7 -----------------------------------------------------------------------------
-@njit  # type: ignore[misc, unused-ignore]
+@njit  # type: ignore[misc, untyped-decorator, unused-ignore]
 def _active(
-    S: Any, Al: Any, L: Any, P: Any, F: Any, nb_ptr: Any, nb_idx: Any, wood: Any,
-    building: Any, loc_area: Any, grow: bool, damage: bool, qa: Any, ql: Any, rs: Any,
+    S: Any, Al: Any, L: Any, P: Any, F: Any, wood: Any, building: Any, loc_area: Any,
+    grow: bool, damage: bool, qa: Any, ql: Any, rs: Any,
 ) -> int:  # fmt: skip
     """One pass over the active cells: growth (step 2) and/or fire damage (step 7).
 
     With both, a cell grows and then rolls for damage on its new fire (as the two steps do
     when nothing happens in between). The damage pass drops the cells that can no longer
     change and queues those that reached "destroyed" (``qa``/``ql``; returns how many).
-    Two numbers are drawn per cell and the outcomes added without branches."""
+    A cell draws one number for each roll it makes."""
     fire_max = P[P_FIRE_MAX]
     road_max = P[P_ROAD_MAX]
     damage_fire = P[P_DAMAGE_FIRE]
@@ -428,17 +448,16 @@ def _active(
                 S[S_IN_ACTIVE, b] = 0
             continue
         cap = road_max if S[S_ROAD_AGE, b] >= 0 else fire_max
-        if grow:
-            nbf = 0
-            for e in range(nb_ptr[b], nb_ptr[b + 1]):
-                nbf |= S[S_FIRE, nb_idx[e]] > 0
-            chance = F[F_GROW + 2 * nbf + (1 if wood[b] else 0)]
-            f += (f < cap) & (uniform(rs) < chance)
+        if grow and f < cap:
+            nbf = 2 if S[S_NB_BURNING, b] > 0 else 0
+            f += uniform(rs) < F[F_GROW + nbf + (1 if wood[b] else 0)]
             S[S_FIRE, b] = f
         if damage:
             dmg = np.int64(S[S_DAMAGE, b])
             rolls = (f >= damage_fire) & building[b] & (dmg < destroyed)
-            hit = rolls & (uniform(rs) < damage_chance)
+            hit = False
+            if rolls:
+                hit = uniform(rs) < damage_chance
             if hit:
                 dmg += 1
                 S[S_DAMAGE, b] = dmg
@@ -458,8 +477,30 @@ def _active(
     return qn
 
 
+@njit  # type: ignore[misc, untyped-decorator, unused-ignore]
+def _lowest_per_area(qa: Any, ql: Any, qn: int, loc_level: Any) -> int:
+    """Keep, of the queued collapses of each area, the one from its lowest level."""
+    w = 0
+    for i in range(qn):
+        keep = True
+        for j in range(qn):
+            if j != i and qa[j] == qa[i]:
+                lj, li = loc_level[ql[j]], loc_level[ql[i]]
+                if lj < li or (lj == li and j < i):
+                    keep = False
+                    break
+        if keep:
+            qa[qn + w] = qa[i]
+            ql[qn + w] = ql[i]
+            w += 1
+    for i in range(w):
+        qa[i] = qa[qn + i]
+        ql[i] = ql[qn + i]
+    return w
+
+
 # -- whole games -------------------------------------------------------------------------------
-@njit  # type: ignore[misc, unused-ignore]
+@njit  # type: ignore[misc, untyped-decorator, unused-ignore]
 def play_one(
     S: Any, Fl: Any, Al: Any, L: Any, P: Any, F: Any, M: Any, start: Any, bomb_lost: float,
     turns: int, rs: Any, scratch: Any, all_clear_turn: Any, g: int,
@@ -471,8 +512,8 @@ def play_one(
     water = M[M_WATER]
     wood = M[M_WOOD]
     store = M[M_STORE]
-    nb_ptr = M[M_NB_PTR]
-    nb_idx = M[M_NB_IDX]
+    nbr_ptr = M[M_NBR_PTR]
+    nbr_idx = M[M_NBR_IDX]
     in_ptr = M[M_IN_PTR]
     in_src = M[M_IN_SRC]
     in_thr = M[M_IN_THR]
@@ -487,6 +528,7 @@ def play_one(
     adj_src = M[M_ADJ_SRC]
     area_ground = M[M_AREA_GROUND]
     area_top = M[M_AREA_TOP]
+    loc_level = M[M_LOC_LEVEL]
     loc_area = M[M_LOC_AREA]
     bomb_cdf = M[M_BOMB_CDF]
     load = M[M_LOAD]
@@ -522,7 +564,9 @@ def play_one(
             has_road = True
     for b in range(n):
         if start[0, b] > 0 and S[S_FIRE, b] == 0:
-            _kindle(b, start[0, b], 0, S, Fl, Al, L, building, road, out_ptr, out_dst)
+            _kindle(
+                b, start[0, b], 0, S, Fl, Al, L, building, road, out_ptr, out_dst, nbr_ptr, nbr_idx
+            )
     clear = P[P_START_ALL_CLEAR] != 0
     all_clear_turn[g] = 0 if clear else -1
 
@@ -537,7 +581,7 @@ def play_one(
             for i in range(nc):
                 sp = _light(
                     caught[i], fire_start, turn, S, Fl, Al, L, building, road, out_ptr,
-                    out_dst, store, stack, sp,
+                    out_dst, nbr_ptr, nbr_idx, store, stack, sp,
                 )  # fmt: skip
             if sp:
                 _stores(stack, sp, turn, S, Fl, Al, L, P, M, qa, ql, rs)
@@ -545,9 +589,7 @@ def play_one(
         # step 2: growth of the fires below their cap; when neither embers nor bombs can
         # change anything before step 7, the damage rolls go in the same pass
         fused = not has_embers and (clear or not P[P_BOMBING])
-        qn = _active(
-            S, Al, L, P, F, nb_ptr, nb_idx, wood, building, loc_area, True, fused, qa, ql, rs
-        )
+        qn = _active(S, Al, L, P, F, wood, building, loc_area, True, fused, qa, ql, rs)
         # road incendiaries age and burn out, leaving no embers
         if has_road:
             has_road = False
@@ -555,7 +597,7 @@ def play_one(
                 if S[S_ROAD_AGE, b] >= 0:
                     S[S_ROAD_AGE, b] += 1
                     if S[S_ROAD_AGE, b] >= P[P_ROAD_TURNS]:
-                        _douse(b, S, Fl, L, out_ptr, out_dst)
+                        _douse(b, S, Fl, L, out_ptr, out_dst, nbr_ptr, nbr_idx)
                     else:
                         has_road = True
 
@@ -573,7 +615,7 @@ def play_one(
             for i in range(nc):
                 sp = _light(
                     caught[i], fire_start, turn, S, Fl, Al, L, building, road, out_ptr,
-                    out_dst, store, stack, sp,
+                    out_dst, nbr_ptr, nbr_idx, store, stack, sp,
                 )  # fmt: skip
             if sp:
                 _stores(stack, sp, turn, S, Fl, Al, L, P, M, qa, ql, rs)
@@ -608,14 +650,14 @@ def play_one(
                     if road[b] and not S[S_RUBBLE, b]:
                         _kindle(
                             b, min(fire_start, road_max), turn, S, Fl, Al, L, building, road,
-                            out_ptr, out_dst,
+                            out_ptr, out_dst, nbr_ptr, nbr_idx,
                         )  # fmt: skip
                         S[S_ROAD_AGE, b] = 0
                         has_road = True
                         continue
                     sp = _light(
                         b, fire_start, turn, S, Fl, Al, L, building, road, out_ptr, out_dst,
-                        store, stack, 0,
+                        nbr_ptr, nbr_idx, store, stack, 0,
                     )  # fmt: skip
                     if sp:
                         _stores(stack, sp, turn, S, Fl, Al, L, P, M, qa, ql, rs)
@@ -623,11 +665,11 @@ def play_one(
         # step 7: the hottest fires damage buildings; cells that can no longer change leave
         # the active list
         if not fused:
-            qn = _active(
-                S, Al, L, P, F, nb_ptr, nb_idx, wood, building, loc_area, False, True, qa, ql,
-                rs,
-            )  # fmt: skip
+            qn = _active(S, Al, L, P, F, wood, building, loc_area, False, True, qa, ql, rs)
         if qn:
+            # as the rules work through the burning locations in order, a level brought
+            # down by the collapse of a lower one no longer rolls: one collapse per area
+            qn = _lowest_per_area(qa, ql, qn, loc_level)
             _collapse(
                 qa, ql, qn, S, P, building, water, above_ptr, above_idx, adj_ptr, adj_src,
                 area_ground, loc_area,
@@ -638,29 +680,29 @@ def play_one(
                     S[S_FATE, b] = BURIED
 
 
-@numba.njit(cache=True, nogil=True, parallel=True)  # type: ignore[misc, unused-ignore]
+@numba.njit(cache=True, nogil=True, parallel=True)  # type: ignore[misc, untyped-decorator, unused-ignore]
 def play_games(
     P: Any, F: Any, M: Any, start: Any, bomb_lost: float, key0: Any, key1: Any, first_game: int,
     turns: int, burned: Any, destroyed_out: Any, first_alight: Any, fire_out: Any,
-    all_clear_turn: Any, dead: Any, buried: Any,
+    all_clear_turn: Any, dead: Any, buried: Any, states: Any,
 ) -> None:  # fmt: skip
     """Play ``len(burned)`` games of ``turns`` turns (games ``first_game``, ``first_game+1``,
     ... of the run keyed ``key0, key1``), filling the ``[games, N]`` and ``[games]`` outputs.
-    ``start`` holds the start rows: fire, embers, damp, damage, rubble, road age."""
+    ``start`` holds the start rows: fire, embers, damp, damage, rubble, road age. When
+    ``states`` has a row per game (``[games, S_ROWS, N]``) each game plays in its row, which
+    keeps its final state for inspection; otherwise (``[0, S_ROWS, N]``) in scratch space."""
     games, n = burned.shape
     occupants = M[M_OCCUPANTS]
     destroyed = P[P_DESTROYED]
     for g in numba.prange(games):
-        S = np.empty((S_ROWS, n), dtype=np.int16)
+        S = states[g] if len(states) else np.empty((S_ROWS, n), dtype=np.int16)
         Fl = np.empty(n, dtype=np.int64)
         Al = np.empty(n, dtype=np.int64)
         L = np.zeros(2, dtype=np.int64)
         scratch = np.empty((4, 2 * n + 2), dtype=np.int64)
         rs = np.empty(1, dtype=np.uint64)
         rs[0] = game_state(key0, key1, first_game + g)
-        play_one(
-            S, Fl, Al, L, P, F, M, start, bomb_lost, turns, rs, scratch, all_clear_turn, g
-        )
+        play_one(S, Fl, Al, L, P, F, M, start, bomb_lost, turns, rs, scratch, all_clear_turn, g)
         nd = 0
         nbu = 0
         for b in range(n):

@@ -16,8 +16,20 @@ Two tricks keep it fast while leaving each location's chances exactly as the rul
   (found with packed bit masks gathered along the CSR lists), and the rare events (bombs,
   store fires, collapse chains) run per game.
 
-Chance comes from a numpy :class:`~numpy.random.Generator` per chunk of games, seeded from
-``SeedSequence(seed).spawn``: a chunk's games are the same whatever process plays them.
+Two ways to play, the same rules:
+
+* **The numba kernel** (:mod:`._fastkernels`, used whenever numba imports): whole games,
+  one per loop iteration, spread over threads; each game has its own counter-based stream
+  keyed by the seed and the game's number, so a seed gives the same games on any number of
+  threads, chunks or processes. This is the fast path (:func:`run_kernel`).
+* **The numpy path** (:class:`Batch`, without numba or with ``FIREGROUND_NO_NUMBA=1``):
+  a batch of games at once as ``[games, locations]`` arrays, chance from a numpy
+  :class:`~numpy.random.Generator` per fixed chunk of games seeded from
+  ``SeedSequence(seed).spawn``, so a chunk's games are the same whatever process plays
+  them (:func:`run_games_numpy`).
+
+The two draw from different streams: for one seed they play different games with the same
+chances (tests/engine/test_fastsim_speedpath.py compares them statistically).
 """
 
 from __future__ import annotations
@@ -899,6 +911,8 @@ def kernel_tables(model: FastModel) -> dict[str, Any]:
     np.cumsum([len(x) for x in m.he_targets], out=he_ptr[1:])
     in_dst = np.repeat(np.arange(m.n, dtype=np.int64), np.diff(m.in_ptr))
     out_dst, out_ptr = _csr_by_dst(in_dst, m.in_src, m.n)  # grouped by source
+    nb_row = np.repeat(np.arange(m.n, dtype=np.int64), np.diff(m.nb_ptr))
+    nbr_idx, nbr_ptr = _csr_by_dst(nb_row, m.nb_idx, m.n)  # who lists each cell
     parts: dict[int, Any] = {
         fk.M_BUILDING: m.building,
         fk.M_ROAD: m.road,
@@ -913,6 +927,9 @@ def kernel_tables(model: FastModel) -> dict[str, Any]:
         ).astype(np.int8),
         fk.M_IN_ADD: (np.where(m.in_kind == JUMP, p.jump_max, 0) - m.in_wind).astype(np.int8),
         fk.M_IN_USE_FA: (m.in_kind != JUMP).astype(np.int8),
+        fk.M_LOC_LEVEL: m.loc_level,
+        fk.M_NBR_PTR: nbr_ptr,
+        fk.M_NBR_IDX: nbr_idx,
         fk.M_OUT_PTR: out_ptr,
         fk.M_OUT_DST: out_dst,
         fk.M_AREA_PTR: area_ptr,
@@ -969,9 +986,11 @@ def run_kernel(
     key: tuple[np.uint64, np.uint64],
     first_game: int = 0,
     threads: int = 1,
+    states: npt.NDArray[np.int16] | None = None,
 ) -> FastResult:
     """Games ``first_game`` .. ``first_game + games - 1`` of the run keyed ``key`` on the
-    numba kernel, spread over ``threads`` threads."""
+    numba kernel, spread over ``threads`` threads. ``states`` (``[games, rows, N]``, see
+    :func:`kernel_state`) receives each game's final state when given."""
     import numba  # type: ignore[import-not-found, unused-ignore]
 
     from . import _fastkernels as fk
@@ -990,13 +1009,33 @@ def run_kernel(
     )
     if games == 0:
         return out
-    numba.set_num_threads(max(1, min(threads, int(numba.config.NUMBA_NUM_THREADS))))
-    fk.play_games(
-        t["P"], t["F"], t["M"], t["start"], t["bomb_lost"], key[0], key[1], first_game, turns,
-        out.burned, out.destroyed, out.first_alight, out.fire, out.all_clear_turn, out.dead,
-        out.buried,
-    )  # fmt: skip
+    numba.set_num_threads(max(1, min(threads, int(getattr(numba.config, "NUMBA_NUM_THREADS", 1)))))
+    # small chunks of games handed out as threads come free: a thread slowed down by other
+    # work on the machine does not hold the others up
+    chunksize = numba.set_parallel_chunksize(8)
+    try:
+        fk.play_games(
+            t["P"], t["F"], t["M"], t["start"], t["bomb_lost"], key[0], key[1], first_game,
+            turns, out.burned, out.destroyed, out.first_alight, out.fire, out.all_clear_turn,
+            out.dead, out.buried,
+            states if states is not None else np.zeros((0, fk.S_ROWS, n), np.int16),
+        )  # fmt: skip
+    finally:
+        numba.set_parallel_chunksize(chunksize)
     return out
+
+
+def kernel_state(
+    model: FastModel, games: int, turns: int, seed: int | None = None
+) -> tuple[FastResult, dict[str, npt.NDArray[np.int16]]]:
+    """Play on the kernel and keep every game's final state, by name (``fire``, ``damp``,
+    ``damage``, ``rubble``, ``fate``, ...; each ``[games, N]``): for tests and debugging."""
+    from . import _fastkernels as fk
+
+    states = np.zeros((games, fk.S_ROWS, model.n), dtype=np.int16)
+    result = run_kernel(model, games, turns, run_key(seed), states=states)
+    rows = {name[2:].lower(): getattr(fk, name) for name in dir(fk) if name.startswith("S_")}
+    return result, {k: states[:, r, :] for k, r in rows.items() if k != "rows"}
 
 
 KERNEL_CHUNK = 1024  # games per kernel call (progress is reported between calls)
