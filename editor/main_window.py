@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QMainWindow,
     QScrollArea,
+    QToolBar,
     QVBoxLayout,
     QWidget,
 )
@@ -93,11 +94,16 @@ class MainWindow(FilesMixin, ActionsMixin, QMainWindow):
         lay.addWidget(self.view, 1)
         self.setCentralWidget(central)
         self.toolbox = Toolbox(self.doc, self.view)
-        bar = self.addToolBar("Tools")
+        # The tools stand in a column at the left (as in Tiled), grouped into shapes,
+        # placements and start brushes, so every one shows even in a narrow window; the
+        # options bar gets the whole top row.
+        bar = QToolBar("Tools")
         bar.setObjectName("tools")
+        bar.setOrientation(Qt.Vertical)
+        bar.setToolButtonStyle(Qt.ToolButtonTextOnly)
+        self.addToolBar(Qt.LeftToolBarArea, bar)
         self._toolbars = [bar]
         self.toolbox.build_toolbar(bar, self._tool_changed)
-        self.addToolBarBreak()
         self.options = OptionsBar(self.toolbox)
         self.options.setObjectName("options")
         self.addToolBar(self.options)
@@ -304,7 +310,6 @@ class MainWindow(FilesMixin, ActionsMixin, QMainWindow):
         for d in self._docks:
             self.removeDockWidget(d)
             d.deleteLater()
-        self.removeToolBarBreak(self.options)
         # The old tools' and menus' keys must go now, not at the next event loop pass:
         # two live actions on one key make Qt ignore the key (an ambiguous shortcut).
         for tb in self._toolbars:

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtGui import QAction, QActionGroup
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QAction, QActionGroup, QKeyEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -37,6 +38,8 @@ PLACE_KEYS = {
     FeatureType.ENTRY: "N",
     FeatureType.LABEL: "L",
 }
+#: The tool bar's section headings, by the first tool of each section.
+SECTIONS = {"Select": "Shapes", "Stairwell": "Place", "Fire": "Start"}
 BRUSH_KEYS = {"fire": "F", "embers": "I", "damp": "A", "damage": "G", "rubble": "B", "craters": "K"}
 
 
@@ -100,9 +103,15 @@ class Toolbox:
         return out
 
     def build_toolbar(self, bar: QToolBar, on_change: Callable[[], None]) -> None:
+        """Fill ``bar`` with one button per tool, under the section headings."""
         for i, (label, tool, key) in enumerate(self.all_tools()):
-            if label in ("Stairwell", "Fire"):
-                bar.addSeparator()
+            if label in SECTIONS:
+                if i:
+                    bar.addSeparator()
+                head = QLabel(SECTIONS[label])
+                head.setAlignment(Qt.AlignCenter)
+                head.setStyleSheet("QLabel { color: #666; font-size: 8pt; }")
+                bar.addWidget(head)
             act = QAction(label, bar)
             act.setCheckable(True)
             if key:
@@ -114,6 +123,11 @@ class Toolbox:
             self.actions[label] = act
             if i == 0:
                 act.setChecked(True)
+        # One width for all buttons, so the column reads as a list.
+        buttons = [b for a in self.actions.values() if (b := bar.widgetForAction(a))]
+        width = max(b.sizeHint().width() for b in buttons)
+        for b in buttons:
+            b.setMinimumWidth(width)
 
     def use(self, tool: AbstractTool) -> None:
         self.view.set_tool(tool)
@@ -124,6 +138,23 @@ class Toolbox:
         checked = self.group.checkedAction()
         if checked is not None:  # a tool without a tool-bar button
             checked.setChecked(False)
+
+
+class TypedEntry(QLineEdit):
+    """The typed-coordinates field; Esc hands the keyboard back to the map."""
+
+    escaped = Signal()
+    #: Backspace in the empty field: drop the last corner placed.
+    backedUp = Signal()
+
+    def keyPressEvent(self, e: QKeyEvent) -> None:
+        if e.key() == Qt.Key_Escape:
+            self.escaped.emit()
+            return
+        if e.key() == Qt.Key_Backspace and not self.text():
+            self.backedUp.emit()
+            return
+        super().keyPressEvent(e)
 
 
 class OptionsBar(QToolBar):
@@ -187,6 +218,17 @@ class OptionsBar(QToolBar):
         self.corner.editingFinished.connect(self._corner_typed)
         self.corner_act = self.addWidget(self.corner)
         toolbox.vertices.on_vertex_changed.append(self._show_corner)
+        self.typed_label = QLabel()
+        self.typed_label_act = self.addWidget(self.typed_label)
+        self.typed = TypedEntry()
+        self.typed.setMaximumWidth(180)
+        self.typed.textEdited.connect(self._typed_preview)
+        self.typed.returnPressed.connect(self._typed_entered)
+        self.typed.escaped.connect(self._typed_escaped)
+        self.typed.backedUp.connect(self._typed_back)
+        self.typed_act = self.addWidget(self.typed)
+        for t in (toolbox.polygon, toolbox.rectangle):
+            t.on_type_request.append(self._focus_typed)
         doc.scenarioChanged.connect(self._on_scenario)
         self._fill_kinds()
         self.tool_changed()
@@ -268,6 +310,27 @@ class OptionsBar(QToolBar):
                 )
         self.value.blockSignals(False)
         self.corner_act.setVisible(tool is self.toolbox.vertices)
+        drawing = tool in (self.toolbox.polygon, self.toolbox.rectangle)
+        self.typed_act.setVisible(drawing)
+        self.typed_label_act.setVisible(drawing)
+        self.typed.clear()
+        self.typed_label.setText(
+            " Rectangle (:) " if tool is self.toolbox.rectangle else " Corner (:) "
+        )
+        if tool is self.toolbox.rectangle:
+            self.typed.setPlaceholderText("x, y, w, h")
+            self.typed.setToolTip(
+                "Type the south-west corner, width and height in table cm, then Enter "
+                "(no snapping). ':' on the map comes here."
+            )
+        else:
+            self.typed.setPlaceholderText("x, y  or  @dx, dy")
+            self.typed.setToolTip(
+                "Type a corner in table cm (x, y; or @dx, dy from the last corner; several "
+                "joined by ';') and press Enter to add it exactly, without snapping. Enter on "
+                "an empty field finishes the area, Backspace there drops the last corner, Esc "
+                "goes back to the map. ':' on the map comes here."
+            )
         is_store = isinstance(tool, PlaceFeatureTool) and tool.ftype is FeatureType.STORE
         self.material_act.setVisible(is_store)
         texty = isinstance(tool, PlaceFeatureTool) and tool.ftype in (
@@ -299,6 +362,88 @@ class OptionsBar(QToolBar):
             return
         if len(pts) == 1:
             self.toolbox.vertices.set_vertex(pts[0])
+
+    # -- typed coordinates for the polygon and rectangle tools ---------------------------------
+    def _focus_typed(self) -> None:
+        self.typed.setFocus(Qt.ShortcutFocusReason)
+        self.typed.selectAll()
+
+    def _parse_typed(self) -> tuple[float, ...] | list[tuple[float, float]] | None:
+        """The rectangle's (x, y, w, h) or the polygon's points typed so far; None if the
+        text is not (yet) valid."""
+        from .geometry import DECIMALS, parse_points, rnd
+
+        text = self.typed.text().strip()
+        if not text:
+            return None
+        if self.toolbox.view.tool is self.toolbox.rectangle:
+            bits = text.replace(";", ",").split(",")
+            try:
+                nums = tuple(round(float(b), DECIMALS) + 0.0 for b in bits)
+            except ValueError:
+                return None
+            return nums if len(nums) == 4 else None
+        # Polygon corners: "x, y", several joined by ';', or "@dx, dy" from the corner before.
+        out: list[tuple[float, float]] = []
+        prev = self.toolbox.polygon.points[-1] if self.toolbox.polygon.points else None
+        for piece in text.replace("\n", ";").split(";"):
+            piece = piece.strip()
+            if not piece:
+                continue
+            relative = piece.startswith("@")
+            try:
+                (p,) = parse_points(piece.lstrip("@"))
+            except ValueError:
+                return None
+            if relative:
+                if prev is None:
+                    return None  # nothing to measure from yet
+                p = rnd((prev[0] + p[0], prev[1] + p[1]))
+            out.append(p)
+            prev = p
+        return out or None
+
+    def _typed_preview(self) -> None:
+        tool = self.toolbox.view.tool
+        got = self._parse_typed()
+        if tool is self.toolbox.rectangle:
+            self.toolbox.rectangle.show_typed(got if isinstance(got, tuple) else None)
+        elif tool is self.toolbox.polygon:
+            self.toolbox.polygon.show_typed(got if isinstance(got, list) else None)
+
+    def _typed_entered(self) -> None:
+        tool = self.toolbox.view.tool
+        view = self.toolbox.view
+        text = self.typed.text().strip()
+        if tool is self.toolbox.polygon and not text:
+            self.toolbox.polygon.finish()
+            view.notify_tool_state()
+            return
+        got = self._parse_typed()
+        if got is None:
+            rect = tool is self.toolbox.rectangle
+            view.statusMessage.emit(
+                "Type x, y, w, h in cm, e.g. 0, 0, 10, 10"
+                if rect
+                else "Type x, y in cm, e.g. 10, 20; or @dx, dy from the last corner"
+            )
+            return
+        if isinstance(got, tuple):
+            self.toolbox.rectangle.add_typed(*got)
+        else:
+            self.toolbox.polygon.add_typed(got)
+        self.typed.clear()
+        view.notify_tool_state()
+
+    def _typed_back(self) -> None:
+        if self.toolbox.view.tool is self.toolbox.polygon:
+            self.toolbox.polygon.key_pressed(Qt.Key_Backspace, Qt.NoModifier)
+            self.toolbox.view.notify_tool_state()
+
+    def _typed_escaped(self) -> None:
+        self.typed.clear()
+        self._typed_preview()
+        self.toolbox.view.setFocus(Qt.ShortcutFocusReason)
 
     def _value_changed(self, v: int) -> None:
         vk = self._value_key()

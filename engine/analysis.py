@@ -165,13 +165,28 @@ def game_seeds(seed: int | None, games: int) -> list[int]:
     return [int(w) for w in words[:games]]
 
 
-def _play_full(scenario: Scenario, seeds: list[int], turns: int) -> dict[str, Any]:
+#: a scenario made ready for full games: (scenario, graph, ruleset, shared map memos)
+Prepared = tuple[Scenario, Any, Any, dict[str, Any]]
+
+
+def _prepare(scenario: Scenario) -> Prepared:
+    """The graph, the ruleset and the map-only memos every full game of ``scenario`` shares
+    (filled by the first games; a game's result does not depend on them being warm)."""
     from .graph import build_graph
     from .ruleset import load_ruleset
+
+    rules = load_ruleset(scenario.ruleset, dict(scenario.house_rules))
+    return (scenario, build_graph(scenario), rules, {})
+
+
+def _play_full(
+    scenario: Scenario, seeds: list[int], turns: int, prepared: Prepared | None = None
+) -> dict[str, Any]:
     from .simulate import new_game
 
-    graph = build_graph(scenario)
-    rules = load_ruleset(scenario.ruleset, dict(scenario.house_rules))
+    if prepared is None or prepared[0] is not scenario:
+        prepared = _prepare(scenario)
+    _, graph, rules, memos = prepared
     locs = list(graph.locations)
     index = {loc: k for k, loc in enumerate(locs)}
     destroyed_at = rules.int("damage.destroyed")
@@ -184,7 +199,6 @@ def _play_full(scenario: Scenario, seeds: list[int], turns: int) -> dict[str, An
     clear = np.full(g, 0 if scenario.start.all_clear else -1, dtype=np.int16)
     score = {f: np.zeros(g, dtype=np.int64) for f in SCORE_FIELDS}
     objectives = np.zeros((g, len(scenario.objectives)), dtype=bool)
-    memos: dict[str, Any] = {}  # what follows from the map alone, shared by the games
     for j, s in enumerate(seeds):
         game = new_game(scenario, s, graph=graph, rules=rules, log_events=False, shared_memos=memos)
         row = first[j]
@@ -213,8 +227,18 @@ def _play_full(scenario: Scenario, seeds: list[int], turns: int) -> dict[str, An
     }
 
 
-def _full_job(job: tuple[Scenario, list[int], int]) -> dict[str, Any]:
-    return _play_full(*job)
+#: in a worker process of :func:`autopilot_outcomes` only: its prepared scenario, made once
+#: by :func:`_init_worker` so that every job of the worker reuses the graph and warm memos
+_WORKER: list[Prepared] = []
+
+
+def _init_worker(scenario: Scenario) -> None:
+    _WORKER[:] = [_prepare(scenario)]
+
+
+def _worker_job(job: tuple[list[int], int]) -> dict[str, Any]:
+    prepared = _WORKER[0]
+    return _play_full(prepared[0], job[0], job[1], prepared)
 
 
 def autopilot_outcomes(
@@ -230,11 +254,12 @@ def autopilot_outcomes(
     from .graph import build_graph
 
     seeds = game_seeds(seed, games)
-    jobs = [(scenario, seeds[k : k + chunk], turns) for k in range(0, games, chunk)]
+    jobs = [(seeds[k : k + chunk], turns) for k in range(0, games, chunk)]
     parts: list[dict[str, Any]] = []
     done = 0
     if workers <= 1 or len(jobs) <= 1:
-        results: Any = map(_full_job, jobs)
+        prepared = _prepare(scenario)  # one graph and one set of memos for every chunk
+        results: Any = (_play_full(scenario, sd, t, prepared) for sd, t in jobs)
         for part in results:
             parts.append(part)
             done += len(part["clear"])
@@ -245,8 +270,10 @@ def autopilot_outcomes(
         from concurrent.futures import ProcessPoolExecutor
 
         ctx = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
-        with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-            for part in pool.map(_full_job, jobs):
+        with ProcessPoolExecutor(
+            max_workers=workers, mp_context=ctx, initializer=_init_worker, initargs=(scenario,)
+        ) as pool:
+            for part in pool.map(_worker_job, jobs):
                 parts.append(part)
                 done += len(part["clear"])
                 if progress is not None:

@@ -524,14 +524,19 @@ def _bfs_steps_now(ctx: TurnContext, sources: list[Location], limit: int) -> dic
         dist[s] = 0
         q.append(s)
     water = reach.water_area_set(ctx)
+    dry: dict[Location, tuple[Location, ...]] = ctx.cache.setdefault("dry_neighbours", {})
     while q:
         loc = q.popleft()
         d = dist[loc]
         if d >= limit:
             continue
-        for nb in reach.neighbours(ctx, loc):
-            if nb not in dist and nb[0] not in water:
-                dist[nb] = d + 1
+        nbs = dry.get(loc)
+        if nbs is None:
+            nbs = dry[loc] = tuple(nb for nb in reach.neighbours(ctx, loc) if nb[0] not in water)
+        d += 1
+        for nb in nbs:
+            if nb not in dist:
+                dist[nb] = d
                 q.append(nb)
     return dist
 
@@ -1005,16 +1010,26 @@ def best_job(
 
     def consider(x: Location, t: Location, rng: int, fire: int) -> None:
         nonlocal best
-        p_in = p_in_at(x)
-        if p_in <= 0 or rng < 1:
+        if rng < 1:
+            return
+        p_in = p_ins.get(x)
+        if p_in is None:
+            p_in = p_in_at(x)  # no dice, no state change: only its memo
+        if p_in <= 0:
             return
         p = _p_extinguish(fire, mods[rng]) * p_in
         if p <= 0:
             return
+        # the key is compared field by field: leave as soon as it cannot beat the best
+        covered = float(cov.get(t, 0) >= 2)
+        if best is not None and covered > best[0][0]:
+            return
         prio = prios.get(t)
         if prio is None:
             prio = prios[t] = float(fire_priority(ctx, state, t, pri))
-        key = (float(cov.get(t, 0) >= 2), prio, -round(p, 3), float(dist[x]))
+        if best is not None and covered == best[0][0] and prio > best[0][1]:
+            return
+        key = (covered, prio, -round(p, 3), float(dist[x]))
         if best is None or (key, x, t) < (best[0], best[1], best[2]):
             best = (key, x, t)
 
@@ -1022,8 +1037,18 @@ def best_job(
     # symmetric, and the best pair is the same either way: ties are broken by both ids)
     if len(fires) <= len(dist):
         for t, fire in fires.items():
+            if best is not None:  # a fire whose (cover, priority) cannot beat the best: skip
+                covered = float(cov.get(t, 0) >= 2)
+                if covered > best[0][0]:
+                    continue
+                if covered == best[0][0]:
+                    prio = prios.get(t)
+                    if prio is None:
+                        prio = prios[t] = float(fire_priority(ctx, state, t, pri))
+                    if prio > best[0][1]:
+                        continue
             for x, rng in reach.in_range(ctx, t):
-                if x in dist:
+                if x in dist and rng >= 1 and p_ins.get(x, 1.0) > 0:  # else consider() skips
                     consider(x, t, rng, fire)
     else:
         for x in dist:

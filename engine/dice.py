@@ -34,6 +34,10 @@ class Dice:
         r = self._rng.random
         return [int(r() * 6) + 1 for _ in range(n)]
 
+    def die(self) -> int:
+        """One six-sided die: the same value ``d6(1)[0]`` would give, without the list."""
+        return int(self._rng.random() * 6) + 1
+
     def point(self, bounds: Bounds) -> tuple[float, float]:
         """A uniformly random point of the rectangle ``(minx, miny, maxx, maxy)``."""
         minx, miny, maxx, maxy = bounds
@@ -73,6 +77,9 @@ class ScriptedDice(Dice):
         out = self.rolls[self._i : self._i + n]
         self._i += n
         return out
+
+    def die(self) -> int:
+        return self.d6(1)[0]
 
     def point(self, bounds: Bounds) -> tuple[float, float]:
         if self._p >= len(self.points):

@@ -105,11 +105,12 @@ class TurnContext:
         **where: Any,
     ) -> tuple[bool, int]:
         """Roll ``dice``d6 + ``modifier`` against ``need``; log it; (success, total)."""
+        if not self.log_events:
+            total = (self.dice.die() if dice == 1 else sum(self.dice.d6(dice))) + modifier
+            return check_need(need, total), total
         rolled = self.dice.d6(dice)
         total = sum(rolled) + modifier
         ok = check_need(need, total)
-        if not self.log_events:
-            return ok, total
         ev = self._event(rule, step, where)
         ev.update(dice=rolled, modifier=modifier, need=need, success=ok)
         if ruling:
@@ -169,6 +170,9 @@ SHARED_MEMOS = (
     "jumps_allowed",
     "area_neighbours",
     "spread_order",
+    "spread_plan",
+    "growth_plan",
+    "dry_neighbours",
 )
 
 

@@ -4,11 +4,21 @@ seed, objectives and house rules."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
 import yaml
-from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtCore import (
+    QAbstractItemModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    QPointF,
+    QRectF,
+    QSize,
+    Qt,
+    Signal,
+)
 from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPaintEvent, QPen, QPolygonF
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -20,6 +30,8 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QPushButton,
     QSpinBox,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -95,6 +107,48 @@ class WindRose(QWidget):
 
 
 OBJ_COLUMNS = ["Type", "Building", "Area", "At least", "Max destroyed"]
+OBJ_TYPES = ["protect", "rescue", "contain"]
+
+
+class ChoiceDelegate(QStyledItemDelegate):
+    """Edit a table cell by choosing from a list (e.g. the ids that exist), so a typo cannot
+    name a building or area that is not there. The first choice may be empty (none)."""
+
+    def __init__(self, choices: Callable[[], list[str]], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.choices = choices
+
+    def createEditor(
+        self,
+        parent: QWidget,
+        option: QStyleOptionViewItem,
+        index: QModelIndex | QPersistentModelIndex,
+    ) -> QWidget:
+        box = QComboBox(parent)
+        box.addItems(self.choices())
+        # Picking from the list is the whole edit: store it at once.
+        box.activated.connect(lambda _i, b=box: self._picked(b))
+        return box
+
+    def _picked(self, box: QComboBox) -> None:
+        self.commitData.emit(box)
+        self.closeEditor.emit(box)
+
+    def setEditorData(self, editor: QWidget, index: QModelIndex | QPersistentModelIndex) -> None:
+        assert isinstance(editor, QComboBox)
+        text = str(index.data() or "")
+        if editor.findText(text) < 0:  # an id that no longer exists: keep it choosable
+            editor.addItem(text)
+        editor.setCurrentText(text)
+
+    def setModelData(
+        self,
+        editor: QWidget,
+        model: QAbstractItemModel,
+        index: QModelIndex | QPersistentModelIndex,
+    ) -> None:
+        assert isinstance(editor, QComboBox)
+        model.setData(index, editor.currentText())
 
 
 class ScenarioPanel(QWidget):
@@ -147,9 +201,17 @@ class ScenarioPanel(QWidget):
         self.objectives.verticalHeader().hide()
         self.objectives.setFixedHeight(110)
         self.objectives.itemChanged.connect(self._objective_edited)
+        # Type, building and area are chosen from lists rather than typed.
+        self._delegates = [
+            ChoiceDelegate(lambda: list(OBJ_TYPES), self.objectives),
+            ChoiceDelegate(lambda: ["", *(b.id for b in doc.scenario.buildings)], self.objectives),
+            ChoiceDelegate(lambda: ["", *(a.id for a in doc.scenario.areas)], self.objectives),
+        ]
+        for col, d in enumerate(self._delegates):
+            self.objectives.setItemDelegateForColumn(col, d)
         obj_buttons = QHBoxLayout()
         self.obj_type = QComboBox()
-        self.obj_type.addItems(["protect", "rescue", "contain"])
+        self.obj_type.addItems(OBJ_TYPES)
         add = QPushButton("Add objective")
         add.clicked.connect(self._add_objective)
         rm = QPushButton("Remove")

@@ -7,6 +7,7 @@ from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
+    QAbstractItemView,
     QHBoxLayout,
     QLabel,
     QListWidget,
@@ -22,6 +23,10 @@ from ..document import Document
 from ..scene.map_scene import MapScene
 from .events import describe_event, event_locations
 
+#: A turn heading's own text (without the fold mark), and whether its rolls show.
+HEADING_ROLE = Qt.UserRole + 1
+EXPANDED_ROLE = Qt.UserRole + 2
+
 
 class TestTurnPanel(QWidget):
     __test__ = False  # not a pytest class
@@ -32,6 +37,8 @@ class TestTurnPanel(QWidget):
         self.scene = scene
         self.game: Any = None
         self.last_state: dict[str, Any] | None = None
+        #: Each turn's heading row and its roll rows, in the events list.
+        self._turns: list[tuple[QListWidgetItem, list[QListWidgetItem]]] = []
         self.seed = QSpinBox()
         self.seed.setRange(0, 2**31 - 1)
         self.seed.setValue(doc.scenario.seed or 1)
@@ -91,18 +98,30 @@ class TestTurnPanel(QWidget):
         self.last_state = log.state
         self.scene.set_state(log.state)
         self.events.clear()
+        self._turns = []
         for turn in logs:
             # Every turn played is listed, each under its heading, so Run N loses no roll.
-            head = QListWidgetItem(f"Turn {turn.turn}: {len(turn.events)} roll(s)")
+            head = QListWidgetItem()
             font = head.font()
             font.setBold(True)
             head.setFont(font)
             head.setData(Qt.UserRole, [])
+            head.setData(HEADING_ROLE, f"Turn {turn.turn}: {len(turn.events)} roll(s)")
+            head.setToolTip("Click to show or hide this turn's rolls")
             self.events.addItem(head)
+            rows = []
             for ev in turn.events:
                 it = QListWidgetItem("    " + describe_event(ev))
                 it.setData(Qt.UserRole, event_locations(ev))
                 self.events.addItem(it)
+                rows.append(it)
+            self._turns.append((head, rows))
+        # The umpire wants the turn just played: earlier turns fold to their headings.
+        for i, (head, _rows) in enumerate(self._turns):
+            self._expand(head, i == len(self._turns) - 1)
+        last_head = self._turns[-1][0]
+        self.events.setCurrentItem(last_head)
+        self.events.scrollToItem(last_head, QAbstractItemView.PositionAtTop)
         fires = len(log.state.get("fires", []))
         rolls = sum(len(t.events) for t in logs)
         played = f"turns {logs[0].turn}-{log.turn}" if len(logs) > 1 else f"turn {log.turn}"
@@ -110,6 +129,16 @@ class TestTurnPanel(QWidget):
             f"Turn {log.turn}: {fires} location(s) burning; {rolls} roll(s) in {played}."
         )
         self.use_btn.setEnabled(True)
+
+    def _expand(self, head: QListWidgetItem, expanded: bool) -> None:
+        """Show or hide one turn's rolls under its heading."""
+        for h, rows in self._turns:
+            if h is head:
+                for it in rows:
+                    it.setHidden(not expanded)
+                mark = "▾" if expanded else "▸"
+                head.setText(f"{head.data(HEADING_ROLE)} {mark}")
+                head.setData(EXPANDED_ROLE, expanded)
 
     def _run_label(self, n: int) -> None:
         self.run_btn.setText(f"Run {n} turns" if n != 1 else "Run 1 turn")
@@ -120,6 +149,7 @@ class TestTurnPanel(QWidget):
         self.game = None
         self.last_state = None
         self.events.clear()
+        self._turns = []
         self.scene.set_state(None)
         self.scene.set_highlights([])
         self.status.setText("Turn 0: the start as drawn.")
@@ -132,6 +162,8 @@ class TestTurnPanel(QWidget):
         self.doc.push(UseStateAsStartCommand(self.doc, state, turn))
 
     def _clicked(self, item: QListWidgetItem) -> None:
+        if item.data(HEADING_ROLE):
+            self._expand(item, not item.data(EXPANDED_ROLE))
         locs = item.data(Qt.UserRole) or []
         locs = [tuple(x) for x in locs]
         if locs:

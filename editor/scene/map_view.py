@@ -73,6 +73,10 @@ class MapView(QGraphicsView):
             self.statusMessage.emit(self.tool.status_text())
         self._report_state()
 
+    def notify_tool_state(self) -> None:
+        """Show the tool's status and state after it changed outside a mouse or key event."""
+        self._report()
+
     def _report_state(self) -> None:
         text = self.tool.state_text() if self.tool is not None else ""
         if text != self._tool_state:

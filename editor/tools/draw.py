@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from PySide6.QtCore import Qt
@@ -88,6 +89,34 @@ class DrawPolygonTool(AbstractTool):
         self.points: list[tuple[float, float]] = []
         self._preview: _Preview | None = None
         self._hover: tuple[float, float] | None = None
+        #: Points being typed in the options bar, previewed in place of the cursor's.
+        self._typed: list[tuple[float, float]] = []
+        #: Called when the user asks to type coordinates (the ':' key).
+        self.on_type_request: list[Callable[[], None]] = []
+
+    def _begin(self) -> None:
+        if self.state is DrawState.IDLE:
+            self.state = DrawState.DRAWING
+            self._preview = _Preview(self)
+            self.points = []
+
+    def add_typed(self, pts: Sequence[tuple[float, float]]) -> None:
+        """Add typed points exactly as given: no snapping."""
+        self._begin()
+        for p in pts:
+            if not self.points or self.points[-1] != p:
+                self.points.append(p)
+        self._typed = []
+        self._update()
+
+    def show_typed(self, pts: Sequence[tuple[float, float]] | None) -> None:
+        """Preview the points being typed (None: back to following the cursor)."""
+        self._typed = list(pts or [])
+        if self._typed:
+            self._begin()
+        elif not self.points:
+            self.cancel()  # typing started nothing: no empty drawing left behind
+        self._update()
 
     def mouse_pressed(self, e: ToolEvent) -> None:
         assert self.view is not None
@@ -97,10 +126,7 @@ class DrawPolygonTool(AbstractTool):
         if e.button != Qt.LeftButton:
             return
         p = self.view.snap(e.pos).point
-        if self.state is DrawState.IDLE:
-            self.state = DrawState.DRAWING
-            self._preview = _Preview(self)
-            self.points = []
+        self._begin()
         if not self.points or self.points[-1] != p:
             self.points.append(p)
         self._update()
@@ -116,7 +142,8 @@ class DrawPolygonTool(AbstractTool):
 
     def _update(self) -> None:
         if self._preview is not None:
-            pts = self.points + ([self._hover] if self._hover else [])
+            extra = self._typed or ([self._hover] if self._hover else [])
+            pts = self.points + extra
             self._preview.show(pts)
 
     def finish(self) -> None:
@@ -130,9 +157,14 @@ class DrawPolygonTool(AbstractTool):
             self._preview.remove()
             self._preview = None
         self.points = []
+        self._typed = []
         self.state = DrawState.IDLE
 
     def key_pressed(self, key: int, modifiers: Qt.KeyboardModifier) -> bool:
+        if key == Qt.Key_Colon and self.on_type_request:
+            for f in self.on_type_request:
+                f()
+            return True
         if self.state is not DrawState.DRAWING:
             return False
         if key in (Qt.Key_Return, Qt.Key_Enter):
@@ -159,9 +191,11 @@ class DrawPolygonTool(AbstractTool):
         if self.state is DrawState.DRAWING:
             return (
                 f"{len(self.points)} point(s). Enter or double-click finishes, "
-                "Backspace removes the last point, Esc cancels."
+                "Backspace removes the last point, Esc cancels, ':' types a point."
             )
-        return self.message or "Click to place the first corner of a new area."
+        return self.message or (
+            "Click to place the first corner of a new area, or press ':' to type it."
+        )
 
 
 class RectangleTool(AbstractTool):
@@ -176,6 +210,27 @@ class RectangleTool(AbstractTool):
         self.state = DrawState.IDLE
         self._start = (0.0, 0.0)
         self._preview: _Preview | None = None
+        #: Called when the user asks to type coordinates (the ':' key).
+        self.on_type_request: list[Callable[[], None]] = []
+
+    def add_typed(self, x: float, y: float, w: float, h: float) -> str | None:
+        """Add the rectangle with corner (x, y), w wide and h high, exactly as typed."""
+        self.cancel()
+        if w == 0 or h == 0:
+            self.fail("A rectangle needs a width and a height.")
+            return None
+        return add_new_area(self, self.settings, geometry.rectangle((x, y), (x + w, y + h)))
+
+    def show_typed(self, rect: tuple[float, float, float, float] | None) -> None:
+        """Preview the rectangle being typed (None: no preview)."""
+        if rect is None:
+            if self.state is DrawState.IDLE:
+                self.cancel()
+            return
+        if self._preview is None:
+            self._preview = _Preview(self)
+        x, y, w, h = rect
+        self._preview.show(list(geometry.rectangle((x, y), (x + w, y + h))))
 
     def mouse_pressed(self, e: ToolEvent) -> None:
         assert self.view is not None
@@ -207,10 +262,16 @@ class RectangleTool(AbstractTool):
         self.state = DrawState.IDLE
 
     def key_pressed(self, key: int, modifiers: Qt.KeyboardModifier) -> bool:
+        if key == Qt.Key_Colon and self.on_type_request:
+            for f in self.on_type_request:
+                f()
+            return True
         if key == Qt.Key_Escape and self.state is DrawState.DRAWING:
             self.cancel()
             return True
         return False
 
     def status_text(self) -> str:
-        return self.message or "Drag from one corner to the opposite corner."
+        return self.message or (
+            "Drag from one corner to the opposite corner, or press ':' to type x, y, w, h."
+        )

@@ -203,10 +203,16 @@ def step_damage(ctx: TurnContext, state: GameState) -> None:
     at_fire = rules.int("damage.fire_for_roll")
     need = f">={rules.int('damage.add_on')}"
     destroyed = rules.int("damage.destroyed")
+    buildings: frozenset[str] | None = ctx.cache.get("building_areas")
+    if buildings is None:
+        kinds = ((a.id, a.kind) for a in ctx.scenario.areas)
+        buildings = frozenset(a for a, k in kinds if k is AreaKind.BUILDING)
+        ctx.cache["building_areas"] = buildings
+    damage = state.damage
     rolling = sorted(
         loc
         for loc, f in state.fire.items()
-        if f >= at_fire and _building(ctx, loc[0]) and state.damage_at(loc) < destroyed
+        if f >= at_fire and loc[0] in buildings and damage.get(loc, 1) < destroyed
     )
     for loc in rolling:  # the locations as they stood at the start of the step
         if state.damage_at(loc) >= destroyed:

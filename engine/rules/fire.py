@@ -213,6 +213,9 @@ def step_spread(ctx: TurnContext, state: GameState) -> None:
         if u.loc is not None and u.task == "fight" and u.in_play and u.kind not in (VEHICLE,)
     }
     vehicles = vehicle_areas(state)
+    if not ctx.log_events:
+        _spread_quiet(ctx, state, fighting, vehicles)
+        return
     snapshot = sorted(state.fire.items())  # R-3
     burning = state.fire
     for src, fire in snapshot:
@@ -236,6 +239,125 @@ def step_spread(ctx: TurnContext, state: GameState) -> None:
                 if any(is_flammable(ctx, state, (g, 0), vehicles) for g in gap_areas):
                     continue
                 _try_spread(ctx, state, "jump", src, dst, jump_max, fighting, "R-5")
+
+
+#: a spread target planned for the quiet mode: (target, rule, 2 if it is a street or open
+#: ground that burns only with rubble or a vehicle else 1, the modifier fixed by the map)
+_Target = tuple[Location, str, int, int]
+
+
+def _spread_plan(
+    ctx: TurnContext, src: Location, climbing: bool
+) -> tuple[list[_Target], list[tuple[_Target, tuple[str, ...]]]]:
+    """The quiet mode's plan of step 1 from ``src``, for the game: the spread (and, when
+    ``climbing``, climb) targets in roll order, then the R-5 jumps with the gap areas that
+    might burn, each with what follows from the map alone (kind, wind and store modifiers).
+    Targets and gaps that can never burn are left out: they never roll."""
+    memo: dict[tuple[Location, bool], tuple[list[_Target], list[tuple[_Target, tuple[str, ...]]]]]
+    memo = ctx.cache.setdefault("spread_plan", {})
+    key = (src, climbing)
+    hit = memo.get(key)
+    if hit is not None:
+        return hit
+    rules = ctx.rules
+    strong = ctx.scenario.wind.strong
+
+    def target(dst: Location, rule: str) -> _Target | None:
+        kind = area_kind(ctx, dst[0])
+        if kind is None or kind is AreaKind.WATER:
+            return None
+        mod = 0
+        if strong and downwind(ctx, src[0], dst[0]):
+            mod += rules.int("spread.strong_downwind")
+        store = store_at(ctx.scenario, dst)
+        if store is Material.OIL:
+            mod += rules.int("spread.oil_store")
+        elif store is Material.PETROL:
+            mod += rules.int("spread.petrol_store")
+        return (dst, rule, 1 if kind is AreaKind.BUILDING else 2, mod)
+
+    nbs, climbs = spread_targets(ctx, src)
+    spreads: list[_Target] = []
+    if climbing and climbs:
+        pairs = [(dst, "climb" if ruling == "R-1" else "spread") for dst, ruling in
+                 _with_climbs(ctx, src, nbs, climbs)]  # fmt: skip
+    else:
+        pairs = [(dst, "spread") for dst in nbs]
+    for dst, rule in pairs:
+        t = target(dst, rule)
+        if t is not None:
+            spreads.append(t)
+    jumps: list[tuple[_Target, tuple[str, ...]]] = []
+    gap, gap_down = rules.int("jump.gap"), rules.int("jump.gap_downwind")
+    for dst, gap_areas in _jumps_allowed(ctx, src, gap, gap_down):
+        t = target(dst, "jump")
+        kinds = [area_kind(ctx, g) for g in gap_areas]
+        if t is None or AreaKind.BUILDING in kinds:
+            continue  # the target never burns, or a building in the gap always does
+        open_gaps = tuple(
+            g
+            for g, k in zip(gap_areas, kinds, strict=True)
+            if k is not None and k is not AreaKind.WATER
+        )
+        jumps.append((t, open_gaps))
+    hit = memo[key] = (spreads, jumps)
+    return hit
+
+
+def _spread_quiet(
+    ctx: TurnContext, state: GameState, fighting: set[Location], vehicles: set[str]
+) -> None:
+    """Step 1 in the quiet mode: the same rolls, in the same order, with the same results
+    as :func:`step_spread`'s logged path, with the map's share of the work planned once."""
+    rules = ctx.rules
+    climb_min = rules.int("spread.climb_min_fire")
+    jump_min = rules.int("jump.min_fire")
+    jump_max = rules.int("jump.max")
+    per_damp = rules.int("spread.damp_per_level")
+    embers_mod = rules.int("spread.embers")
+    hose_mod = rules.int("spread.hose_team")
+    start = rules.int("fire.start")
+    die = ctx.dice.die
+    burning = state.fire
+    damp = state.damp
+    embers = state.embers
+    rubble = state.rubble
+    pending = state.pending_damp_loss
+
+    def attempt(src: Location, t: _Target, limit: int) -> None:
+        dst = t[0]
+        damp_mod = damp.get(dst, 0) * per_damp
+        mod = t[3] + damp_mod
+        if dst in embers:
+            mod += embers_mod
+        if dst in fighting:
+            mod += hose_mod
+        total = die() + mod
+        if total <= limit:
+            ignite(ctx, state, dst, start, cause=t[1])
+        elif damp_mod and total - damp_mod <= limit:
+            pending[dst] = pending.get(dst, 0) + 1
+
+    plans = ctx.cache.setdefault("spread_plan", {})
+    for src, fire in sorted(burning.items()):  # R-3
+        climbing = fire >= climb_min
+        plan = plans.get((src, climbing))
+        spreads, jumps = plan if plan is not None else _spread_plan(ctx, src, climbing)
+        for t in spreads:
+            dst = t[0]
+            if dst in burning or (t[2] == 2 and dst[0] not in rubble and dst[0] not in vehicles):
+                continue
+            attempt(src, t, fire)
+        if fire >= jump_min:
+            for t, gaps in jumps:
+                dst = t[0]
+                if dst in burning or (
+                    t[2] == 2 and dst[0] not in rubble and dst[0] not in vehicles
+                ):
+                    continue
+                if any(g in rubble or g in vehicles for g in gaps):
+                    continue
+                attempt(src, t, jump_max)
 
 
 def _with_climbs(
@@ -282,6 +404,70 @@ def step_growth(ctx: TurnContext, state: GameState) -> None:
     need = f">={on}"
     top, road_top = rules.int("fire.max"), rules.int("roads.max_fire")
     roads = state.street_fire_age
+    if not ctx.log_events:
+        _growth_quiet(ctx, state, burning, on, nb_bonus, wood_bonus, top, road_top)
+    else:
+        _growth_logged(ctx, state, burning, need, nb_bonus, wood_bonus, top, road_top)
+    burn_turns = rules.int("roads.burn_turns")
+    for loc in sorted(state.street_fire_age):
+        age = state.street_fire_age[loc] + 1
+        if age >= burn_turns:
+            del state.street_fire_age[loc]
+            state.fire.pop(loc, None)  # burns out without embers
+            ctx.note("road_burnout", at=loc, age=age)
+        else:
+            state.street_fire_age[loc] = age
+
+
+def _growth_quiet(
+    ctx: TurnContext,
+    state: GameState,
+    burning: set[Location],
+    on: int,
+    nb_bonus: int,
+    wood_bonus: int,
+    top: int,
+    road_top: int,
+) -> None:
+    """The growth rolls of the quiet mode: as :func:`_growth_logged`, with each location's
+    neighbours and wood bonus looked up once for the game."""
+    plans: dict[Location, tuple[tuple[Location, ...], int]] = ctx.cache.setdefault(
+        "growth_plan", {}
+    )
+    die = ctx.dice.die
+    fires = state.fire
+    roads = state.street_fire_age
+    for loc in sorted(burning):
+        fire = fires.get(loc)
+        if fire is None:
+            continue
+        cap = road_top if loc in roads else top  # fire_cap
+        if fire >= cap:
+            continue
+        plan = plans.get(loc)
+        if plan is None:
+            wood = store_at(ctx.scenario, loc) is Material.WOOD
+            plan = plans[loc] = (tuple(neighbours(ctx, loc)), wood_bonus if wood else 0)
+        mod = plan[1]
+        for nb in plan[0]:
+            if nb in burning:
+                mod += nb_bonus
+                break
+        if die() + mod >= on:
+            fires[loc] = min(cap, fire + 1)
+
+
+def _growth_logged(
+    ctx: TurnContext,
+    state: GameState,
+    burning: set[Location],
+    need: str,
+    nb_bonus: int,
+    wood_bonus: int,
+    top: int,
+    road_top: int,
+) -> None:
+    roads = state.street_fire_age
     for loc in sorted(burning):
         fire = state.fire.get(loc)
         if fire is None:
@@ -297,15 +483,6 @@ def step_growth(ctx: TurnContext, state: GameState) -> None:
         ok, _ = ctx.test("growth", need, modifier=mod, at=loc)
         if ok:
             state.fire[loc] = min(cap, fire + 1)
-    burn_turns = rules.int("roads.burn_turns")
-    for loc in sorted(state.street_fire_age):
-        age = state.street_fire_age[loc] + 1
-        if age >= burn_turns:
-            del state.street_fire_age[loc]
-            state.fire.pop(loc, None)  # burns out without embers
-            ctx.note("road_burnout", at=loc, age=age)
-        else:
-            state.street_fire_age[loc] = age
 
 
 # -- step 3: reignition --------------------------------------------------------------------------

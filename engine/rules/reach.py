@@ -194,9 +194,17 @@ def foot_search(
     if ladders is None:
         ladders = ladder_links(state)
     fire, fail = state.fire, ctx.rules.int("heat.always_fail_min")
+    heats: dict[Location, int] | None = ctx.cache.get("heat_memo")
 
     def passable_here(loc: Location) -> bool:
-        return loc not in fire and heat(ctx, state, loc) < fail
+        if loc in fire:
+            return False
+        if heats is None:
+            return heat(ctx, state, loc) < fail
+        h = heats.get(loc)  # heat() with its step-6 memo, inline
+        if h is None:
+            h = heats[loc] = sum(fire.get(nb, 0) for nb in neighbours(ctx, loc)) if fire else 0
+        return h < fail
 
     can: Callable[[Location], bool] = ok if ok is not None else passable_here
     static: dict[Location, list[Link]] = ctx.cache.setdefault("foot_links", {})
