@@ -6,14 +6,45 @@ The engine never imports the export layer; this CLI module joins the two.
 from __future__ import annotations
 
 import argparse
+import errno
+import os
+import sys
+
+
+def _without_locations(*files: str | None) -> str | None:
+    """The first of ``files`` whose scenario has no location to burn, or None.
+
+    The Monte Carlo tables are per location, so such a scenario (a fresh sketch, the blank
+    template) has nothing to analyse. Loading errors propagate as usual (exit 2)."""
+    from fireground.engine.io import load_scenario
+
+    for file in files:
+        if file and not any(True for _ in load_scenario(file).locations()):
+            return file
+    return None
+
+
+def _check_out(out: str) -> None:
+    """Fail before the (long) Monte Carlo run if the report could not be written there."""
+    if os.path.isdir(out):
+        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), out)
+    if not os.path.isdir(os.path.dirname(os.path.abspath(out))):
+        raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), out)
 
 
 def cmd_analyze(args: argparse.Namespace) -> int:
     from fireground.engine.analysis import cli_analyze
 
+    if args.out:
+        _check_out(args.out)
+    empty = _without_locations(args.file, args.against)
+    if empty:
+        print(f"{empty}: nothing to analyse: the scenario has no areas yet", file=sys.stderr)
+        return 1
     writer = None
     if args.out:
         from fireground.export.analysis_report import write_analysis_report
 
         writer = write_analysis_report
-    return cli_analyze(args, write_pdf=writer)
+    rc: int = cli_analyze(args, write_pdf=writer)
+    return rc

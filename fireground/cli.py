@@ -155,6 +155,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if handler is None:
         parser.print_help()
         return EXIT_USAGE
+    problem = _out_of_range(args)
+    if problem:
+        print(f"fireground {args.command}: {problem}", file=sys.stderr)
+        return EXIT_USAGE
     try:
         return handler(args)
     except KeyboardInterrupt:
@@ -166,6 +170,35 @@ def main(argv: Sequence[str] | None = None) -> int:
         if os.environ.get("FIREGROUND_DEBUG"):
             raise
         return _report(exc)
+
+
+#: The longest game the scenario format allows (``turns`` in engine/model_schema.py RANGES);
+#: written out here so that start-up never imports the engine.
+MAX_TURNS = 500
+#: More games than this would run for days: surely a typing slip.
+MAX_GAMES = 1_000_000
+#: The PNG resolution export accepts (export/pack.py).
+DPI_RANGE = (10, 1200)
+
+
+def _out_of_range(args: argparse.Namespace) -> str | None:
+    """Why a numeric option is unusable (a huge --turns would run for ever), or None.
+
+    Lower bounds that the commands already check themselves are left to them."""
+    turns = getattr(args, "turns", None)
+    if turns is not None and turns > MAX_TURNS:
+        return f"--turns must be at most {MAX_TURNS}, got {turns}"
+    if args.command == "analyze":
+        if args.games > MAX_GAMES:
+            return f"--games must be at most {MAX_GAMES:,}, got {args.games}"
+        if args.seed is not None and args.seed < 0:
+            return f"--seed must be 0 or more, got {args.seed}"
+    if args.command == "export":
+        if not DPI_RANGE[0] <= args.dpi <= DPI_RANGE[1]:
+            return f"--dpi must be between {DPI_RANGE[0]} and {DPI_RANGE[1]}, got {args.dpi}"
+        if args.only is not None and not args.only.replace(",", "").strip():
+            return "--only names no document (e.g. --only plans,cards)"
+    return None
 
 
 def _report(exc: Exception) -> int:
