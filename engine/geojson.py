@@ -73,8 +73,8 @@ def cli_import_geojson(args: argparse.Namespace) -> int:
     s = imported.scenario
     save_scenario(s, args.out)
     print(
-        f"{args.out}: {len(s.areas)} areas, {len(s.buildings)} buildings, "
-        f"{len(s.features)} features from {args.file}"
+        f"{args.out}: {_count(len(s.areas), 'area')}, {_count(len(s.buildings), 'building')}, "
+        f"{_count(len(s.features), 'feature')} from {args.file}"
     )
     return 0
 
@@ -94,3 +94,7 @@ def cli_export_geojson(args: argparse.Namespace) -> int:
 def _warning(d: Diagnostic) -> str:
     where = f"{d.file}:{d.line}:{d.col}" if d.line else d.file
     return f"{where}: warning: {d.message}"
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"

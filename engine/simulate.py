@@ -14,6 +14,7 @@ import importlib
 import json
 import sys
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from .dice import Dice
@@ -149,6 +150,11 @@ def cli_simulate(args: argparse.Namespace) -> int:
     if turns < 0:
         print(f"{path}: --turns must be 0 or more", file=sys.stderr)
         return 2
+    if args.log:  # refuse a bad --log before playing, not after
+        log_path = Path(args.log)
+        if log_path.is_dir() or not log_path.resolve().parent.is_dir():
+            print(f"{args.log}: cannot write the log there", file=sys.stderr)
+            return 2
     try:
         game = new_game(scenario, args.seed)
     except RulesetError as exc:
@@ -166,8 +172,9 @@ def cli_simulate(args: argparse.Namespace) -> int:
             print(_summary_line(log), file=out)
     score = game.score()
     if args.log:
-        with open(args.log, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(game.log_json())
+        from .io import atomic_write
+
+        atomic_write(args.log, game.log_json().encode("utf-8"), backup=False)
     if args.json:
         print(json.dumps(score, indent=2, sort_keys=True), file=out)
     else:

@@ -126,7 +126,7 @@ def cli_export(args: argparse.Namespace) -> int:
         fit=bool(getattr(args, "fit", False)),
         bleed=bool(getattr(args, "bleed", False)),
         fmt=getattr(args, "format", "pdf") or "pdf",
-        dpi=int(getattr(args, "dpi", 100) or 100),
+        dpi=int(getattr(args, "dpi", 100)),
     )
     for p in paths:
         print(p)
