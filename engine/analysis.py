@@ -202,12 +202,14 @@ def _play_full(
     for j, s in enumerate(seeds):
         game = new_game(scenario, s, graph=graph, rules=rules, log_events=False, shared_memos=memos)
         row = first[j]
+        seen = {loc for loc in index if row[index[loc]] >= 0}  # alight before turn 1
         for t in range(1, turns + 1):
             game.step()
-            for loc in game.state.fire:
-                k = index[loc]
-                if row[k] < 0:
-                    row[k] = t
+            new = game.state.fire.keys() - seen
+            if new:
+                seen |= new
+                for loc in new:
+                    row[index[loc]] = t
             if clear[j] < 0 and game.state.all_clear:
                 clear[j] = t
         for loc, v in game.state.damage.items():

@@ -583,7 +583,10 @@ def choose_parking(
                 continue
             # a parked vehicle makes its street flammable: out of the fire's reach if at
             # all possible, with a way out, and not downwind of the fire
-            key = (d + parking_penalty(ctx, state, area, blocked) + PARK_DRY * (not water),
+            dry = PARK_DRY * (not water)
+            if best is not None and (d + dry, len(route), area) > best:
+                continue  # the penalty is never negative: this street cannot win
+            key = (d + parking_penalty(ctx, state, area, blocked) + dry,
                    len(route), area)  # fmt: skip
             if best is None or key < best:
                 best = key
@@ -1017,9 +1020,6 @@ def best_job(
             p_in = p_in_at(x)  # no dice, no state change: only its memo
         if p_in <= 0:
             return
-        p = _p_extinguish(fire, mods[rng]) * p_in
-        if p <= 0:
-            return
         # the key is compared field by field: leave as soon as it cannot beat the best
         covered = float(cov.get(t, 0) >= 2)
         if best is not None and covered > best[0][0]:
@@ -1028,6 +1028,9 @@ def best_job(
         if prio is None:
             prio = prios[t] = float(fire_priority(ctx, state, t, pri))
         if best is not None and covered == best[0][0] and prio > best[0][1]:
+            return
+        p = _p_extinguish(fire, mods[rng]) * p_in
+        if p <= 0:
             return
         key = (covered, prio, -round(p, 3), float(dist[x]))
         if best is None or (key, x, t) < (best[0], best[1], best[2]):
@@ -1157,12 +1160,25 @@ def _fire_party(ctx: TurnContext, state: GameState, u: UnitState) -> None:
         u.task = "refill"
         return
     near = reach.area_distances(ctx, u.loc[0], budget)
-    points = {(a, 0) for a in near if refill_point(ctx, state, (a, 0))}
+    points = {(a, 0) for a in near if _refill_area(ctx, state, a)}
     dist, _ = reach.foot_search(ctx, state, u.loc, budget, goals=points)
     goal, _d = reach.nearest(dist, points)
     if goal is not None:
         u.task = "refill"
         mv.walk(ctx, state, u, goal)
+
+
+def _refill_area(ctx: TurnContext, state: GameState, area: str) -> bool:
+    """``refill_point(ctx, state, (area, 0))`` with the map's part looked up once a game."""
+    hit: tuple[frozenset[str], frozenset[str]] | None = ctx.cache.get("refill_areas")
+    if hit is None:
+        by_id = ctx.scenario.area_by_id
+        buildings = frozenset(a for a, v in by_id.items() if v.kind is AreaKind.BUILDING)
+        hydrants = frozenset(a for a in reach.hydrant_areas(ctx) if a in by_id)
+        hit = ctx.cache["refill_areas"] = (buildings, hydrants)
+    if area in hit[0]:
+        return True
+    return area in hit[1] and ctx.scenario.mains != "failed" and area not in state.hydrants_lost
 
 
 # -- rescue and casualties -------------------------------------------------------------------

@@ -16,6 +16,10 @@ from .scenario import AreaKind, FeatureType, Location, Material, Scenario
 from .units import STAND, VEHICLE, Casualty, HoseLine, UnitState, make_units
 
 
+def _unit_id(u: UnitState) -> str:
+    return u.id
+
+
 def loc_dict(loc: Location) -> dict[str, Any]:
     return {"area": loc[0], "level": loc[1]}
 
@@ -53,9 +57,10 @@ class GameState:
     # -- queries ---------------------------------------------------------------------------
     def units_at(self, loc: Location) -> list[UnitState]:
         """Units in play at a location, by id."""
-        return sorted(
-            (u for u in self.units.values() if u.loc == loc and u.in_play), key=lambda u: u.id
-        )
+        out = [u for u in self.units.values() if u.loc == loc and u.in_play]
+        if len(out) > 1:
+            out.sort(key=_unit_id)
+        return out
 
     def units_in_area(self, area: str) -> list[UnitState]:
         return sorted(

@@ -171,6 +171,7 @@ SHARED_MEMOS = (
     "area_neighbours",
     "spread_order",
     "spread_plan",
+    "jump_plan",
     "growth_plan",
     "dry_neighbours",
 )

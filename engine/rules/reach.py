@@ -71,13 +71,14 @@ def heat_test(ctx: TurnContext, state: GameState, unit: UnitState, loc: Location
 def unsafe(ctx: TurnContext, state: GameState, loc: Location) -> bool:
     """R-7: heavy damage or worse here, or next to a fire of 5 in a heavy-damaged location."""
     r = ctx.rules
-    if state.damage_at(loc) >= r.int("movement.withdraw_damage"):
+    damage = state.damage  # state.damage_at, inline
+    if damage.get(loc, 1) >= r.int("movement.withdraw_damage"):
         return True
-    hot, bad = r.int("movement.withdraw_fire"), r.int("movement.withdraw_fire_damage")
     fire = state.fire
     if not fire:
         return False
-    return any(fire.get(nb, 0) >= hot and state.damage_at(nb) >= bad for nb in neighbours(ctx, loc))
+    hot, bad = r.int("movement.withdraw_fire"), r.int("movement.withdraw_fire_damage")
+    return any(fire.get(nb, 0) >= hot and damage.get(nb, 1) >= bad for nb in neighbours(ctx, loc))
 
 
 def hydrant_areas(ctx: TurnContext) -> frozenset[str]:
