@@ -103,9 +103,14 @@ def _screenshot(app: object, win: object, path: str) -> int:
         win.turn_dock.raise_()
         QApplication.processEvents()
     QApplication.processEvents()
-    if not win.grab().save(path):
-        print(f"{path}: cannot write the screenshot", file=sys.stderr)
-        return 2
+    saved = win.grab().save(path)
+    # Close and delete the window whatever happened: a window left open stays on top of
+    # every later window of this process (in-process callers, tests).
     win.doc.mark_saved()
     win.close()
+    win.deleteLater()
+    QApplication.processEvents()
+    if not saved:
+        print(f"{path}: cannot write the screenshot", file=sys.stderr)
+        return 2
     return 0

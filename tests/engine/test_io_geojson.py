@@ -198,7 +198,7 @@ def test_cli_round_trip(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
     gj.write_text(json.dumps(qgis_collection()))
     out = tmp_path / "s.fg.yaml"
     assert main(["import-geojson", str(gj), "--out", str(out), "--metres-per-cm", "0.5"]) == 0
-    assert "4 areas, 1 buildings, 4 features" in capsys.readouterr().out
+    assert "4 areas, 1 building, 4 features" in capsys.readouterr().out
     assert main(["check", str(out)]) in (0, 1)  # loads; checks may warn about the sketch
     capsys.readouterr()
     back = tmp_path / "back.geojson"
