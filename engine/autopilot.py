@@ -970,6 +970,14 @@ def _risk_weight(ctx: TurnContext, state: GameState, x: Location) -> float:
     return RISKY / 2
 
 
+#: the highest chance to get to and hold a branch position (see :func:`_risk_weight`)
+P_IN_MAX = max(1.0, RISKY)
+
+
+def _class_key(c: tuple[float, float, float, Location, int]) -> tuple[float, float, float]:
+    return c[0], c[1], c[2]
+
+
 def best_job(
     ctx: TurnContext, state: GameState, pump: UnitState, stock: UnitState, pri: set[Location]
 ) -> tuple[Location, list[Location]] | None:
@@ -1039,17 +1047,21 @@ def best_job(
     # every (position, fire) pair in range: walk whichever side is smaller (range is
     # symmetric, and the best pair is the same either way: ties are broken by both ids)
     if len(fires) <= len(dist):
+        # fires by a bound on the key's leading fields (cover, priority, -chance, with the
+        # best range and a sure position): once a fire's bound is worse than the best key,
+        # no later fire can beat it (the best is the key's minimum, whatever the order)
+        top_mod = max(mods.values())
+        classes = []
         for t, fire in fires.items():
-            if best is not None:  # a fire whose (cover, priority) cannot beat the best: skip
-                covered = float(cov.get(t, 0) >= 2)
-                if covered > best[0][0]:
-                    continue
-                if covered == best[0][0]:
-                    prio = prios.get(t)
-                    if prio is None:
-                        prio = prios[t] = float(fire_priority(ctx, state, t, pri))
-                    if prio > best[0][1]:
-                        continue
+            prio = prios.get(t)
+            if prio is None:
+                prio = prios[t] = float(fire_priority(ctx, state, t, pri))
+            bound = -round(_p_extinguish(fire, top_mod) * P_IN_MAX, 3)
+            classes.append((float(cov.get(t, 0) >= 2), prio, bound, t, fire))
+        classes.sort(key=_class_key)
+        for covered, prio, bound, t, fire in classes:
+            if best is not None and (covered, prio, bound) > best[0][:3]:
+                break
             for x, rng in reach.in_range(ctx, t):
                 if x in dist and rng >= 1 and p_ins.get(x, 1.0) > 0:  # else consider() skips
                     consider(x, t, rng, fire)

@@ -469,6 +469,7 @@ def _growth_quiet(
     die = ctx.dice.die
     fires = state.fire
     roads = state.street_fire_age
+    isdisjoint = burning.isdisjoint
     for loc in sorted_locations(ctx, burning):
         fire = fires.get(loc)
         if fire is None:
@@ -481,10 +482,8 @@ def _growth_quiet(
             wood = store_at(ctx.scenario, loc) is Material.WOOD
             plan = plans[loc] = (tuple(neighbours(ctx, loc)), wood_bonus if wood else 0)
         mod = plan[1]
-        for nb in plan[0]:
-            if nb in burning:
-                mod += nb_bonus
-                break
+        if not isdisjoint(plan[0]):  # a burning neighbour
+            mod += nb_bonus
         if die() + mod >= on:
             fires[loc] = min(cap, fire + 1)
 

@@ -35,11 +35,15 @@ def step_movement(ctx: TurnContext, state: GameState) -> None:
 
     ctx.cache["heat_memo"] = {}  # fire does not change during step 6
     ctx.cache["route_memo"] = {}  # nor do rubble and craters
+    ctx.cache["search_memo"] = {}  # foot searches without an ``ok`` test (see foot_search)
+    ctx.cache["passable_memo"] = {}  # reach.passable as foot_search tests it
     try:
         _movement(ctx, state, autopilot.standing_orders, orders.apply_due)
     finally:
         ctx.cache.pop("heat_memo", None)
         ctx.cache.pop("route_memo", None)
+        ctx.cache.pop("search_memo", None)
+        ctx.cache.pop("passable_memo", None)
 
 
 def _movement(ctx: TurnContext, state: GameState, standing: Any, due: Any) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import heapq
 from collections import deque
 from collections.abc import Callable, Collection, Iterable
+from typing import Any
 
 from ..scenario import AreaKind, FeatureType, Location
 from ..state import GameState
@@ -192,8 +193,29 @@ def foot_search(
     3: laying points) within ``budget``, stopping early once ``goal`` (or the first of
     ``goals``, which is then the one :func:`nearest` picks) is settled; returns (cost,
     previous location)."""
+    memo: dict[Any, Any] | None = None
+    key: Any = None
     if ladders is None:
         ladders = ladder_links(state)
+        memo = ctx.cache.get("search_memo") if ok is None else None
+        if memo is not None:
+            # step 6 (fire fixed): the same search on the same ladders gives the same answer
+            if memo.get("ladders") != ladders:
+                memo.clear()
+                memo["ladders"] = ladders
+            key = (start, budget, weight, goal, None if goals is None else frozenset(goals))
+            hit = memo.get(key)
+            if hit is not None:
+                return hit  # type: ignore[no-any-return]
+            if weight == 2 and budget is not None and goal is None and goals is None:
+                # a wider search from here: its costs within this budget are this search's
+                # (costs are positive, so they were settled in the same order; only the
+                # dict's order may differ, and hose searches are only looked up)
+                wider = memo.get(("wider", start))
+                if wider is not None and wider[0] >= budget:
+                    out = ({x: c for x, c in wider[1].items() if c <= budget}, wider[2])
+                    memo[key] = out
+                    return out
     fire, fail = state.fire, ctx.rules.int("heat.always_fail_min")
     heats: dict[Location, int] | None = ctx.cache.get("heat_memo")
 
@@ -214,7 +236,11 @@ def foot_search(
     heap: list[tuple[int, Location]] = [(0, start)]
     pop, push = heapq.heappop, heapq.heappush
     limit = budget if budget is not None else 1 << 60
-    checked: dict[Location, bool] = {}
+    shared: dict[Location, bool] | None = None
+    if ok is None and heats is not None:
+        shared = ctx.cache.get("passable_memo")  # step 6: fire, so passable(), fixed
+    checked: dict[Location, bool] = shared if shared is not None else {}
+    col = weight if weight in (1, 2) else 3  # the link's cost field for this weight
     while heap:
         d, loc = pop(heap)
         if d > dist.get(loc, d):
@@ -226,7 +252,7 @@ def foot_search(
             links = foot_links(ctx, loc, ladders)
         for link in links:
             nb = link[0]
-            nd = d + (link[1] if weight == 1 else link[2] if weight == 2 else link[3])
+            nd = d + link[col]  # type: ignore[operator]
             if nd > limit:
                 continue
             if nd < dist.get(nb, nd + 1):
@@ -237,6 +263,12 @@ def foot_search(
                     dist[nb] = nd
                     prev[nb] = loc
                     push(heap, (nd, nb))
+    if memo is not None:
+        memo[key] = (dist, prev)  # callers only read the answer
+        if weight == 2 and budget is not None and goal is None and goals is None:
+            wider = memo.get(("wider", start))
+            if wider is None or wider[0] < budget:
+                memo[("wider", start)] = (budget, dist, prev)
     return dist, prev
 
 
