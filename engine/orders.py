@@ -32,8 +32,6 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from .errors import Diagnostic, ScenarioError
 from .rules import movement as mv
 from .rules import reach
@@ -41,6 +39,7 @@ from .scenario import AreaKind, Location
 from .state import GameState
 from .turn import TurnContext
 from .units import STAND, UnitState
+from .yamlsafe import Mark, decode, parse
 
 KINDS = (
     "move", "pitch_ladder", "lay_hose", "connect", "stream", "damp_down", "rescue", "rest",
@@ -497,7 +496,7 @@ def load_orders(path: str | Path) -> OrderBook:
     """Read an orders file; a bad entry raises ScenarioError with FILE:LINE:COL."""
     name = str(path)
     try:
-        text = Path(path).read_text("utf-8")
+        text = decode(Path(path).read_bytes(), name)
     except OSError as exc:
         raise ScenarioError(
             [Diagnostic(name, 0, 0, f"cannot read orders: {exc.strerror}")]
@@ -506,75 +505,81 @@ def load_orders(path: str | Path) -> OrderBook:
 
 
 def loads_orders(text: str, name: str = "<orders>") -> OrderBook:
-    try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line, col = (mark.line + 1, mark.column + 1) if mark is not None else (0, 0)
-        raise ScenarioError([Diagnostic(name, line, col, f"not valid YAML/JSON: {exc}")]) from exc
+    """Parse orders text (YAML or JSON) with the scenario loader's defensive reader: aliases,
+    tags, duplicate keys and deep nesting are refused with FILE:LINE:COL."""
+    root = parse(text, name)
     if root is None:
         return OrderBook([], name)
 
-    def err(node: yaml.Node, msg: str) -> ScenarioError:
-        return ScenarioError(
-            [Diagnostic(name, node.start_mark.line + 1, node.start_mark.column + 1, msg)]
-        )
+    def err(mark: Mark, msg: str) -> ScenarioError:
+        return ScenarioError([Diagnostic(name, mark[0], mark[1], msg)])
 
-    items = root
-    if isinstance(root, yaml.MappingNode):
-        found = [v for k, v in root.value if k.value == "orders"]
-        extra = [k for k, _ in root.value if k.value != "orders"]
+    items, items_mark = root, getattr(root, "mark", (1, 1))
+    if isinstance(root, dict):
+        extra = [k for k in root if k != "orders"]
         if extra:
-            raise err(extra[0], f"unknown key {extra[0].value!r} (the file holds 'orders')")
-        if not found:
-            raise err(root, "an orders file holds a list under 'orders'")
-        items = found[0]
-    if not isinstance(items, yaml.SequenceNode):
-        raise err(items, "'orders' must be a list")
-    out = [_order_from_node(node, name, err) for node in items.value]
+            raise err(getattr(root, "kmarks", {}).get(extra[0], items_mark),
+                      f"unknown key {extra[0]!r} (the file holds 'orders')")  # fmt: skip
+        if "orders" not in root:
+            raise err(items_mark, "an orders file holds a list under 'orders'")
+        items, items_mark = root["orders"], getattr(root, "vmarks", {}).get("orders", items_mark)
+    if not isinstance(items, list):
+        raise err(items_mark, "'orders' must be a list")
+    marks = getattr(items, "vmarks", [])
+    out = [
+        _order_from_data(v, marks[i] if i < len(marks) else items_mark, name, err)
+        for i, v in enumerate(items)
+    ]
     return OrderBook(out, name)
 
 
-def _order_from_node(node: yaml.Node, name: str, err: Any) -> Order:
-    if not isinstance(node, yaml.MappingNode):
-        raise err(node, "each order is a mapping such as {turn: 1, unit: E1, order: move}")
-    fields: dict[str, yaml.Node] = {k.value: v for k, v in node.value}
+def _order_from_data(data: Any, mark: Mark, name: str, err: Any) -> Order:
+    if not isinstance(data, dict):
+        raise err(mark, "each order is a mapping such as {turn: 1, unit: E1, order: move}")
+    kmarks: dict[str, Mark] = getattr(data, "kmarks", {})
+    vmarks: dict[str, Mark] = getattr(data, "vmarks", {})
+
+    def at(key: str) -> Mark:
+        return vmarks.get(key, mark)
+
     allowed = {"turn", "unit", "order", "to", "at", "path", "source", "face", "pump"}
-    for k, _v in node.value:
-        if k.value not in allowed:
-            raise err(k, f"unknown key {k.value!r} in an order")
+    for k in data:
+        if k not in allowed:
+            raise err(kmarks.get(k, mark), f"unknown key {k!r} in an order")
     for key in ("turn", "unit", "order"):
-        if key not in fields:
-            raise err(node, f"an order needs {key!r}")
-    data = yaml.safe_load(yaml.serialize(node))
+        if key not in data:
+            raise err(mark, f"an order needs {key!r}")
     turn = data["turn"]
     if not isinstance(turn, int) or isinstance(turn, bool) or turn < 1:
-        raise err(fields["turn"], "turn must be a whole number from 1")
-    if data["order"] not in KINDS:
-        raise err(fields["order"], f"unknown order {data['order']!r}; one of {', '.join(KINDS)}")
+        raise err(at("turn"), "turn must be a whole number from 1")
+    if not isinstance(data["order"], str) or data["order"] not in KINDS:
+        raise err(at("order"), f"unknown order {data['order']!r}; one of {', '.join(KINDS)}")
 
     def loc(key: str) -> Location | None:
         if key not in data:
             return None
-        return _loc(data[key], fields[key], err)
+        return _loc(data[key], at(key), err)
 
     path: tuple[Location, ...] = ()
     if "path" in data:
-        pnode = fields["path"]
-        if not isinstance(pnode, yaml.SequenceNode) or not pnode.value:
-            raise err(pnode, "path must be a list of locations")
-        path = tuple(_loc(v, n, err) for v, n in zip(data["path"], pnode.value, strict=True))
-    where = f"{name}:{node.start_mark.line + 1}:{node.start_mark.column + 1}"
+        pv = data["path"]
+        if not isinstance(pv, list) or not pv:
+            raise err(at("path"), "path must be a list of locations")
+        pmarks = getattr(pv, "vmarks", [])
+        path = tuple(
+            _loc(v, pmarks[i] if i < len(pmarks) else at("path"), err) for i, v in enumerate(pv)
+        )
+    where = f"{name}:{mark[0]}:{mark[1]}"
     for key in ("unit", "source", "face", "pump"):
         if key in data and not isinstance(data[key], str):
-            raise err(fields[key], f"{key} must be text")
+            raise err(at(key), f"{key} must be text")
     return Order(
         data["unit"], data["order"], turn, loc("to"), loc("at"), path, data.get("source"),
         data.get("face"), data.get("pump"), where,
     )  # fmt: skip
 
 
-def _loc(v: Any, node: yaml.Node, err: Any) -> Location:
+def _loc(v: Any, mark: Mark, err: Any) -> Location:
     if isinstance(v, str):
         return (v, 0)
     if isinstance(v, list) and len(v) == 2 and isinstance(v[0], str) and isinstance(v[1], int):
@@ -586,7 +591,7 @@ def _loc(v: Any, node: yaml.Node, err: Any) -> Location:
         and set(v) <= {"area", "level"}
     ):
         return (v["area"], int(v.get("level", 0)))
-    raise err(node, "a location is AREA, [AREA, LEVEL] or {area: AREA, level: LEVEL}")
+    raise err(mark, "a location is AREA, [AREA, LEVEL] or {area: AREA, level: LEVEL}")
 
 
 __all__ = [

@@ -14,13 +14,12 @@ from __future__ import annotations
 
 import copy
 import difflib
-import re
 from collections.abc import Iterator, Mapping
 from functools import cache
 from importlib import resources
 from typing import Any
 
-import yaml
+from .yamlsafe import parse, resolve_plain
 
 KNOWN_RULESETS: tuple[str, ...] = ("blitz",)
 
@@ -29,17 +28,16 @@ class RulesetError(ValueError):
     """An unknown ruleset, an unknown rule key, or a house rule that does not fit it."""
 
 
-class _Loader(yaml.SafeLoader):
-    """YAML 1.2 booleans: only true/false (keys such as ``on`` stay strings)."""
+def _plain(data: Any) -> Any:
+    """Plain dicts and lists (the reader's position-keeping containers are not needed).
 
-
-_Loader.yaml_implicit_resolvers = {
-    ch: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:bool"]
-    for ch, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
-}
-_Loader.add_implicit_resolver(
-    "tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF")
-)
+    The reader keeps mapping keys as text; table rows are keyed by die score, so keys are
+    typed like values (``1`` is the integer 1)."""
+    if isinstance(data, dict):
+        return {resolve_plain(k) if k else k: _plain(v) for k, v in data.items()}
+    if isinstance(data, list):
+        return [_plain(v) for v in data]
+    return data
 
 
 @cache
@@ -49,7 +47,9 @@ def ruleset_data(name: str) -> dict[str, Any]:
         hint = _did_you_mean(name, KNOWN_RULESETS)
         raise RulesetError(f"unknown ruleset {name!r}{hint}")
     text = resources.files("fireground.engine.rulesets").joinpath(f"{name}.yaml").read_text("utf-8")
-    data = yaml.load(text, Loader=_Loader)
+    # the same defensive reader as scenario files: only true/false are booleans (keys such
+    # as ``on`` stay strings), no aliases or tags
+    data = _plain(parse(text, f"{name}.yaml", text_keys=False))
     if not isinstance(data, dict):
         raise RulesetError(f"ruleset {name!r} is not a mapping")
     return data

@@ -129,8 +129,12 @@ def decode(data: bytes, filename: str) -> str:
     return text[1:] if text.startswith("\ufeff") else text
 
 
-def parse(text: str, filename: str) -> Any:
-    """Plain data of the single YAML document in ``text`` (None for an empty file)."""
+def parse(text: str, filename: str, *, text_keys: bool = True) -> Any:
+    """Plain data of the single YAML document in ``text`` (None for an empty file).
+
+    With ``text_keys`` (scenario and orders files) values of id-like keys (``id``, ``area``,
+    …) stay text, so an area called ``012`` is not the number 12; plain data files such as
+    rulesets pass False."""
     bad = NON_PRINTABLE.search(text)
     if bad:
         line, col = _line_col(text, bad.start())
@@ -138,7 +142,7 @@ def parse(text: str, filename: str) -> Any:
             filename, line, col, f"control character U+{ord(bad.group()):04X} is not allowed"
         )
     try:
-        return _build(_events(text), filename)
+        return _build(_events(text), filename, text_keys)
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
         what = " ".join(x for x in (e.context, e.problem) if x) or "YAML syntax error"
@@ -178,7 +182,7 @@ class _Frame:
         self.id_list = id_list  # a list of ids (start.rubble, start.craters)
 
 
-def _build(events: Any, filename: str) -> Any:
+def _build(events: Any, filename: str, root_text_keys: bool = True) -> Any:
     def fail(ev: Any, message: str) -> ScenarioError:
         m = ev.start_mark
         return ScenarioError.at(filename, m.line + 1, m.column + 1, message)
@@ -251,7 +255,7 @@ def _build(events: Any, filename: str) -> Any:
             m = ev.start_mark
             mark = (m.line + 1, m.column + 1)
             container: MDict | MList = MDict(mark) if is_map else MList(mark)
-            text_keys, id_list = True, False
+            text_keys, id_list = root_text_keys, False
             if stack:
                 parent = stack[-1]
                 text_keys = parent.text_keys and not (

@@ -313,9 +313,14 @@ class ScenarioPanel(QWidget):
     def _apply_house_rules(self) -> None:
         text = self.house.toPlainText().strip()
         try:
-            data = yaml.safe_load(text) if text else {}
+            # the scenario loader's defensive reader: no aliases or tags, only true/false
+            # are booleans (what typed text means here is what it means in the file)
+            from fireground.engine.yamlsafe import parse
+
+            data = parse(text, "house rules", text_keys=False) if text else {}
             if not isinstance(data, dict):
                 raise ValueError("house rules are lines of 'rule: value'")
+            data = dict(data)
             from fireground.engine.ruleset import load_ruleset
 
             load_ruleset(self.doc.scenario.ruleset, data)

@@ -251,10 +251,13 @@ def test_orders_file_is_json_too():
         ("orders:\n  - {turn: 1, unit: E1, order: rest, speed: 3}\n", ":2:", "unknown key"),
         ("orders:\n  - {turn: 1, order: rest}\n", ":2:", "needs 'unit'"),
         ("plans: []\n", ":1:", "unknown key"),
-        ("orders: [\n", ":", "not valid"),
+        ("orders: [\n", ":2:1:", "YAML syntax error"),
+        ("a: &x [1]\norders: *x\n", ":1:4:", "anchors"),
+        ("orders:\n  - !!python/object:os.system {turn: 1}\n", ":2:", "tag"),
     ],
 )
 def test_orders_file_errors(text, where, words):
+    # the orders file is read by the scenario loader's defensive reader (aliases, tags refused)
     with pytest.raises(ScenarioError) as exc:
         loads_orders(text, "o.yaml")
     msg = str(exc.value)
@@ -297,3 +300,9 @@ def test_file_orders_reach_units_arriving_that_turn_and_hold_them():
     assert game_.state.units["E1"].loc == ("S02", 0)  # not re-parked at the hydrant
     game_.step()
     assert game_.state.units["E1"].loc == ("S02", 0)  # work in reach: it stays
+
+
+def test_bare_yaml_1_1_words_stay_text_in_orders() -> None:
+    # YAML 1.1 would read a bare OFF as false; the defensive reader keeps it as the unit id
+    book = loads_orders("orders:\n  - {turn: 1, unit: OFF, order: rest}\n", "o.yaml")
+    assert [o.unit for o in book.orders] == ["OFF"]
