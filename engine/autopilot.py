@@ -722,10 +722,15 @@ def _fire_team(
 
 
 # -- the wheelbarrow pump ----------------------------------------------------------------------
-#: how far (movement points) a team goes to fetch a wheelbarrow pump: one turn's walk
-FETCH_POINTS = 6
-#: how far (movement points) it carries the pump to water: two turns' walk
-CARRY_POINTS = 12
+#: how far a team goes to fetch a wheelbarrow pump, in turns of foot movement
+FETCH_TURNS = 1
+#: how far it carries the pump to water, in turns of foot movement
+CARRY_TURNS = 2
+
+
+def _walk_points(ctx: TurnContext, turns: int) -> int:
+    """Movement points of ``turns`` turns on foot (the number lives in the ruleset)."""
+    return turns * ctx.rules.int("movement.foot_points")
 
 
 def _claimed(state: GameState, pump: UnitState, by: UnitState) -> bool:
@@ -750,20 +755,20 @@ def _free_wheelbarrows(state: GameState, s: UnitState) -> list[UnitState]:
 def _water_spots(
     ctx: TurnContext, state: GameState, s: UnitState, start: Location, home: UnitState
 ) -> list[tuple[int, int, Location]]:
-    """Ground locations of streets/open areas with usable water within :data:`CARRY_POINTS`
+    """Ground locations of streets/open areas with usable water within :data:`CARRY_TURNS`
     of ``start``, from which a fire lies within hose reach of ``home``'s lengths, as
     (hose steps to the fire, walk, location), best first."""
     if home.hose_left < 2 or not state.fire:
         return []
     spots = {
-        (a, 0) for a in reach.area_distances(ctx, start[0], CARRY_POINTS)
+        (a, 0) for a in reach.area_distances(ctx, start[0], _walk_points(ctx, CARRY_TURNS))
         if reach.area_kind(ctx, a) in (AreaKind.STREET, AreaKind.OPEN)
         and _water_at(ctx, state, a) and not reach.unsafe(ctx, state, (a, 0))
         and (a, 0) not in state.fire
     }  # fmt: skip
     if not spots:
         return []
-    dist, _ = reach.foot_search(ctx, state, start, CARRY_POINTS)
+    dist, _ = reach.foot_search(ctx, state, start, _walk_points(ctx, CARRY_TURNS))
     limit = min(
         2 * (home.hose_left - 1) + ctx.rules.int("firefighting.max_range"),
         2 * ctx.rules.int("hose.max_lengths"),
@@ -781,7 +786,7 @@ def _fetch_wheelbarrow(ctx: TurnContext, state: GameState, s: UnitState, home: U
     pumps = _free_wheelbarrows(state, s)
     if not pumps:
         return False
-    dist, _ = reach.foot_search(ctx, state, s.loc, FETCH_POINTS)
+    dist, _ = reach.foot_search(ctx, state, s.loc, _walk_points(ctx, FETCH_TURNS))
     for p in pumps:
         if p.loc is None or p.loc not in dist:
             continue
