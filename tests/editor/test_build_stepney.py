@@ -13,29 +13,14 @@ import subprocess
 import sys
 from pathlib import Path
 
-from PySide6.QtCore import QPoint, QPointF, Qt, QTimer
+from editor_helpers import at, click, hover
+from PySide6.QtCore import QPoint, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QPushButton, QToolButton, QWidget
 
 from fireground.engine.io import load_scenario
 from fireground.engine.scenario import FeatureType
 
 SHOTS = os.environ.get("FIREGROUND_E2E_SHOTS")
-
-
-def at(win, x: float, y: float) -> QPoint:  # type: ignore[no-untyped-def]
-    return win.view.mapFromScene(QPointF(x, -y))
-
-
-def hover(qtbot, win, x: float, y: float) -> None:  # type: ignore[no-untyped-def]
-    """Move the mouse onto a map point. A move to the pixel the cursor is already on makes
-    no event, and the view may have scrolled under it, so come from a few pixels away."""
-    qtbot.mouseMove(win.view.viewport(), at(win, x, y) + QPoint(7, 7))
-    qtbot.mouseMove(win.view.viewport(), at(win, x, y))
-
-
-def click(qtbot, win, x: float, y: float) -> None:  # type: ignore[no-untyped-def]
-    qtbot.mouseMove(win.view.viewport(), at(win, x, y))
-    qtbot.mouseClick(win.view.viewport(), Qt.LeftButton, Qt.NoModifier, at(win, x, y))
 
 
 def drag(qtbot, win, a: tuple[float, float], b: tuple[float, float]) -> None:  # type: ignore[no-untyped-def]

@@ -5,7 +5,8 @@ from __future__ import annotations
 import sys
 
 import pytest
-from PySide6.QtCore import QPoint, QPointF, Qt, QTimer
+from editor_helpers import at, click, hover
+from PySide6.QtCore import QPoint, Qt, QTimer
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QApplication, QToolButton
 
@@ -29,22 +30,6 @@ TOOL_KEYS = {
     "Fire": Qt.Key_F,
     "Embers": Qt.Key_I,
 }
-
-
-def at(win, x: float, y: float) -> QPoint:  # type: ignore[no-untyped-def]
-    return win.view.mapFromScene(QPointF(x, -y))
-
-
-def hover(qtbot, win, x: float, y: float) -> None:  # type: ignore[no-untyped-def]
-    """Move the mouse onto a map point. A move to the pixel the cursor is already on makes
-    no event, and the view may have scrolled under it, so come from a few pixels away."""
-    qtbot.mouseMove(win.view.viewport(), at(win, x, y) + QPoint(7, 7))
-    qtbot.mouseMove(win.view.viewport(), at(win, x, y))
-
-
-def click(qtbot, win, x: float, y: float) -> None:  # type: ignore[no-untyped-def]
-    qtbot.mouseMove(win.view.viewport(), at(win, x, y))
-    qtbot.mouseClick(win.view.viewport(), Qt.LeftButton, Qt.NoModifier, at(win, x, y))
 
 
 def test_every_tool_has_a_single_key_shown_in_its_tooltip(qtbot, window) -> None:  # type: ignore[no-untyped-def]
