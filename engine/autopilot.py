@@ -503,18 +503,20 @@ def _fire_sources(
 
 
 def _bfs_steps(ctx: TurnContext, sources: list[Location], limit: int) -> dict[Location, int]:
-    """Hose steps from the nearest source over the map (ignoring fire), up to ``limit``
-    (remembered for one call of the standing orders)."""
-    memo: dict[tuple[tuple[Location, ...], int], dict[Location, int]] | None = ctx.cache.get(
+    """Hose steps from the nearest source over the map (ignoring fire), up to ``limit`` at
+    least: the answer may hold locations further out, so callers compare with their own
+    limit (remembered for one call of the standing orders, by sources: a search to a
+    higher limit answers a lower one)."""
+    memo: dict[tuple[Location, ...], tuple[int, dict[Location, int]]] | None = ctx.cache.get(
         "ap_steps"
     )
-    key = (tuple(sources), limit)
-    if memo is not None:
-        hit = memo.get(key)
-        if hit is None:
-            hit = memo[key] = _bfs_steps_now(ctx, sources, limit)
-        return hit
-    return _bfs_steps_now(ctx, sources, limit)
+    if memo is None:
+        return _bfs_steps_now(ctx, sources, limit)
+    key = tuple(sources)
+    hit = memo.get(key)
+    if hit is None or hit[0] < limit:
+        hit = memo[key] = (limit, _bfs_steps_now(ctx, sources, limit))
+    return hit[1]
 
 
 def _bfs_steps_now(ctx: TurnContext, sources: list[Location], limit: int) -> dict[Location, int]:
@@ -576,7 +578,7 @@ def choose_parking(
         best: tuple[int, int, str] | None = None
         for area, route in routes.items():
             d = dist.get((area, 0))
-            if d is None or reach.unsafe(ctx, state, (area, 0)):
+            if d is None or d > limit or reach.unsafe(ctx, state, (area, 0)):
                 continue
             water = _water_at(ctx, state, area)
             if need_water and not water:
@@ -774,7 +776,7 @@ def _water_spots(
         2 * ctx.rules.int("hose.max_lengths"),
     )
     steps = _bfs_steps(ctx, sorted(state.fire), limit)
-    out = [(steps[x], dist[x], x) for x in spots if x in dist and x in steps]
+    out = [(steps[x], dist[x], x) for x in spots if x in dist and steps.get(x, limit + 1) <= limit]
     return sorted(out)
 
 
@@ -1229,6 +1231,10 @@ def _rescuer(
         u.task = "idle"
 
 
+#: how far (hose steps, fire ignored) from casualties an ambulance or rescue lorry parks
+CARRY_STEPS = 12
+
+
 def _park_near(
     ctx: TurnContext, state: GameState, u: UnitState, goals: list[Location]
 ) -> str | None:
@@ -1236,10 +1242,10 @@ def _park_near(
     if u.loc is None or not goals:
         return None
     routes = reach.road_routes(ctx, state, u.loc[0])
-    dist = _bfs_steps(ctx, goals, 12)
+    dist = _bfs_steps(ctx, goals, CARRY_STEPS)
     best = min(
-        ((dist[(a, 0)], len(r), a) for a, r in routes.items() if (a, 0) in dist
-         and not reach.unsafe(ctx, state, (a, 0))),
+        ((dist[(a, 0)], len(r), a) for a, r in routes.items()
+         if dist.get((a, 0), CARRY_STEPS + 1) <= CARRY_STEPS and not reach.unsafe(ctx, state, (a, 0))),
         default=None,
     )  # fmt: skip
     return None if best is None else best[2]

@@ -172,6 +172,7 @@ SHARED_MEMOS = (
     "spread_order",
     "spread_plan",
     "jump_plan",
+    "spread_reverse",
     "growth_plan",
     "dry_neighbours",
 )

@@ -334,7 +334,11 @@ def _spread_quiet(
     ctx: TurnContext, state: GameState, fighting: set[Location], vehicles: set[str]
 ) -> None:
     """Step 1 in the quiet mode: the same rolls, in the same order, with the same results
-    as :func:`step_spread`'s logged path, with the map's share of the work planned once."""
+    as :func:`step_spread`'s logged path, with the map's share of the work planned once.
+
+    With few fires it walks each fire's targets; once fires are many (most of them ringed
+    by fires already) it starts from the locations not burning and looks up which fires
+    can roll into them, then makes those rolls in the same order (see :func:`_by_target`)."""
     rules = ctx.rules
     climb_min = rules.int("spread.climb_min_fire")
     jump_min = rules.int("jump.min_fire")
@@ -364,6 +368,18 @@ def _spread_quiet(
         elif damp_mod and total - damp_mod <= limit:
             pending[dst] = pending.get(dst, 0) + 1
 
+    reverse = _reverse_index(ctx)
+    if 4 * len(burning) >= len(reverse[0]) and all(p in burning for p in reverse[1]):
+        # (a petrol store set alight mid-step explodes and may change the map: with one
+        # not yet burning, the plain walk below is used)
+        for src, t, limit, gaps in _by_target(ctx, state, reverse, vehicles):
+            dst = t[0]
+            if dst in burning or (t[2] == 2 and dst[0] not in rubble and dst[0] not in vehicles):
+                continue
+            if gaps and any(g in rubble or g in vehicles for g in gaps):
+                continue
+            attempt(src, t, limit)
+        return
     plans = ctx.cache.setdefault("spread_plan", {})
     jump_plans = ctx.cache.setdefault("jump_plan", {})
     snapshot = [(loc, burning[loc]) for loc in sorted_locations(ctx, list(burning))]  # R-3
@@ -391,6 +407,81 @@ def _spread_quiet(
                 if any(g in rubble or g in vehicles for g in gaps):
                     continue
                 attempt(src, t, jump_max)
+
+
+#: the spread plans turned round, for the game: for each target location, (its kind as in
+#: :data:`_Target`, the rolls into it as (source, how: 0 plain spread, 1 spread by a fire
+#: that climbs, 2 jump, the place of the roll among the source's rolls, target, gap
+#: areas))); and the petrol stores (they explode when set alight)
+_Reverse = tuple[
+    dict[Location, tuple[int, list[tuple[Location, int, int, _Target, tuple[str, ...]]]]],
+    frozenset[Location],
+]
+
+
+def _reverse_index(ctx: TurnContext) -> _Reverse:
+    memo: dict[str, _Reverse] = ctx.cache.setdefault("spread_reverse", {})
+    hit = memo.get("index")
+    if hit is not None:
+        return hit
+    rev: dict[Location, tuple[int, list[tuple[Location, int, int, _Target, tuple[str, ...]]]]]
+    rev = {}
+    for src in ctx.graph.locations:
+        rolls: list[tuple[int, _Target, tuple[str, ...]]] = [
+            (how, t, ()) for how in (0, 1) for t in _spread_plan(ctx, src, bool(how))
+        ]
+        rolls += [(2, t, gaps) for t, gaps in _jump_plan(ctx, src)]
+        seen = [0, 0, 0]
+        for how, t, gaps in rolls:
+            # jumps come after spreads: their places follow the longest spread plan
+            place = seen[how] + (1 << 30 if how == 2 else 0)
+            seen[how] += 1
+            rev.setdefault(t[0], (t[2], []))[1].append((src, how, place, t, gaps))
+    petrol = frozenset(
+        loc for loc in ctx.graph.locations if store_at(ctx.scenario, loc) is Material.PETROL
+    )
+    hit = memo["index"] = (rev, petrol)
+    return hit
+
+
+def _by_target(
+    ctx: TurnContext, state: GameState, reverse: _Reverse, vehicles: set[str]
+) -> list[tuple[Location, _Target, int, tuple[str, ...]]]:
+    """Every spread and jump roll the fires burning now could make into a location that
+    does not burn now (and can: a building, or a street with rubble or a vehicle), as
+    (source, target, the number to roll under, gap areas), in the order the plain walk
+    makes them: by source (R-3), spreads in plan order, then jumps."""
+    rules = ctx.rules
+    climb_min = rules.int("spread.climb_min_fire")
+    jump_min = rules.int("jump.min_fire")
+    jump_max = rules.int("jump.max")
+    rank: dict[Location, int] | None = ctx.cache.get("location_rank")
+    if rank is None:
+        sorted_locations(ctx, [])
+        rank = ctx.cache["location_rank"]
+    burning = state.fire
+    rubble = state.rubble
+    rolls = []
+    for dst, (kind, sources) in reverse[0].items():
+        if dst in burning:
+            continue
+        if kind == 2 and dst[0] not in rubble and dst[0] not in vehicles:
+            continue
+        for src, how, place, t, gaps in sources:
+            fire = burning.get(src)
+            if fire is None:
+                continue
+            if how == 2:
+                if fire >= jump_min:
+                    rolls.append((rank[src], place, src, t, jump_max, gaps))
+            elif (fire >= climb_min) == how:
+                rolls.append((rank[src], place, src, t, fire, gaps))
+    rolls.sort(key=_roll_order)
+    return [(src, t, limit, gaps) for _r, _p, src, t, limit, gaps in rolls]
+
+
+def _roll_order(r: tuple[int, int, Location, _Target, int, tuple[str, ...]]) -> tuple[int, int]:
+    return r[0], r[1]
 
 
 def _with_climbs(
@@ -470,13 +561,15 @@ def _growth_quiet(
     fires = state.fire
     roads = state.street_fire_age
     isdisjoint = burning.isdisjoint
-    for loc in sorted_locations(ctx, burning):
-        fire = fires.get(loc)
-        if fire is None:
-            continue
+    # only fires below their cap roll (most big fires are at the top already); growth
+    # changes no other fire than the one rolling, so the values now are the values then
+    if roads:
+        growing = [loc for loc, f in fires.items() if f < (road_top if loc in roads else top)]
+    else:
+        growing = [loc for loc, f in fires.items() if f < top]
+    for loc in sorted_locations(ctx, growing):
+        fire = fires[loc]
         cap = road_top if loc in roads else top  # fire_cap
-        if fire >= cap:
-            continue
         plan = plans.get(loc)
         if plan is None:
             wood = store_at(ctx.scenario, loc) is Material.WOOD

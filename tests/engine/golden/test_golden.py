@@ -139,6 +139,28 @@ def test_quiet_mode_plays_the_same_game(path):
     assert quiet.score() == loud.score()
 
 
+@pytest.mark.parametrize("path", EXAMPLES, ids=example_id)
+def test_quiet_mode_plays_the_same_game_when_the_fire_is_big(path):
+    """Late in a game most locations burn and the quiet spread starts from the locations
+    not burning (``fire._by_target``) instead of walking every fire: the same rolls, in
+    the same order, turn by turn, through a whole game (and the switch does happen)."""
+    from fireground.engine.rules import fire as fire_rules
+
+    sc = load_scenario(path)
+    switched = 0
+    for seed in (3, 1941):
+        loud, quiet = new_game(sc, seed), new_game(sc, seed, log_events=False)
+        targets = len(fire_rules._reverse_index(quiet.ctx)[0])
+        for _ in range(60):
+            switched += 4 * len(quiet.state.fire) >= targets
+            loud.step()
+            quiet.step()
+            assert quiet.state.to_log() == loud.state.to_log()
+            assert quiet.ctx.dice.getstate() == loud.ctx.dice.getstate()
+        assert quiet.score() == loud.score()
+    assert switched >= 10
+
+
 def test_no_state_leaks_between_games_in_one_process():
     """A game's log does not depend on what else the process has played before it (no
     module-level cache keyed on a game, no shared mutable rules data)."""
