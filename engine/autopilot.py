@@ -61,10 +61,11 @@ def standing_orders(ctx: TurnContext, state: GameState) -> None:
     ctx.cache["ap_steps"] = {}  # hose steps from groups of fires
     ctx.cache["ap_vehicles"] = None  # streets a vehicle makes flammable, as the call starts
     ctx.cache["ap_prio"] = {}  # each fire's priority (the call keeps one ``pri``)
+    ctx.cache["ap_fires"] = None  # the fires, sorted, as the call starts
     try:
         _standing_orders(ctx, state)
     finally:
-        for key in ("ap_threat", "ap_steps", "ap_vehicles", "ap_prio"):
+        for key in ("ap_threat", "ap_steps", "ap_vehicles", "ap_prio", "ap_fires"):
             ctx.cache.pop(key, None)
 
 
@@ -495,11 +496,23 @@ def _fire_sources(
 ) -> tuple[list[Location], list[Location]]:
     """(priority fires, other fires) nobody has two lines on yet (all fires if none)."""
     cov = coverage(state)
-    open_fires = [f for f in sorted(state.fire) if cov.get(f, 0) < 2]
+    fires = _sorted_fires(ctx, state)
+    open_fires = [f for f in fires if cov.get(f, 0) < 2] if cov else list(fires)
     if not open_fires:
-        open_fires = sorted(state.fire)
+        open_fires = list(fires)
     prio = [f for f in open_fires if fire_priority(ctx, state, f, pri) == 0]
     return prio, open_fires
+
+
+def _sorted_fires(ctx: TurnContext, state: GameState) -> list[Location]:
+    """``sorted(state.fire)``, once a call of the standing orders (fire does not change in
+    step 6; do not mutate)."""
+    hit: list[Location] | None = ctx.cache.get("ap_fires")
+    if hit is None:
+        hit = fire_rules.sorted_locations(ctx, state.fire)
+        if "ap_fires" in ctx.cache:
+            ctx.cache["ap_fires"] = hit
+    return hit
 
 
 def _bfs_steps(ctx: TurnContext, sources: list[Location], limit: int) -> dict[Location, int]:
@@ -775,7 +788,7 @@ def _water_spots(
         2 * (home.hose_left - 1) + ctx.rules.int("firefighting.max_range"),
         2 * ctx.rules.int("hose.max_lengths"),
     )
-    steps = _bfs_steps(ctx, sorted(state.fire), limit)
+    steps = _bfs_steps(ctx, _sorted_fires(ctx, state), limit)
     out = [(steps[x], dist[x], x) for x in spots if x in dist and steps.get(x, limit + 1) <= limit]
     return sorted(out)
 
@@ -1178,8 +1191,7 @@ def _fire_party(ctx: TurnContext, state: GameState, u: UnitState) -> None:
     if refill_point(ctx, state, u.loc):
         u.task = "refill"
         return
-    near = reach.area_distances(ctx, u.loc[0], budget)
-    points = {(a, 0) for a in near if _refill_area(ctx, state, a)}
+    points = _refill_points(ctx, state, u.loc[0], budget)
     dist, _ = reach.foot_search(ctx, state, u.loc, budget, goals=points)
     goal, _d = reach.nearest(dist, points)
     if goal is not None:
@@ -1187,17 +1199,30 @@ def _fire_party(ctx: TurnContext, state: GameState, u: UnitState) -> None:
         mv.walk(ctx, state, u, goal)
 
 
-def _refill_area(ctx: TurnContext, state: GameState, area: str) -> bool:
-    """``refill_point(ctx, state, (area, 0))`` with the map's part looked up once a game."""
-    hit: tuple[frozenset[str], frozenset[str]] | None = ctx.cache.get("refill_areas")
+def _refill_points(
+    ctx: TurnContext, state: GameState, area: str, budget: int
+) -> frozenset[Location]:
+    """Ground locations within ``budget`` area steps of ``area`` where a fire party refills
+    (``refill_point``: any building, a working hydrant), the map's part looked up once."""
+    memo: dict[tuple[str, int], tuple[frozenset[Location], tuple[str, ...]]] = ctx.cache.setdefault(
+        "refill_points", {}
+    )
+    hit = memo.get((area, budget))
     if hit is None:
         by_id = ctx.scenario.area_by_id
-        buildings = frozenset(a for a, v in by_id.items() if v.kind is AreaKind.BUILDING)
-        hydrants = frozenset(a for a in reach.hydrant_areas(ctx) if a in by_id)
-        hit = ctx.cache["refill_areas"] = (buildings, hydrants)
-    if area in hit[0]:
-        return True
-    return area in hit[1] and ctx.scenario.mains != "failed" and area not in state.hydrants_lost
+        near = reach.area_distances(ctx, area, budget)
+        buildings = [a for a in near if a in by_id and by_id[a].kind is AreaKind.BUILDING]
+        hydrants = reach.hydrant_areas(ctx)
+        hit = memo[(area, budget)] = (
+            frozenset((a, 0) for a in buildings),
+            tuple(sorted(a for a in near if a in hydrants and a in by_id and a not in buildings)),
+        )
+    static, hydrant_areas = hit
+    if not hydrant_areas or ctx.scenario.mains == "failed":
+        return static
+    lost = state.hydrants_lost
+    working = [(a, 0) for a in hydrant_areas if a not in lost]
+    return static.union(working) if working else static
 
 
 # -- rescue and casualties -------------------------------------------------------------------

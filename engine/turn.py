@@ -165,6 +165,7 @@ SHARED_MEMOS = (
     "in_range",
     "area_dist",
     "foot_links",
+    "foot_costs",
     "downwind",
     "spread_targets",
     "jumps_allowed",
@@ -175,6 +176,7 @@ SHARED_MEMOS = (
     "spread_reverse",
     "growth_plan",
     "dry_neighbours",
+    "refill_points",
 )
 
 

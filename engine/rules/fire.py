@@ -7,6 +7,7 @@ location order (R-3), so the work per turn follows what burns, not the size of t
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from ..scenario import AreaKind, Location, Material
 from ..state import GameState, store_at
@@ -369,7 +370,7 @@ def _spread_quiet(
             pending[dst] = pending.get(dst, 0) + 1
 
     reverse = _reverse_index(ctx)
-    if 4 * len(burning) >= len(reverse[0]) and all(p in burning for p in reverse[1]):
+    if 4 * len(burning) >= len(reverse.targets) and all(p in burning for p in reverse.petrol):
         # (a petrol store set alight mid-step explodes and may change the map: with one
         # not yet burning, the plain walk below is used)
         for src, t, limit, gaps in _by_target(ctx, state, reverse, vehicles):
@@ -409,14 +410,24 @@ def _spread_quiet(
                 attempt(src, t, jump_max)
 
 
-#: the spread plans turned round, for the game: for each target location, (its kind as in
-#: :data:`_Target`, the rolls into it as (source, how: 0 plain spread, 1 spread by a fire
-#: that climbs, 2 jump, the place of the roll among the source's rolls, target, gap
-#: areas))); and the petrol stores (they explode when set alight)
-_Reverse = tuple[
-    dict[Location, tuple[int, list[tuple[Location, int, int, _Target, tuple[str, ...]]]]],
-    frozenset[Location],
-]
+#: a roll of the reverse index: (its place among its source's rolls, target, gap areas)
+_Roll = tuple[int, _Target, tuple[str, ...]]
+#: the rolls of one source into one target: (source, its rank (R-3 order), rolls as a plain
+#: spread, as the spread of a fire that climbs (R-1), as jumps (R-5))
+_FromSource = tuple[Location, int, tuple[_Roll, ...], tuple[_Roll, ...], tuple[_Roll, ...]]
+
+
+@dataclass(frozen=True)
+class _Reverse:
+    """The quiet spread's plans turned round, for the game (see :func:`_by_target`)."""
+
+    #: by target location: (its kind as in :data:`_Target`, the sources that can roll
+    #: into it, their rolls)
+    into: dict[Location, tuple[int, frozenset[Location], tuple[_FromSource, ...]]]
+    #: every location some fire can roll into
+    targets: frozenset[Location]
+    #: petrol stores (one set alight explodes, which can change the map mid-step)
+    petrol: frozenset[Location]
 
 
 def _reverse_index(ctx: TurnContext) -> _Reverse:
@@ -424,23 +435,37 @@ def _reverse_index(ctx: TurnContext) -> _Reverse:
     hit = memo.get("index")
     if hit is not None:
         return hit
-    rev: dict[Location, tuple[int, list[tuple[Location, int, int, _Target, tuple[str, ...]]]]]
-    rev = {}
-    for src in ctx.graph.locations:
-        rolls: list[tuple[int, _Target, tuple[str, ...]]] = [
-            (how, t, ()) for how in (0, 1) for t in _spread_plan(ctx, src, bool(how))
-        ]
-        rolls += [(2, t, gaps) for t, gaps in _jump_plan(ctx, src)]
-        seen = [0, 0, 0]
-        for how, t, gaps in rolls:
-            # jumps come after spreads: their places follow the longest spread plan
-            place = seen[how] + (1 << 30 if how == 2 else 0)
-            seen[how] += 1
-            rev.setdefault(t[0], (t[2], []))[1].append((src, how, place, t, gaps))
+    rank: dict[Location, int] = {loc: k for k, loc in enumerate(sorted(ctx.graph.locations))}
+    found: dict[Location, dict[Location, tuple[list[_Roll], list[_Roll], list[_Roll]]]] = {}
+    kinds: dict[Location, int] = {}
+    for src in sorted(ctx.graph.locations):
+        plans = (
+            _spread_plan(ctx, src, False),
+            _spread_plan(ctx, src, True),
+            [t for t, _gaps in _jump_plan(ctx, src)],
+        )
+        gaps = [g for _t, g in _jump_plan(ctx, src)]
+        for how, plan in enumerate(plans):
+            for k, t in enumerate(plan):
+                # jumps come after every spread: their places follow any spread plan
+                place = k + (1 << 30 if how == 2 else 0)
+                kinds[t[0]] = t[2]
+                lists = found.setdefault(t[0], {}).setdefault(src, ([], [], []))
+                lists[how].append((place, t, gaps[k] if how == 2 else ()))
+    into = {}
+    for dst, by_src in found.items():
+        into[dst] = (
+            kinds[dst],
+            frozenset(by_src),
+            tuple(
+                (src, rank[src], tuple(a), tuple(b), tuple(c))
+                for src, (a, b, c) in sorted(by_src.items())
+            ),
+        )
     petrol = frozenset(
         loc for loc in ctx.graph.locations if store_at(ctx.scenario, loc) is Material.PETROL
     )
-    hit = memo["index"] = (rev, petrol)
+    hit = memo["index"] = _Reverse(into, frozenset(into), petrol)
     return hit
 
 
@@ -455,27 +480,26 @@ def _by_target(
     climb_min = rules.int("spread.climb_min_fire")
     jump_min = rules.int("jump.min_fire")
     jump_max = rules.int("jump.max")
-    rank: dict[Location, int] | None = ctx.cache.get("location_rank")
-    if rank is None:
-        sorted_locations(ctx, [])
-        rank = ctx.cache["location_rank"]
     burning = state.fire
+    alight = burning.keys()
     rubble = state.rubble
-    rolls = []
-    for dst, (kind, sources) in reverse[0].items():
-        if dst in burning:
-            continue
+    into = reverse.into
+    rolls: list[tuple[int, int, Location, _Target, int, tuple[str, ...]]] = []
+    for dst in reverse.targets.difference(burning):
+        kind, sources, by_src = into[dst]
         if kind == 2 and dst[0] not in rubble and dst[0] not in vehicles:
             continue
-        for src, how, place, t, gaps in sources:
+        if alight.isdisjoint(sources):
+            continue
+        for src, rank, plain, climbing, jumps in by_src:
             fire = burning.get(src)
             if fire is None:
                 continue
-            if how == 2:
-                if fire >= jump_min:
-                    rolls.append((rank[src], place, src, t, jump_max, gaps))
-            elif (fire >= climb_min) == how:
-                rolls.append((rank[src], place, src, t, fire, gaps))
+            for place, t, _none in climbing if fire >= climb_min else plain:
+                rolls.append((rank, place, src, t, fire, ()))
+            if jumps and fire >= jump_min:
+                for place, t, gaps in jumps:
+                    rolls.append((rank, place, src, t, jump_max, gaps))
     rolls.sort(key=_roll_order)
     return [(src, t, limit, gaps) for _r, _p, src, t, limit, gaps in rolls]
 

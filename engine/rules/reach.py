@@ -10,7 +10,8 @@ from __future__ import annotations
 import heapq
 from collections import deque
 from collections.abc import Callable, Collection, Iterable
-from typing import Any
+from itertools import repeat
+from typing import Any, cast
 
 from ..scenario import AreaKind, FeatureType, Location
 from ..state import GameState
@@ -19,6 +20,8 @@ from ..units import STAND, UnitState
 
 #: a foot link: (neighbour, movement cost, hose steps, laying cost, kind)
 Link = tuple[Location, int, int, int, str]
+#: ``fire.get(nb, 0)`` for every neighbour at C speed: ``map(fire.get, nbs, _ZEROS)``
+_ZEROS = repeat(0)
 
 
 # -- fire, heat and danger ------------------------------------------------------------------
@@ -50,9 +53,9 @@ def heat(ctx: TurnContext, state: GameState, loc: Location) -> int:
     if memo is not None:
         hit = memo.get(loc)
         if hit is None:
-            hit = memo[loc] = sum(fire.get(nb, 0) for nb in neighbours(ctx, loc))
+            hit = memo[loc] = sum(map(fire.get, neighbours(ctx, loc), _ZEROS))
         return hit
-    return sum(fire.get(nb, 0) for nb in neighbours(ctx, loc))
+    return sum(map(fire.get, neighbours(ctx, loc), _ZEROS))
 
 
 def heat_test(ctx: TurnContext, state: GameState, unit: UnitState, loc: Location) -> bool:
@@ -70,7 +73,18 @@ def heat_test(ctx: TurnContext, state: GameState, unit: UnitState, loc: Location
 
 
 def unsafe(ctx: TurnContext, state: GameState, loc: Location) -> bool:
-    """R-7: heavy damage or worse here, or next to a fire of 5 in a heavy-damaged location."""
+    """R-7: heavy damage or worse here, or next to a fire of 5 in a heavy-damaged location
+    (remembered through step 6, where neither fire nor damage changes)."""
+    memo: dict[Location, bool] | None = ctx.cache.get("unsafe_memo")
+    if memo is None:
+        return _unsafe(ctx, state, loc)
+    hit = memo.get(loc)
+    if hit is None:
+        hit = memo[loc] = _unsafe(ctx, state, loc)
+    return hit
+
+
+def _unsafe(ctx: TurnContext, state: GameState, loc: Location) -> bool:
     r = ctx.rules
     damage = state.damage  # state.damage_at, inline
     if damage.get(loc, 1) >= r.int("movement.withdraw_damage"):
@@ -226,39 +240,55 @@ def foot_search(
             return heat(ctx, state, loc) < fail
         h = heats.get(loc)  # heat() with its step-6 memo, inline
         if h is None:
-            h = heats[loc] = sum(fire.get(nb, 0) for nb in neighbours(ctx, loc)) if fire else 0
+            h = heats[loc] = sum(map(fire.get, neighbours(ctx, loc), _ZEROS)) if fire else 0
         return h < fail
 
     can: Callable[[Location], bool] = ok if ok is not None else passable_here
-    static: dict[Location, list[Link]] = ctx.cache.setdefault("foot_links", {})
+    inline = ok is None and heats is not None  # passable_here, inline in the loop below
+    col = weight if weight in (1, 2) else 3  # the link's cost field for this weight
+    costs: dict[Location, list[tuple[Location, int]]] = ctx.cache.setdefault(
+        "foot_costs", {}
+    ).setdefault(col, {})  # the map's links as (neighbour, cost) for this weight
     dist: dict[Location, int] = {start: 0}
     prev: dict[Location, Location] = {}
     heap: list[tuple[int, Location]] = [(0, start)]
     pop, push = heapq.heappop, heapq.heappush
     limit = budget if budget is not None else 1 << 60
     shared: dict[Location, bool] | None = None
-    if ok is None and heats is not None:
+    if inline:
         shared = ctx.cache.get("passable_memo")  # step 6: fire, so passable(), fixed
     checked: dict[Location, bool] = shared if shared is not None else {}
-    col = weight if weight in (1, 2) else 3  # the link's cost field for this weight
     while heap:
         d, loc = pop(heap)
-        if d > dist.get(loc, d):
+        if d > dist[loc]:
             continue
         if loc == goal or (goals is not None and loc in goals):
             break  # its cost and path are final (the heap pops in (cost, id) order)
-        links = static.get(loc) if loc not in ladders else None
-        if links is None:
-            links = foot_links(ctx, loc, ladders)
-        for link in links:
-            nb = link[0]
-            nd = d + link[col]  # type: ignore[operator]
+        links: list[tuple[Location, int]] | None
+        if loc in ladders:
+            links = _with_costs(foot_links(ctx, loc, ladders), col)
+        else:
+            links = costs.get(loc)
+            if links is None:
+                links = costs[loc] = _with_costs(foot_links(ctx, loc, {}), col)
+        for nb, cost in links:
+            nd = d + cost
             if nd > limit:
                 continue
             if nd < dist.get(nb, nd + 1):
                 good = checked.get(nb)
                 if good is None:
-                    good = checked[nb] = can(nb)
+                    if inline:
+                        if nb in fire:
+                            good = False
+                        else:
+                            h = heats.get(nb)  # type: ignore[union-attr]
+                            if h is None:
+                                h = heats[nb] = sum(map(fire.get, neighbours(ctx, nb), _ZEROS))  # type: ignore[index]
+                            good = h < fail
+                    else:
+                        good = can(nb)
+                    checked[nb] = good
                 if good:
                     dist[nb] = nd
                     prev[nb] = loc
@@ -270,6 +300,12 @@ def foot_search(
             if wider is None or wider[0] < budget:
                 memo[("wider", start)] = (budget, dist, prev)
     return dist, prev
+
+
+def _with_costs(links: list[Link], col: int) -> list[tuple[Location, int]]:
+    """(neighbour, cost) of each link, the cost from field ``col`` (1 movement points,
+    2 hose steps, 3 laying points)."""
+    return [(link[0], cast(int, link[col])) for link in links]
 
 
 def path_to(prev: dict[Location, Location], start: Location, goal: Location) -> list[Location]:

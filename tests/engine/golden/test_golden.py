@@ -150,7 +150,7 @@ def test_quiet_mode_plays_the_same_game_when_the_fire_is_big(path):
     switched = 0
     for seed in (3, 1941):
         loud, quiet = new_game(sc, seed), new_game(sc, seed, log_events=False)
-        targets = len(fire_rules._reverse_index(quiet.ctx)[0])
+        targets = len(fire_rules._reverse_index(quiet.ctx).targets)
         for _ in range(60):
             switched += 4 * len(quiet.state.fire) >= targets
             loud.step()
