@@ -26,8 +26,7 @@ Every unit also preserves itself (R-7, in the movement step).
 
 from __future__ import annotations
 
-from collections import deque
-
+from .hose_steps import steps_to
 from .rules import fire as fire_rules
 from .rules import movement as mv
 from .rules import reach
@@ -58,14 +57,13 @@ def standing_orders(ctx: TurnContext, state: GameState) -> None:
     if not any(u.in_play for u in state.units.values()):
         return
     ctx.cache["ap_threat"] = {}  # the fire's reach to each street, worked out once a call
-    ctx.cache["ap_steps"] = {}  # hose steps from groups of fires
     ctx.cache["ap_vehicles"] = None  # streets a vehicle makes flammable, as the call starts
     ctx.cache["ap_prio"] = {}  # each fire's priority (the call keeps one ``pri``)
     ctx.cache["ap_fires"] = None  # the fires, sorted, as the call starts
     try:
         _standing_orders(ctx, state)
     finally:
-        for key in ("ap_threat", "ap_steps", "ap_vehicles", "ap_prio", "ap_fires"):
+        for key in ("ap_threat", "ap_vehicles", "ap_prio", "ap_fires"):
             ctx.cache.pop(key, None)
 
 
@@ -515,47 +513,6 @@ def _sorted_fires(ctx: TurnContext, state: GameState) -> list[Location]:
     return hit
 
 
-def _bfs_steps(ctx: TurnContext, sources: list[Location], limit: int) -> dict[Location, int]:
-    """Hose steps from the nearest source over the map (ignoring fire), up to ``limit`` at
-    least: the answer may hold locations further out, so callers compare with their own
-    limit (remembered for one call of the standing orders, by sources: a search to a
-    higher limit answers a lower one)."""
-    memo: dict[tuple[Location, ...], tuple[int, dict[Location, int]]] | None = ctx.cache.get(
-        "ap_steps"
-    )
-    if memo is None:
-        return _bfs_steps_now(ctx, sources, limit)
-    key = tuple(sources)
-    hit = memo.get(key)
-    if hit is None or hit[0] < limit:
-        hit = memo[key] = (limit, _bfs_steps_now(ctx, sources, limit))
-    return hit[1]
-
-
-def _bfs_steps_now(ctx: TurnContext, sources: list[Location], limit: int) -> dict[Location, int]:
-    dist: dict[Location, int] = {}
-    q: deque[Location] = deque()
-    for s in sources:
-        dist[s] = 0
-        q.append(s)
-    water = reach.water_area_set(ctx)
-    dry: dict[Location, tuple[Location, ...]] = ctx.cache.setdefault("dry_neighbours", {})
-    while q:
-        loc = q.popleft()
-        d = dist[loc]
-        if d >= limit:
-            continue
-        nbs = dry.get(loc)
-        if nbs is None:
-            nbs = dry[loc] = tuple(nb for nb in reach.neighbours(ctx, loc) if nb[0] not in water)
-        d += 1
-        for nb in nbs:
-            if nb not in dist:
-                dist[nb] = d
-                q.append(nb)
-    return dist
-
-
 def _water_at(ctx: TurnContext, state: GameState, area: str) -> bool:
     """A usable source here: a hydrant with a free place, or open water next door."""
     if (
@@ -587,11 +544,11 @@ def choose_parking(
     for group in (prio, others):
         if not group:
             continue
-        dist = _bfs_steps(ctx, group, limit)
+        dist = steps_to(ctx, group, [(a, 0) for a in routes], limit)
         best: tuple[int, int, str] | None = None
         for area, route in routes.items():
             d = dist.get((area, 0))
-            if d is None or d > limit or reach.unsafe(ctx, state, (area, 0)):
+            if d is None or reach.unsafe(ctx, state, (area, 0)):
                 continue
             water = _water_at(ctx, state, area)
             if need_water and not water:
@@ -788,8 +745,8 @@ def _water_spots(
         2 * (home.hose_left - 1) + ctx.rules.int("firefighting.max_range"),
         2 * ctx.rules.int("hose.max_lengths"),
     )
-    steps = _bfs_steps(ctx, _sorted_fires(ctx, state), limit)
-    out = [(steps[x], dist[x], x) for x in spots if x in dist and steps.get(x, limit + 1) <= limit]
+    steps = steps_to(ctx, _sorted_fires(ctx, state), sorted(spots), limit)
+    out = [(steps[x], dist[x], x) for x in spots if x in dist and x in steps]
     return sorted(out)
 
 
@@ -1267,10 +1224,10 @@ def _park_near(
     if u.loc is None or not goals:
         return None
     routes = reach.road_routes(ctx, state, u.loc[0])
-    dist = _bfs_steps(ctx, goals, CARRY_STEPS)
+    dist = steps_to(ctx, goals, [(a, 0) for a in routes], CARRY_STEPS)
     best = min(
         ((dist[(a, 0)], len(r), a) for a, r in routes.items()
-         if dist.get((a, 0), CARRY_STEPS + 1) <= CARRY_STEPS and not reach.unsafe(ctx, state, (a, 0))),
+         if (a, 0) in dist and not reach.unsafe(ctx, state, (a, 0))),
         default=None,
     )  # fmt: skip
     return None if best is None else best[2]

@@ -176,6 +176,7 @@ SHARED_MEMOS = (
     "spread_reverse",
     "growth_plan",
     "dry_neighbours",
+    "hose_steps",
     "refill_points",
 )
 

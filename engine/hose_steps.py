@@ -1,0 +1,129 @@
+"""Hose steps between locations over the map, fire ignored: how far a line must run from a
+parking street to a fire. The autopilot asks it many times a turn for groups of fires
+("how near is the nearest of these fires to each street?").
+
+On a map of up to :data:`TABLE_MAX` locations the answer comes from a table with one row
+per source location (a breadth-first search from it, made the first time the location is
+a source and kept for the game, or for every game sharing the map's memos); a group's
+distance to a street is then the smallest of its rows at that street, taken by numpy. On
+a bigger map each question is a breadth-first search from the whole group, bounded by the
+limit, so the work follows the question and not the size of the map. Both give the same
+numbers.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Sequence
+
+from .rules import reach
+from .scenario import Location
+from .turn import TurnContext
+
+#: the table is used up to this many locations (it takes n * n * 2 bytes: 8 MB at most)
+TABLE_MAX = 2000
+#: a table entry farther than any limit asked for
+FAR = 32767
+
+
+def steps_to(
+    ctx: TurnContext,
+    sources: Sequence[Location],
+    targets: Sequence[Location],
+    limit: int,
+) -> dict[Location, int]:
+    """The hose steps from the nearest of ``sources`` to each of ``targets`` (over locations
+    that are not water, fire ignored), for the targets within ``limit``."""
+    if not sources or not targets:
+        return {}
+    table = _table(ctx, limit)
+    if table is None:
+        dist = bfs_steps(ctx, sources, limit)
+        return {t: dist[t] for t in targets if t in dist and dist[t] <= limit}
+    return table.nearest(ctx, sources, targets, limit)
+
+
+def bfs_steps(ctx: TurnContext, sources: Sequence[Location], limit: int) -> dict[Location, int]:
+    """Hose steps from the nearest source to every location up to ``limit`` away."""
+    dist: dict[Location, int] = {}
+    q: deque[Location] = deque()
+    for s in sources:
+        dist[s] = 0
+        q.append(s)
+    water = reach.water_area_set(ctx)
+    dry: dict[Location, tuple[Location, ...]] = ctx.cache.setdefault("dry_neighbours", {})
+    while q:
+        loc = q.popleft()
+        d = dist[loc]
+        if d >= limit:
+            continue
+        nbs = dry.get(loc)
+        if nbs is None:
+            nbs = dry[loc] = tuple(nb for nb in reach.neighbours(ctx, loc) if nb[0] not in water)
+        d += 1
+        for nb in nbs:
+            if nb not in dist:
+                dist[nb] = d
+                q.append(nb)
+    return dist
+
+
+class _Table:
+    """Rows of hose steps, one per source location, made when first asked for."""
+
+    def __init__(self, ctx: TurnContext, bound: int) -> None:
+        import numpy as np
+
+        self.locations = sorted(ctx.graph.locations)
+        self.index = {loc: k for k, loc in enumerate(self.locations)}
+        n = len(self.locations)
+        self.bound = bound  # rows hold the steps up to here, FAR beyond
+        self.rows = np.full((n, n), FAR, dtype=np.int16)
+        self.made = np.zeros(n, dtype=bool)
+
+    def nearest(
+        self,
+        ctx: TurnContext,
+        sources: Sequence[Location],
+        targets: Sequence[Location],
+        limit: int,
+    ) -> dict[Location, int]:
+        import numpy as np
+
+        index = self.index
+        try:
+            rows = [index[s] for s in sources]
+            cols = [index[t] for t in targets]
+        except KeyError:  # a location off the map: answer the plain way
+            dist = bfs_steps(ctx, sources, limit)
+            return {t: dist[t] for t in targets if t in dist and dist[t] <= limit}
+        made = self.made
+        for r in rows:
+            if not made[r]:
+                self._make(ctx, r)
+        near = self.rows[np.ix_(rows, cols)].min(axis=0).tolist()
+        return {t: d for t, d in zip(targets, near, strict=True) if d <= limit}
+
+    def _make(self, ctx: TurnContext, r: int) -> None:
+        dist = bfs_steps(ctx, [self.locations[r]], self.bound)
+        row = self.rows[r]
+        index = self.index
+        for loc, d in dist.items():
+            k = index.get(loc)
+            if k is not None:
+                row[k] = d
+        self.made[r] = True
+
+
+def _table(ctx: TurnContext, limit: int) -> _Table | None:
+    """The map's table (None on a big map), made anew deeper if ``limit`` is beyond it."""
+    memo: dict[str, _Table | None] = ctx.cache.setdefault("hose_steps", {})
+    if "table" not in memo and len(ctx.graph.locations) > TABLE_MAX:
+        memo["table"] = None
+    if "table" in memo:
+        table = memo["table"]
+        if table is None or limit <= table.bound:
+            return table
+    bound = max(limit, 2 * ctx.rules.int("hose.max_lengths"))
+    table = memo["table"] = _Table(ctx, bound)
+    return table
