@@ -463,19 +463,9 @@ def strike_spare_ladders(ctx: TurnContext, state: GameState, u: UnitState) -> No
 def choose_water(ctx: TurnContext, state: GameState, pump: UnitState) -> None:
     """Connect to the best source here: a hydrant, open water, a dam, else the tank."""
     assert pump.loc is not None
-    here = pump.loc[0]
-    sc = ctx.scenario
-    options: list[str] = []
-    for f in sc.features:
-        if f.type is FeatureType.HYDRANT and f.area == here:
-            options.append(f"hydrant:{here}")
-    for f in sc.features:
-        if (
-            f.type is FeatureType.WATER
-            and (f.area == here or f.area in reach.area_neighbours(ctx, here))
-            and state.water_left.get(f.area, 0) > 0
-        ):
-            options.append(f"open:{f.area}")
+    hydrants, waters = _water_here(ctx, pump.loc[0])
+    options = list(hydrants)
+    options += [f"open:{a}" for a in waters if state.water_left.get(a, 0) > 0]
     for d in sorted(state.units.values(), key=lambda x: x.id):
         if d.type == "mobile_dam_unit" and d.in_play and d.deployed and d.water > 0:
             options.append(f"dam:{d.id}")
@@ -487,6 +477,25 @@ def choose_water(ctx: TurnContext, state: GameState, pump: UnitState) -> None:
             return
     if pump.source is not None and mv.connect_problem(ctx, state, pump, pump.source):
         mv.disconnect(ctx, state, pump)
+
+
+def _water_here(ctx: TurnContext, here: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The map's water for a pump in ``here``: (its hydrant sources, one per hydrant
+    there, and the open-water areas here or next door, one per feature), for the game."""
+    memo: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = ctx.cache.setdefault(
+        "water_here", {}
+    )
+    hit = memo.get(here)
+    if hit is None:
+        features = ctx.scenario.features
+        near = reach.area_neighbours(ctx, here)
+        hit = memo[here] = (
+            tuple(f"hydrant:{here}" for f in features
+                  if f.type is FeatureType.HYDRANT and f.area == here),
+            tuple(f.area for f in features
+                  if f.type is FeatureType.WATER and (f.area == here or f.area in near)),
+        )  # fmt: skip
+    return hit
 
 
 def _fire_sources(

@@ -9,11 +9,14 @@ byte-for-byte reproducible).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Any
 
 from .ruleset import Ruleset
 from .scenario import AreaKind, FeatureType, Location, Material, Scenario
 from .units import STAND, VEHICLE, Casualty, HoseLine, UnitState, make_units
+
+_unit_loc = attrgetter("loc")
 
 
 def _unit_id(u: UnitState) -> str:
@@ -57,7 +60,10 @@ class GameState:
     # -- queries ---------------------------------------------------------------------------
     def units_at(self, loc: Location) -> list[UnitState]:
         """Units in play at a location, by id."""
-        out = [u for u in self.units.values() if u.loc == loc and u.in_play]
+        units = self.units.values()
+        if loc not in map(_unit_loc, units):
+            return []  # the usual answer, found without a Python-level loop
+        out = [u for u in units if u.loc == loc and u.in_play]
         if len(out) > 1:
             out.sort(key=_unit_id)
         return out

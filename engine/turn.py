@@ -177,6 +177,7 @@ SHARED_MEMOS = (
     "growth_plan",
     "dry_neighbours",
     "hose_steps",
+    "water_here",
     "refill_points",
 )
 

@@ -221,6 +221,14 @@ def foot_search(
             hit = memo.get(key)
             if hit is not None:
                 return hit  # type: ignore[no-any-return]
+            if goal is not None and goals is None:
+                # an earlier search from here that settled ``goal``: the path to it is the
+                # one this search would find (both settle in the same (cost, id) order up
+                # to it); callers of a goal search only ask whether it is reached, and how
+                for done in memo.get(("from", start, weight), ()):
+                    if _settled(done, goal):
+                        memo[key] = out = (done[0], done[1])
+                        return out
             if weight == 2 and budget is not None and goal is None and goals is None:
                 # a wider search from here: its costs within this budget are this search's
                 # (costs are positive, so they were settled in the same order; only the
@@ -258,11 +266,13 @@ def foot_search(
     if inline:
         shared = ctx.cache.get("passable_memo")  # step 6: fire, so passable(), fixed
     checked: dict[Location, bool] = shared if shared is not None else {}
+    stop: Location | None = None  # where the search stopped early (None: it ran out)
     while heap:
         d, loc = pop(heap)
         if d > dist[loc]:
             continue
         if loc == goal or (goals is not None and loc in goals):
+            stop = loc
             break  # its cost and path are final (the heap pops in (cost, id) order)
         links: list[tuple[Location, int]] | None
         if loc in ladders:
@@ -295,11 +305,24 @@ def foot_search(
                     push(heap, (nd, nb))
     if memo is not None:
         memo[key] = (dist, prev)  # callers only read the answer
+        memo.setdefault(("from", start, weight), []).append((dist, prev, stop))
         if weight == 2 and budget is not None and goal is None and goals is None:
             wider = memo.get(("wider", start))
             if wider is None or wider[0] < budget:
                 memo[("wider", start)] = (budget, dist, prev)
     return dist, prev
+
+
+def _settled(
+    done: tuple[dict[Location, int], dict[Location, Location], Location | None], goal: Location
+) -> bool:
+    """Whether a finished search (cost, previous, where it stopped early or None) settled
+    ``goal``: all it reached if it ran out, else what it popped before stopping."""
+    dist, _prev, stop = done
+    d = dist.get(goal)
+    if d is None:
+        return False
+    return stop is None or (d, goal) <= (dist[stop], stop)
 
 
 def _with_costs(links: list[Link], col: int) -> list[tuple[Location, int]]:
