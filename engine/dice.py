@@ -13,7 +13,7 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 Bounds = tuple[float, float, float, float]
 
@@ -37,6 +37,12 @@ class Dice:
     def die(self) -> int:
         """One six-sided die: the same value ``d6(1)[0]`` would give, without the list."""
         return int(self._rng.random() * 6) + 1
+
+    def uniform(self) -> Callable[[], float]:
+        """For hot loops: a source of numbers in [0, 1) of which :meth:`die` is
+        ``int(x * 6) + 1``, drawing from the same stream, so that ``die() >= k`` is
+        ``x * 6 >= k - 1`` with no call to :meth:`die` per roll."""
+        return self._rng.random
 
     def point(self, bounds: Bounds) -> tuple[float, float]:
         """A uniformly random point of the rectangle ``(minx, miny, maxx, maxy)``."""
@@ -80,6 +86,10 @@ class ScriptedDice(Dice):
 
     def die(self) -> int:
         return self.d6(1)[0]
+
+    def uniform(self) -> Callable[[], float]:
+        """The scripted dice as :meth:`Dice.uniform` numbers (the middle of each sixth)."""
+        return lambda: (self.die() - 0.5) / 6
 
     def point(self, bounds: Bounds) -> tuple[float, float]:
         if self._p >= len(self.points):

@@ -110,25 +110,48 @@ def _collapse(ctx: TurnContext, state: GameState, locs: list[Location], cause: s
         state.damage[f] = destroyed
     ctx.note("collapse", at=(area, lowest), levels=[lv for _, lv in falling], cause=cause or None)
     rolled: set[str] = set()  # one escape roll per unit per collapse
+    # where the units are as the collapse starts: a unit that moves during it (escapes)
+    # has rolled, so the others are still where they were (see _escape_all)
+    where = _units_by_location(state)
     for f in falling:
         count = state.occupants.pop(f, 0)
         for _ in range(count):
             state.add_casualty(f, "buried")
-        for u in state.units_at(f):
+        for u in where.get(f, ()):  # nobody escapes into the area that is falling
             rolled.add(u.id)
             escape(ctx, state, u, f)
-    spread_rubble(ctx, state, area, rolled)
+    spread_rubble(ctx, state, area, rolled, where)
+
+
+def _units_by_location(state: GameState) -> dict[Location, list[UnitState]]:
+    """Units in play by location, each list by id (as :meth:`GameState.units_at`)."""
+    out: dict[Location, list[UnitState]] = {}
+    for u in state.units.values():
+        if u.loc is not None and u.in_play:
+            out.setdefault(u.loc, []).append(u)
+    for here in out.values():
+        if len(here) > 1:
+            here.sort(key=_unit_id)
+    return out
+
+
+def _unit_id(u: UnitState) -> str:
+    return u.id
 
 
 def spread_rubble(
-    ctx: TurnContext, state: GameState, area: str, rolled: set[str] | None = None
+    ctx: TurnContext,
+    state: GameState,
+    area: str,
+    rolled: set[str] | None = None,
+    where: dict[Location, list[UnitState]] | None = None,
 ) -> None:
     """Rubble from a collapse strikes the ground level of every neighbouring area.
 
     Units there roll to escape, except those in ``rolled``: a unit that has already rolled
     in this collapse (it got out of the falling levels, or out of another struck location,
     into this one) is not made to roll a second time (§6: one roll to get clear of the
-    collapse and its rubble).
+    collapse and its rubble). ``where``: the units by location as the collapse started.
     """
     by = ctx.rules.int("collapse.rubble_damage")
     rolled = set() if rolled is None else rolled
@@ -139,17 +162,31 @@ def spread_rubble(
         ground = (nb, 0)
         if a.kind is AreaKind.BUILDING:
             ctx.note("rubble", from_=(area, 0), to=ground)
-            _escape_all(ctx, state, ground, rolled)
+            _escape_all(ctx, state, ground, rolled, where)
             add_damage(ctx, state, ground, by, cause="rubble")
         else:
             if nb not in state.rubble:
                 state.rubble.add(nb)
                 ctx.note("rubble", from_=(area, 0), to=ground)
-            _escape_all(ctx, state, ground, rolled)
+            _escape_all(ctx, state, ground, rolled, where)
 
 
-def _escape_all(ctx: TurnContext, state: GameState, loc: Location, rolled: set[str]) -> None:
-    for u in state.units_at(loc):
+def _escape_all(
+    ctx: TurnContext,
+    state: GameState,
+    loc: Location,
+    rolled: set[str],
+    where: dict[Location, list[UnitState]] | None = None,
+) -> None:
+    """Every unit at ``loc`` that has not rolled in this collapse rolls to escape. With
+    ``where`` (the units by location as the collapse started) the units looked at are
+    those that were here then and still are, in play: the same units, since any unit
+    that moved in or out since has rolled."""
+    if where is None:
+        here = state.units_at(loc)
+    else:
+        here = [u for u in where.get(loc, ()) if u.loc == loc and u.in_play]
+    for u in here:
         if u.id not in rolled:
             rolled.add(u.id)
             escape(ctx, state, u, loc)
@@ -220,9 +257,9 @@ def step_damage(ctx: TurnContext, state: GameState) -> None:
     )
     if not ctx.log_events:
         # the quiet mode: ctx.test's own quiet path (one die against ">=add_on"), inline
-        die, on = ctx.dice.die, rules.int("damage.add_on")
-        for loc in rolling:
-            if state.damage.get(loc, 1) < destroyed and die() >= on:
+        uniform, on = ctx.dice.uniform(), rules.int("damage.add_on")
+        for loc in rolling:  # die() >= on is uniform() * 6 >= on - 1
+            if state.damage.get(loc, 1) < destroyed and uniform() * 6 >= on - 1:
                 add_damage(ctx, state, loc, 1, cause="fire")
         rolling = []
     for loc in rolling:  # R-3: the locations as they stood at the start of the step

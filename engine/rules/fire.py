@@ -581,7 +581,7 @@ def _growth_quiet(
     plans: dict[Location, tuple[tuple[Location, ...], int]] = ctx.cache.setdefault(
         "growth_plan", {}
     )
-    die = ctx.dice.die
+    uniform = ctx.dice.uniform()  # die() >= k is uniform() * 6 >= k - 1
     fires = state.fire
     roads = state.street_fire_age
     isdisjoint = burning.isdisjoint
@@ -601,7 +601,7 @@ def _growth_quiet(
         mod = plan[1]
         if not isdisjoint(plan[0]):  # a burning neighbour
             mod += nb_bonus
-        if die() + mod >= on:
+        if uniform() * 6 >= on - 1 - mod:  # die() + mod >= on
             fires[loc] = min(cap, fire + 1)
 
 

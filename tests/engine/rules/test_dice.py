@@ -52,3 +52,23 @@ def test_scripted_plays_back_and_runs_out():
 def test_scripted_refuses_impossible_faces():
     with pytest.raises(ValueError):
         ScriptedDice([7])
+
+
+def test_uniform_is_the_same_stream_as_die():
+    """Hot loops test ``uniform() * 6 >= k - 1`` for ``die() >= k``: the same rolls, in the
+    same order, and the stream goes on exactly where die() would have left it."""
+    a, b = Dice(9), Dice(9)
+    u = a.uniform()
+    xs = [u() for _ in range(5000)]
+    assert [int(x * 6) + 1 for x in xs] == [b.die() for _ in range(5000)]
+    for k in range(0, 8):
+        assert [x * 6 >= k - 1 for x in xs[:500]] == [int(x * 6) + 1 >= k for x in xs[:500]]
+    assert a.d6(3) == b.d6(3) and a.getstate() == b.getstate()
+
+
+def test_scripted_uniform_gives_the_scripted_faces():
+    d = ScriptedDice([1, 6, 3])
+    u = d.uniform()
+    assert [int(u() * 6) + 1 for _ in range(3)] == [1, 6, 3]
+    with pytest.raises(DiceExhausted):
+        u()
