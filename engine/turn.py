@@ -166,6 +166,7 @@ SHARED_MEMOS = (
     "area_dist",
     "foot_links",
     "foot_costs",
+    "foot_numbered",
     "downwind",
     "spread_targets",
     "jumps_allowed",

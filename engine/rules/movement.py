@@ -38,6 +38,7 @@ def step_movement(ctx: TurnContext, state: GameState) -> None:
     ctx.cache["search_memo"] = {}  # foot searches without an ``ok`` test (see foot_search)
     ctx.cache["passable_memo"] = {}  # reach.passable as foot_search tests it
     ctx.cache["unsafe_memo"] = {}  # nor does damage (R-7's reach.unsafe)
+    ctx.cache["passable_numbered"] = {}  # passable_memo by location number
     try:
         _movement(ctx, state, autopilot.standing_orders, orders.apply_due)
     finally:
@@ -46,6 +47,7 @@ def step_movement(ctx: TurnContext, state: GameState) -> None:
         ctx.cache.pop("search_memo", None)
         ctx.cache.pop("passable_memo", None)
         ctx.cache.pop("unsafe_memo", None)
+        ctx.cache.pop("passable_numbered", None)
 
 
 def _movement(ctx: TurnContext, state: GameState, standing: Any, due: Any) -> None:

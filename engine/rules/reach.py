@@ -10,6 +10,7 @@ from __future__ import annotations
 import heapq
 from collections import deque
 from collections.abc import Callable, Collection, Iterable
+from dataclasses import dataclass
 from itertools import repeat
 from typing import Any, cast
 
@@ -252,8 +253,46 @@ def foot_search(
         return h < fail
 
     can: Callable[[Location], bool] = ok if ok is not None else passable_here
-    inline = ok is None and heats is not None  # passable_here, inline in the loop below
     col = weight if weight in (1, 2) else 3  # the link's cost field for this weight
+    limit = budget if budget is not None else 1 << 60
+    numbered = _numbered(ctx)
+    if start in numbered.ids and all(x in numbered.ids for x in ladders):
+        dist, prev, stop = _search_numbered(
+            ctx, state, numbered, start, limit, col, can, ok is None, ladders, goal, goals
+        )
+    else:
+        dist, prev, stop = _search(
+            ctx, state, start, limit, col, can, ok is None, ladders, goal, goals
+        )
+    if memo is not None:
+        memo[key] = (dist, prev)  # callers only read the answer
+        memo.setdefault(("from", start, weight), []).append((dist, prev, stop))
+        if weight == 2 and budget is not None and goal is None and goals is None:
+            wider = memo.get(("wider", start))
+            if wider is None or wider[0] < budget:
+                memo[("wider", start)] = (budget, dist, prev)
+    return dist, prev
+
+
+_Found = tuple[dict[Location, int], dict[Location, Location], Location | None]
+
+
+def _search(
+    ctx: TurnContext,
+    state: GameState,
+    start: Location,
+    limit: int,
+    col: int,
+    can: Callable[[Location], bool],
+    plain: bool,
+    ladders: dict[Location, list[tuple[Location, int]]],
+    goal: Location | None,
+    goals: Collection[Location] | None,
+) -> _Found:
+    """:func:`foot_search`'s Dijkstra on locations (for a start off the numbered map)."""
+    fire, fail = state.fire, ctx.rules.int("heat.always_fail_min")
+    heats: dict[Location, int] | None = ctx.cache.get("heat_memo")
+    inline = plain and heats is not None  # passable_here, inline in the loop below
     costs: dict[Location, list[tuple[Location, int]]] = ctx.cache.setdefault(
         "foot_costs", {}
     ).setdefault(col, {})  # the map's links as (neighbour, cost) for this weight
@@ -261,7 +300,6 @@ def foot_search(
     prev: dict[Location, Location] = {}
     heap: list[tuple[int, Location]] = [(0, start)]
     pop, push = heapq.heappop, heapq.heappush
-    limit = budget if budget is not None else 1 << 60
     shared: dict[Location, bool] | None = None
     if inline:
         shared = ctx.cache.get("passable_memo")  # step 6: fire, so passable(), fixed
@@ -303,14 +341,105 @@ def foot_search(
                     dist[nb] = nd
                     prev[nb] = loc
                     push(heap, (nd, nb))
-    if memo is not None:
-        memo[key] = (dist, prev)  # callers only read the answer
-        memo.setdefault(("from", start, weight), []).append((dist, prev, stop))
-        if weight == 2 and budget is not None and goal is None and goals is None:
-            wider = memo.get(("wider", start))
-            if wider is None or wider[0] < budget:
-                memo[("wider", start)] = (budget, dist, prev)
-    return dist, prev
+    return dist, prev, stop
+
+
+@dataclass
+class _Numbered:
+    """The map's locations numbered in sorted order (so that (cost, number) pops in the
+    same order as (cost, location)), with the foot links between numbers by weight."""
+
+    ids: dict[Location, int]
+    locs: list[Location]
+    links: dict[int, list[list[tuple[int, int]] | None]]
+
+
+def _numbered(ctx: TurnContext) -> _Numbered:
+    memo: dict[str, _Numbered] = ctx.cache.setdefault("foot_numbered", {})
+    hit = memo.get("map")
+    if hit is None:
+        locs = sorted(ctx.graph.locations)
+        hit = memo["map"] = _Numbered({loc: k for k, loc in enumerate(locs)}, locs, {})
+    return hit
+
+
+def _search_numbered(
+    ctx: TurnContext,
+    state: GameState,
+    numbered: _Numbered,
+    start: Location,
+    limit: int,
+    col: int,
+    can: Callable[[Location], bool],
+    plain: bool,
+    ladders: dict[Location, list[tuple[Location, int]]],
+    goal: Location | None,
+    goals: Collection[Location] | None,
+) -> _Found:
+    """:func:`_search` on location numbers: the same settling order, costs and paths (the
+    numbers sort as the locations do), with cheaper keys; the answer in locations."""
+    ids, locs = numbered.ids, numbered.locs
+    fire, fail = state.fire, ctx.rules.int("heat.always_fail_min")
+    heats: dict[Location, int] | None = ctx.cache.get("heat_memo")
+    inline = plain and heats is not None
+    table = numbered.links.get(col)
+    if table is None:
+        table = numbered.links[col] = [None] * len(locs)
+    lad = {ids[x] for x in ladders}
+    shared: dict[int, bool] | None = ctx.cache.get("passable_numbered") if inline else None
+    checked: dict[int, bool] = shared if shared is not None else {}
+    s = ids[start]
+    g = -1 if goal is None else ids.get(goal, -1)
+    gs = None if goals is None else {ids[x] for x in goals if x in ids}
+    dist: dict[int, int] = {s: 0}
+    prev: dict[int, int] = {}
+    heap: list[tuple[int, int]] = [(0, s)]
+    pop, push = heapq.heappop, heapq.heappush
+    stop = -1
+    while heap:
+        d, k = pop(heap)
+        if d > dist[k]:
+            continue
+        if k == g or (gs is not None and k in gs):
+            stop = k
+            break
+        links: list[tuple[int, int]] | None
+        if lad and k in lad:
+            links = [(ids[x], c) for x, c in _with_costs(foot_links(ctx, locs[k], ladders), col)]
+        else:
+            links = table[k]
+            if links is None:
+                links = table[k] = [
+                    (ids[x], c) for x, c in _with_costs(foot_links(ctx, locs[k], {}), col)
+                ]
+        for nb, cost in links:
+            nd = d + cost
+            if nd > limit:
+                continue
+            if nd < dist.get(nb, nd + 1):
+                good = checked.get(nb)
+                if good is None:
+                    loc = locs[nb]
+                    if inline:
+                        if loc in fire:
+                            good = False
+                        else:
+                            h = heats.get(loc)  # type: ignore[union-attr]
+                            if h is None:
+                                h = heats[loc] = sum(map(fire.get, neighbours(ctx, loc), _ZEROS))  # type: ignore[index]
+                            good = h < fail
+                    else:
+                        good = can(loc)
+                    checked[nb] = good
+                if good:
+                    dist[nb] = nd
+                    prev[nb] = k
+                    push(heap, (nd, nb))
+    return (
+        {locs[k]: d for k, d in dist.items()},
+        {locs[k]: locs[p] for k, p in prev.items()},
+        None if stop < 0 else locs[stop],
+    )
 
 
 def _settled(
