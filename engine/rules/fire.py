@@ -22,13 +22,14 @@ def sorted_locations(ctx: TurnContext, locs: Iterable[Location]) -> list[Locatio
     (the same order; a location off the map falls back to the plain sort)."""
     rank: dict[Location, int] | None = ctx.cache.get("location_rank")
     if rank is None:
-        rank = ctx.cache["location_rank"] = {
-            loc: k for k, loc in enumerate(sorted(ctx.graph.locations))
-        }
+        ordered = ctx.cache["location_by_rank"] = sorted(ctx.graph.locations)
+        rank = ctx.cache["location_rank"] = {loc: k for k, loc in enumerate(ordered)}
     try:
-        return sorted(locs, key=rank.__getitem__)
+        ranks = sorted(map(rank.__getitem__, locs))  # sorting numbers beats a key function
     except KeyError:
         return sorted(locs)
+    by_rank: list[Location] = ctx.cache["location_by_rank"]
+    return [by_rank[k] for k in ranks]
 
 
 def neighbours(ctx: TurnContext, loc: Location) -> list[Location]:

@@ -138,7 +138,7 @@ def escape_to(
     neighbours are tried last (escaping a fire, R-10 and §4), without it never (R-7's own
     withdrawal)."""
     assert u.loc is not None
-    ladders = reach.ladder_links(state)
+    ladders = reach.ladder_links(state, ctx)
     options = sorted(
         {
             (reach.unsafe(ctx, state, link[0]), link[0])
@@ -313,7 +313,7 @@ def walk(
     if goal not in dist:
         return False
     path = reach.path_to(prev, u.loc, goal)
-    ladders = reach.ladder_links(state)
+    ladders = reach.ladder_links(state, ctx)
     moved = False
     start = u.loc
     for nxt in path[1:]:

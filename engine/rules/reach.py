@@ -10,7 +10,7 @@ from __future__ import annotations
 import heapq
 from collections import deque
 from collections.abc import Callable, Collection, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import repeat
 from typing import Any, cast
 
@@ -132,11 +132,13 @@ def area_kind(ctx: TurnContext, area: str) -> AreaKind | None:
 
 
 # -- foot links -------------------------------------------------------------------------------
-def ladder_links(state: GameState) -> dict[Location, list[tuple[Location, int]]]:
+def ladder_links(
+    state: GameState, ctx: TurnContext | None = None
+) -> dict[Location, list[tuple[Location, int]]]:
     """Links given by pitched, ready ladders: street (at, 0) <-> (face, level), by level."""
     out: dict[Location, list[tuple[Location, int]]] = {}
-    for u in state.units.values():
-        if not u.ladders or not u.in_play:
+    for u in _ladder_units(state, ctx):
+        if not u.in_play:
             continue
         for ld in u.ladders:
             if not ld.ready or ld.at is None or ld.face is None:
@@ -147,6 +149,19 @@ def ladder_links(state: GameState) -> dict[Location, list[tuple[Location, int]]]
                 out.setdefault(foot, []).append((top, lvl))
                 out.setdefault(top, []).append((foot, lvl))
     return out
+
+
+def _ladder_units(state: GameState, ctx: TurnContext | None) -> list[UnitState]:
+    """The units carrying ladders (a unit's ladders are its own for the whole game),
+    remembered in the game's cache when there is one."""
+    if ctx is None:
+        return [u for u in state.units.values() if u.ladders]
+    hit = ctx.cache.get("ladder_units")
+    if hit is None or hit[0] is not state.units or hit[1] != len(state.units):
+        hit = (state.units, len(state.units), [u for u in state.units.values() if u.ladders])
+        ctx.cache["ladder_units"] = hit
+    units: list[UnitState] = hit[2]
+    return units
 
 
 def foot_links(
@@ -211,7 +226,7 @@ def foot_search(
     memo: dict[Any, Any] | None = None
     key: Any = None
     if ladders is None:
-        ladders = ladder_links(state)
+        ladders = ladder_links(state, ctx)
         memo = ctx.cache.get("search_memo") if ok is None else None
         if memo is not None:
             # step 6 (fire fixed): the same search on the same ladders gives the same answer
@@ -352,6 +367,8 @@ class _Numbered:
     ids: dict[Location, int]
     locs: list[Location]
     links: dict[int, list[list[tuple[int, int]] | None]]
+    #: frozen goal sets seen, numbered
+    goal_sets: dict[frozenset[Location], frozenset[int]] = field(default_factory=dict)
 
 
 def _numbered(ctx: TurnContext) -> _Numbered:
@@ -390,7 +407,13 @@ def _search_numbered(
     checked: dict[int, bool] = shared if shared is not None else {}
     s = ids[start]
     g = -1 if goal is None else ids.get(goal, -1)
-    gs = None if goals is None else {ids[x] for x in goals if x in ids}
+    gs: Collection[int] | None = None
+    if isinstance(goals, frozenset):  # the map's own sets (refill points): numbered once
+        gs = numbered.goal_sets.get(goals)
+        if gs is None:
+            gs = numbered.goal_sets[goals] = frozenset(ids[x] for x in goals if x in ids)
+    elif goals is not None:
+        gs = {ids[x] for x in goals if x in ids}
     dist: dict[int, int] = {s: 0}
     prev: dict[int, int] = {}
     heap: list[tuple[int, int]] = [(0, s)]
@@ -471,7 +494,7 @@ def path_to(prev: dict[Location, Location], start: Location, goal: Location) -> 
 
 def link_between(ctx: TurnContext, state: GameState, a: Location, b: Location) -> Link | None:
     """The foot link from ``a`` to ``b`` if they are next to each other."""
-    for link in foot_links(ctx, a, ladder_links(state)):
+    for link in foot_links(ctx, a, ladder_links(state, ctx)):
         if link[0] == b:
             return link
     return None
