@@ -235,6 +235,8 @@ _WORKER: list[Prepared] = []
 
 
 def _init_worker(scenario: Scenario) -> None:
+    if _WORKER and _WORKER[0][0] == scenario:
+        return  # forked from a parent that prepared it: the graph comes along
     _WORKER[:] = [_prepare(scenario)]
 
 
@@ -253,14 +255,13 @@ def autopilot_outcomes(
     chunk: int = FULL_CHUNK,
 ) -> Outcomes:
     """Full games with the standing-orders autopilot of the reference engine."""
-    from .graph import build_graph
-
     seeds = game_seeds(seed, games)
     jobs = [(seeds[k : k + chunk], turns) for k in range(0, games, chunk)]
     parts: list[dict[str, Any]] = []
     done = 0
+    prepared = _prepare(scenario)  # one graph and one set of memos for every chunk
+    graph = prepared[1]
     if workers <= 1 or len(jobs) <= 1:
-        prepared = _prepare(scenario)  # one graph and one set of memos for every chunk
         results: Any = (_play_full(scenario, sd, t, prepared) for sd, t in jobs)
         for part in results:
             parts.append(part)
@@ -271,16 +272,22 @@ def autopilot_outcomes(
         import multiprocessing as mp
         from concurrent.futures import ProcessPoolExecutor
 
-        ctx = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
-        with ProcessPoolExecutor(
-            max_workers=workers, mp_context=ctx, initializer=_init_worker, initargs=(scenario,)
-        ) as pool:
-            for part in pool.map(_worker_job, jobs):
-                parts.append(part)
-                done += len(part["clear"])
-                if progress is not None:
-                    progress(done)
-    locs = list(build_graph(scenario).locations)
+        fork = "fork" in mp.get_all_start_methods()
+        ctx = mp.get_context("fork" if fork else "spawn")
+        if fork:
+            _WORKER[:] = [prepared]  # the workers start with the parent's graph
+        try:
+            with ProcessPoolExecutor(
+                max_workers=workers, mp_context=ctx, initializer=_init_worker, initargs=(scenario,)
+            ) as pool:
+                for part in pool.map(_worker_job, jobs):
+                    parts.append(part)
+                    done += len(part["clear"])
+                    if progress is not None:
+                        progress(done)
+        finally:
+            _WORKER.clear()
+    locs = list(graph.locations)
     n = len(locs)
     if not parts:
         parts = [_play_full(scenario, [], turns)]
