@@ -671,10 +671,21 @@ def analyze(
     progress: Progress | None = None,
     file: str | None = None,
 ) -> tuple[AnalysisReport, Outcomes]:
-    """Play ``games`` games and report on them (``seed`` defaults to the scenario's, then 0)."""
+    """Play ``games`` games and report on them (``seed`` defaults to the scenario's, then 0).
+
+    Raises ValueError, with the reason, for fewer than one game, negative turns or seed,
+    and a map with no locations to burn."""
     if seed is None:
         seed = scenario.seed if scenario.seed is not None else 0
     turns = scenario.turns if turns is None else turns
+    if games < 1:
+        raise ValueError(f"games must be at least 1, not {games}")
+    if turns < 0:
+        raise ValueError(f"turns must be 0 or more, not {turns}")
+    if seed < 0:
+        raise ValueError(f"the seed must be 0 or more, not {seed}")
+    if not any(True for _ in scenario.locations()):
+        raise ValueError(f"{scenario.name or 'the scenario'} has no locations to play on")
     out = outcomes(scenario, games, turns, seed, no_response, workers, progress)
     mode = "no-response" if no_response else "autopilot"
     return summarise(scenario, out, mode, seed, file), out

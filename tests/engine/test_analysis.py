@@ -234,3 +234,21 @@ def test_against_finds_real_differences_only() -> None:
 
 # The numba kernel against the numpy path: tests/engine/test_fastsim_speedpath.py (they draw
 # from different streams since the kernel plays whole games, so the check is statistical).
+
+
+@pytest.mark.parametrize(
+    ("games", "turns", "seed", "words"),
+    [(0, 5, 1, "games must be at least 1"), (3, -1, 1, "turns must be 0 or more"),
+     (3, 5, -2, "seed must be 0 or more")],
+)  # fmt: skip
+def test_analyze_refuses_what_it_cannot_play(games: int, turns: int, seed: int, words: str) -> None:
+    with pytest.raises(ValueError, match=words):
+        analysis.analyze(mixed_scenario(), games, turns, seed=seed, no_response=True)
+
+
+@pytest.mark.parametrize("no_response", [True, False])
+def test_analyze_refuses_a_map_with_nowhere_to_burn(no_response: bool) -> None:
+    with pytest.raises(ValueError, match="no locations to play on"):
+        analysis.analyze(
+            Scenario(name="empty", bombing=False), 2, 2, seed=1, no_response=no_response
+        )
