@@ -60,10 +60,11 @@ def standing_orders(ctx: TurnContext, state: GameState) -> None:
     ctx.cache["ap_vehicles"] = None  # streets a vehicle makes flammable, as the call starts
     ctx.cache["ap_prio"] = {}  # each fire's priority (the call keeps one ``pri``)
     ctx.cache["ap_fires"] = None  # the fires, sorted, as the call starts
+    ctx.cache["ap_small"] = None  # the fires a fire party can tackle
     try:
         _standing_orders(ctx, state)
     finally:
-        for key in ("ap_threat", "ap_vehicles", "ap_prio", "ap_fires"):
+        for key in ("ap_threat", "ap_vehicles", "ap_prio", "ap_fires", "ap_small"):
             ctx.cache.pop(key, None)
 
 
@@ -495,6 +496,18 @@ def _water_here(ctx: TurnContext, here: str) -> tuple[tuple[str, ...], tuple[str
             tuple(f.area for f in features
                   if f.type is FeatureType.WATER and (f.area == here or f.area in near)),
         )  # fmt: skip
+    return hit
+
+
+def _small_fires(ctx: TurnContext, state: GameState) -> list[Location]:
+    """Fires small enough for a fire party, once a call of the standing orders (fire does
+    not change in step 6; do not mutate)."""
+    hit: list[Location] | None = ctx.cache.get("ap_small")
+    if hit is None:
+        top = ctx.rules.int("fire_party.max_fire")
+        hit = [f for f, v in state.fire.items() if v <= top]
+        if "ap_small" in ctx.cache:
+            ctx.cache["ap_small"] = hit
     return hit
 
 
@@ -1139,8 +1152,7 @@ def _fire_party(ctx: TurnContext, state: GameState, u: UnitState) -> None:
         if party_targets(ctx, state, u.loc):
             u.task = "fight"
             return
-        top = ctx.rules.int("fire_party.max_fire")
-        small = [f for f, v in state.fire.items() if v <= top]
+        small = _small_fires(ctx, state)
         if not small:
             u.task = "idle"
             return
