@@ -1061,9 +1061,23 @@ def best_job(
         for covered, prio, bound, t, fire in classes:
             if best is not None and (covered, prio, bound) > best[0][:3]:
                 break
+            # consider() for each position in range of t, inline (cover and priority are
+            # the fire's; the chance depends on the range)
+            chance = {k: _p_extinguish(fire, m) for k, m in mods.items()}
             for x, rng in reach.in_range(ctx, t):
-                if x in dist and rng >= 1 and p_ins.get(x, 1.0) > 0:  # else consider() skips
-                    consider(x, t, rng, fire)
+                if rng < 1 or x not in dist:
+                    continue
+                p_in = p_ins.get(x)
+                if p_in is None:
+                    p_in = p_in_at(x)
+                if p_in <= 0:
+                    continue
+                p = chance[rng] * p_in
+                if p <= 0:
+                    continue
+                key = (covered, prio, -round(p, 3), float(dist[x]))
+                if best is None or (key, x, t) < (best[0], best[1], best[2]):
+                    best = (key, x, t)
     else:
         for x in dist:
             if p_in_at(x) <= 0:
