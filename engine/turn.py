@@ -165,7 +165,6 @@ SHARED_MEMOS = (
     "in_range",
     "area_dist",
     "foot_links",
-    "foot_costs",
     "foot_numbered",
     "downwind",
     "spread_targets",

@@ -36,16 +36,14 @@ def step_movement(ctx: TurnContext, state: GameState) -> None:
     ctx.cache["heat_memo"] = {}  # fire does not change during step 6
     ctx.cache["route_memo"] = {}  # nor do rubble and craters
     ctx.cache["search_memo"] = {}  # foot searches without an ``ok`` test (see foot_search)
-    ctx.cache["passable_memo"] = {}  # reach.passable as foot_search tests it
     ctx.cache["unsafe_memo"] = {}  # nor does damage (R-7's reach.unsafe)
-    ctx.cache["passable_numbered"] = {}  # passable_memo by location number
+    ctx.cache["passable_numbered"] = [None, {}]  # (numbering, passable by number)
     try:
         _movement(ctx, state, autopilot.standing_orders, orders.apply_due)
     finally:
         ctx.cache.pop("heat_memo", None)
         ctx.cache.pop("route_memo", None)
         ctx.cache.pop("search_memo", None)
-        ctx.cache.pop("passable_memo", None)
         ctx.cache.pop("unsafe_memo", None)
         ctx.cache.pop("passable_numbered", None)
 

@@ -242,7 +242,7 @@ def foot_search(
                 # one this search would find (both settle in the same (cost, id) order up
                 # to it); callers of a goal search only ask whether it is reached, and how
                 for done in memo.get(("from", start, weight), ()):
-                    if _settled(done, goal):
+                    if _settled(done, goal) and (budget is None or done[0][goal] <= budget):
                         memo[key] = out = (done[0], done[1])
                         return out
             if weight == 2 and budget is not None and goal is None and goals is None:
@@ -270,15 +270,7 @@ def foot_search(
     can: Callable[[Location], bool] = ok if ok is not None else passable_here
     col = weight if weight in (1, 2) else 3  # the link's cost field for this weight
     limit = budget if budget is not None else 1 << 60
-    numbered = _numbered(ctx)
-    if start in numbered.ids and all(x in numbered.ids for x in ladders):
-        dist, prev, stop = _search_numbered(
-            ctx, state, numbered, start, limit, col, can, ok is None, ladders, goal, goals
-        )
-    else:
-        dist, prev, stop = _search(
-            ctx, state, start, limit, col, can, ok is None, ladders, goal, goals
-        )
+    dist, prev, stop = _search(ctx, state, start, limit, col, can, ok is None, ladders, goal, goals)
     if memo is not None:
         memo[key] = (dist, prev)  # callers only read the answer
         memo.setdefault(("from", start, weight), []).append((dist, prev, stop))
@@ -290,73 +282,6 @@ def foot_search(
 
 
 _Found = tuple[dict[Location, int], dict[Location, Location], Location | None]
-
-
-def _search(
-    ctx: TurnContext,
-    state: GameState,
-    start: Location,
-    limit: int,
-    col: int,
-    can: Callable[[Location], bool],
-    plain: bool,
-    ladders: dict[Location, list[tuple[Location, int]]],
-    goal: Location | None,
-    goals: Collection[Location] | None,
-) -> _Found:
-    """:func:`foot_search`'s Dijkstra on locations (for a start off the numbered map)."""
-    fire, fail = state.fire, ctx.rules.int("heat.always_fail_min")
-    heats: dict[Location, int] | None = ctx.cache.get("heat_memo")
-    inline = plain and heats is not None  # passable_here, inline in the loop below
-    costs: dict[Location, list[tuple[Location, int]]] = ctx.cache.setdefault(
-        "foot_costs", {}
-    ).setdefault(col, {})  # the map's links as (neighbour, cost) for this weight
-    dist: dict[Location, int] = {start: 0}
-    prev: dict[Location, Location] = {}
-    heap: list[tuple[int, Location]] = [(0, start)]
-    pop, push = heapq.heappop, heapq.heappush
-    shared: dict[Location, bool] | None = None
-    if inline:
-        shared = ctx.cache.get("passable_memo")  # step 6: fire, so passable(), fixed
-    checked: dict[Location, bool] = shared if shared is not None else {}
-    stop: Location | None = None  # where the search stopped early (None: it ran out)
-    while heap:
-        d, loc = pop(heap)
-        if d > dist[loc]:
-            continue
-        if loc == goal or (goals is not None and loc in goals):
-            stop = loc
-            break  # its cost and path are final (the heap pops in (cost, id) order)
-        links: list[tuple[Location, int]] | None
-        if loc in ladders:
-            links = _with_costs(foot_links(ctx, loc, ladders), col)
-        else:
-            links = costs.get(loc)
-            if links is None:
-                links = costs[loc] = _with_costs(foot_links(ctx, loc, {}), col)
-        for nb, cost in links:
-            nd = d + cost
-            if nd > limit:
-                continue
-            if nd < dist.get(nb, nd + 1):
-                good = checked.get(nb)
-                if good is None:
-                    if inline:
-                        if nb in fire:
-                            good = False
-                        else:
-                            h = heats.get(nb)  # type: ignore[union-attr]
-                            if h is None:
-                                h = heats[nb] = sum(map(fire.get, neighbours(ctx, nb), _ZEROS))  # type: ignore[index]
-                            good = h < fail
-                    else:
-                        good = can(nb)
-                    checked[nb] = good
-                if good:
-                    dist[nb] = nd
-                    prev[nb] = loc
-                    push(heap, (nd, nb))
-    return dist, prev, stop
 
 
 @dataclass
@@ -371,19 +296,22 @@ class _Numbered:
     goal_sets: dict[frozenset[Location], frozenset[int]] = field(default_factory=dict)
 
 
-def _numbered(ctx: TurnContext) -> _Numbered:
+def _numbered(ctx: TurnContext, more: Iterable[Location] = ()) -> _Numbered:
+    """The map's numbering, made anew (still in sorted order) when ``more`` holds a
+    location it lacks (a start or ladder top off the map: only odd hand-made states)."""
     memo: dict[str, _Numbered] = ctx.cache.setdefault("foot_numbered", {})
     hit = memo.get("map")
-    if hit is None:
-        locs = sorted(ctx.graph.locations)
+    missing = [x for x in more if hit is None or x not in hit.ids]
+    if hit is None or missing:
+        known = hit.locs if hit is not None else ctx.graph.locations
+        locs = sorted({*known, *missing})
         hit = memo["map"] = _Numbered({loc: k for k, loc in enumerate(locs)}, locs, {})
     return hit
 
 
-def _search_numbered(
+def _search(
     ctx: TurnContext,
     state: GameState,
-    numbered: _Numbered,
     start: Location,
     limit: int,
     col: int,
@@ -393,8 +321,10 @@ def _search_numbered(
     goal: Location | None,
     goals: Collection[Location] | None,
 ) -> _Found:
-    """:func:`_search` on location numbers: the same settling order, costs and paths (the
-    numbers sort as the locations do), with cheaper keys; the answer in locations."""
+    """:func:`foot_search`'s Dijkstra, on location numbers: they sort as the locations do,
+    so (cost, number) settles locations in (cost, location) order, with cheaper keys; the
+    answer in locations."""
+    numbered = _numbered(ctx, [start, *ladders])
     ids, locs = numbered.ids, numbered.locs
     fire, fail = state.fire, ctx.rules.int("heat.always_fail_min")
     heats: dict[Location, int] | None = ctx.cache.get("heat_memo")
@@ -403,8 +333,12 @@ def _search_numbered(
     if table is None:
         table = numbered.links[col] = [None] * len(locs)
     lad = {ids[x] for x in ladders}
-    shared: dict[int, bool] | None = ctx.cache.get("passable_numbered") if inline else None
-    checked: dict[int, bool] = shared if shared is not None else {}
+    checked: dict[int, bool] = {}
+    holder: list[Any] | None = ctx.cache.get("passable_numbered") if inline else None
+    if holder is not None:  # step 6: passable by number, for this numbering
+        if holder[0] is not numbered:
+            holder[:] = [numbered, {}]
+        checked = holder[1]
     s = ids[start]
     g = -1 if goal is None else ids.get(goal, -1)
     gs: Collection[int] | None = None

@@ -1,0 +1,84 @@
+"""``reach.foot_search`` (a Dijkstra on location numbers, with memos for step 6) against a
+plain Dijkstra on locations written here: the same costs, the same paths, the same early
+stops, on real mid-game states of the examples, in and out of step 6."""
+
+from __future__ import annotations
+
+import heapq
+import random
+from pathlib import Path
+
+import pytest
+
+from fireground.engine.io import load_scenario
+from fireground.engine.rules import reach
+from fireground.engine.simulate import new_game
+
+EXAMPLES = sorted((Path(__file__).resolve().parents[3] / "examples").glob("*.fg.yaml"))
+
+
+def plain_dijkstra(ctx, state, start, budget, weight, goal=None, goals=None):
+    """The textbook search: pops (cost, location), a neighbour improves only strictly."""
+    col = {1: 1, 2: 2}.get(weight, 3)
+    fail = ctx.rules.int("heat.always_fail_min")
+    ladders = reach.ladder_links(state)
+    limit = budget if budget is not None else 1 << 60
+    dist, prev, heap = {start: 0}, {}, [(0, start)]
+    while heap:
+        d, loc = heapq.heappop(heap)
+        if d > dist[loc]:
+            continue
+        if loc == goal or (goals is not None and loc in goals):
+            break
+        for link in reach.foot_links(ctx, loc, ladders):
+            nb, nd = link[0], d + link[col]
+            if nd > limit or nd >= dist.get(nb, nd + 1):
+                continue
+            if nb in state.fire or reach.heat(ctx, state, nb) >= fail:
+                continue
+            dist[nb], prev[nb] = nd, loc
+            heapq.heappush(heap, (nd, nb))
+    return dist, prev
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name.split(".")[0])
+@pytest.mark.parametrize("step6", [False, True], ids=["plain", "step6-memos"])
+def test_the_same_costs_and_paths_as_a_plain_dijkstra(path, step6):
+    game = new_game(load_scenario(path), 4)
+    game.run(9)  # fires, heat and units spread over the map
+    ctx, state = game.ctx, game.state
+    if step6:  # as step 6 sets them up (movement.step_movement)
+        for key in ("heat_memo", "route_memo", "search_memo", "unsafe_memo"):
+            ctx.cache[key] = {}
+        ctx.cache["passable_numbered"] = [None, {}]
+    locs = sorted(ctx.graph.locations)
+    rng = random.Random(8)
+    compared = 0
+    for _ in range(60):
+        start = rng.choice(locs)
+        budget = rng.choice([None, 2, 6, 12, 28])
+        weight = rng.choice([1, 2, 3])
+        goal = rng.choice([None, rng.choice(locs)])
+        goals = set(rng.sample(locs, 5)) if goal is None and rng.random() < 0.3 else None
+        got = reach.foot_search(ctx, state, start, budget, weight=weight, goal=goal, goals=goals)
+        want = plain_dijkstra(ctx, state, start, budget, weight, goal, goals)
+        if goal is not None and not step6:
+            assert got == want  # whole answer, insertion order aside
+            assert list(got[0]) == list(want[0])
+        if goal is None:
+            assert got[0] == want[0] and got[1] == want[1]
+        for target in (goal,) if goal is not None else ():
+            if target in want[0]:
+                assert reach.path_to(got[1], start, target) == reach.path_to(want[1], start, target)
+            else:
+                assert target not in got[0]
+        compared += len(want[0])
+    assert compared > 200
+
+
+def test_a_start_off_the_map_is_numbered_too():
+    game = new_game(load_scenario(EXAMPLES[0]), 1)
+    ctx, state = game.ctx, game.state
+    assert reach.foot_search(ctx, state, ("NO-SUCH-AREA", 0), 6) == ({("NO-SUCH-AREA", 0): 0}, {})
+    start = sorted(ctx.graph.locations)[0]
+    assert reach.foot_search(ctx, state, start, 6) == plain_dijkstra(ctx, state, start, 6, 1)
