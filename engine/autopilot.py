@@ -61,10 +61,11 @@ def standing_orders(ctx: TurnContext, state: GameState) -> None:
     ctx.cache["ap_prio"] = {}  # each fire's priority (the call keeps one ``pri``)
     ctx.cache["ap_fires"] = None  # the fires, sorted, as the call starts
     ctx.cache["ap_small"] = None  # the fires a fire party can tackle
+    ctx.cache["ap_p_in"] = {}  # best_job's chances at building positions
     try:
         _standing_orders(ctx, state)
     finally:
-        for key in ("ap_threat", "ap_vehicles", "ap_prio", "ap_fires", "ap_small"):
+        for key in ("ap_threat", "ap_vehicles", "ap_prio", "ap_fires", "ap_small", "ap_p_in"):
             ctx.cache.pop(key, None)
 
 
@@ -1000,7 +1001,11 @@ def best_job(
     top = r.int("firefighting.max_range")
     mods = {k: r.int(f"firefighting.range.{k}") for k in range(1, top + 1)}
     water = reach.water_area_set(ctx)
-    p_ins: dict[Location, float] = {}
+    # a building position's chance is fixed through step 6 (fire, damage and the map
+    # decide it): kept for the call of the standing orders; a street's depends on the
+    # vehicles, which move, so it is kept for this search only
+    p_ins: dict[Location, float] = dict(ctx.cache.get("ap_p_in") or {})
+    kept: dict[Location, float] | None = ctx.cache.get("ap_p_in")
     prios: dict[Location, float] = {}
 
     def p_in_at(x: Location) -> float:
@@ -1014,6 +1019,8 @@ def best_job(
                 if hit > 0 and h_x > 0:
                     hit *= _risk_weight(ctx, state, x)
             p_ins[x] = hit
+            if kept is not None and reach.area_kind(ctx, x[0]) is AreaKind.BUILDING:
+                kept[x] = hit
         return hit
 
     best: tuple[tuple[float, ...], Location, Location] | None = None

@@ -326,6 +326,7 @@ def _search(
     answer in locations."""
     numbered = _numbered(ctx, [start, *ladders])
     ids, locs = numbered.ids, numbered.locs
+    nb_memo: dict[Location, list[Location]] = ctx.cache.setdefault("neighbours", {})
     fire, fail = state.fire, ctx.rules.int("heat.always_fail_min")
     heats: dict[Location, int] | None = ctx.cache.get("heat_memo")
     inline = plain and heats is not None
@@ -383,7 +384,10 @@ def _search(
                         else:
                             h = heats.get(loc)  # type: ignore[union-attr]
                             if h is None:
-                                h = heats[loc] = sum(map(fire.get, neighbours(ctx, loc), _ZEROS))  # type: ignore[index]
+                                nbs = nb_memo.get(loc)
+                                if nbs is None:
+                                    nbs = neighbours(ctx, loc)
+                                h = heats[loc] = sum(map(fire.get, nbs, _ZEROS))  # type: ignore[index]
                             good = h < fail
                     else:
                         good = can(loc)
