@@ -165,7 +165,7 @@ def test_a_game_depends_on_its_number_only() -> None:
 def test_chunks_and_progress(monkeypatch: pytest.MonkeyPatch) -> None:
     s = mixed_scenario()
     one = fastsim.run_games(s, 50, 8, seed=3, workers=1)
-    monkeypatch.setattr(fastsim, "KERNEL_CHUNK", 16)
+    monkeypatch.setattr(fastsim.runner, "KERNEL_CHUNK", 16)
     seen: list[int] = []
     two = fastsim.run_games(s, 50, 8, seed=3, workers=2, progress=seen.append)
     assert seen == [16, 32, 48, 50]

@@ -1,0 +1,249 @@
+"""The games of an analysis: many full autopilot games on the reference engine (in the
+quiet mode, on every core) or many games of fire, bombs and collapse alone on the fast
+core, and what each game leaves behind (:class:`Outcomes`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from .scenario import Location, Scenario
+
+#: score fields, in the order the scorecard prints them
+SCORE_FIELDS = ("destroyed", "burning", "dead", "injured", "rescued", "buried", "units_lost")
+#: full games per worker job; fixed, so a seed gives the same games on any number of workers
+FULL_CHUNK = 20
+
+Progress = Callable[[int], None]
+
+
+# -- what games leave behind -----------------------------------------------------------------
+@dataclass
+class Outcomes:
+    """Per-game results of either mode, arrays ``[games, locations]`` or ``[games]``."""
+
+    locations: list[Location]
+    burned: npt.NDArray[np.bool_]
+    destroyed: npt.NDArray[np.bool_]
+    first_alight: npt.NDArray[np.int16]
+    all_clear_turn: npt.NDArray[np.int16]
+    score: dict[str, npt.NDArray[np.int64]]
+    objectives: npt.NDArray[np.bool_]  # [games, objectives] met
+    turns: int
+
+    @property
+    def games(self) -> int:
+        return int(self.burned.shape[0])
+
+
+def _objective_met(
+    scenario: Scenario,
+    destroyed: npt.NDArray[np.bool_],
+    locs: list[Location],
+    rescued: npt.NDArray[np.int64],
+) -> npt.NDArray[np.bool_]:
+    games = destroyed.shape[0]
+    out = np.zeros((games, len(scenario.objectives)), dtype=bool)
+    area_of = np.array([a for a, _ in locs], dtype=object)
+    for k, obj in enumerate(scenario.objectives):
+        if obj.type == "protect":
+            if obj.building is not None:
+                areas = {a.id for a in scenario.areas if a.building == obj.building}
+            else:
+                areas = {obj.area} if obj.area else set()
+            cols = np.array([a in areas for a in area_of], dtype=bool)
+            out[:, k] = ~destroyed[:, cols].any(axis=1)
+        elif obj.type == "contain":
+            limit = obj.max_destroyed if obj.max_destroyed is not None else 0
+            out[:, k] = destroyed.sum(axis=1) <= limit
+        elif obj.type == "rescue":
+            out[:, k] = rescued >= (obj.at_least or 0)
+    return out
+
+
+def no_response_outcomes(
+    scenario: Scenario,
+    games: int,
+    turns: int,
+    seed: int | None,
+    workers: int = 1,
+    progress: Progress | None = None,
+) -> Outcomes:
+    """Fire, bombs and collapse alone, on the vectorised core."""
+    from .fastsim import run_games
+
+    r = run_games(scenario, games, turns, seed, workers=workers, progress=progress)
+    from .graph import build_graph
+
+    locs = list(build_graph(scenario).locations)
+    zeros = np.zeros(r.games, dtype=np.int64)
+    score = {
+        "destroyed": r.destroyed.sum(axis=1).astype(np.int64),
+        "burning": (r.fire > 0).sum(axis=1).astype(np.int64),
+        "dead": r.dead.astype(np.int64),
+        "injured": zeros,
+        "rescued": zeros,
+        "buried": r.buried.astype(np.int64),
+        "units_lost": zeros,
+    }
+    return Outcomes(
+        locations=locs,
+        burned=r.burned,
+        destroyed=r.destroyed,
+        first_alight=r.first_alight,
+        all_clear_turn=r.all_clear_turn,
+        score=score,
+        objectives=_objective_met(scenario, r.destroyed, locs, zeros),
+        turns=turns,
+    )
+
+
+def game_seeds(seed: int | None, games: int) -> list[int]:
+    """One reference-engine seed per game, the same whatever the number of workers."""
+    words = np.random.SeedSequence(seed).generate_state(max(games, 1), dtype=np.uint64)
+    return [int(w) for w in words[:games]]
+
+
+#: a scenario made ready for full games: (scenario, graph, ruleset, shared map memos)
+Prepared = tuple[Scenario, Any, Any, dict[str, Any]]
+
+
+def _prepare(scenario: Scenario) -> Prepared:
+    """The graph, the ruleset and the map-only memos every full game of ``scenario`` shares
+    (filled by the first games; a game's result does not depend on them being warm)."""
+    from .graph import build_graph
+    from .ruleset import load_ruleset
+
+    rules = load_ruleset(scenario.ruleset, dict(scenario.house_rules))
+    return (scenario, build_graph(scenario), rules, {})
+
+
+def _play_full(
+    scenario: Scenario, seeds: list[int], turns: int, prepared: Prepared | None = None
+) -> dict[str, Any]:
+    from .simulate import new_game
+
+    if prepared is None or prepared[0] is not scenario:
+        prepared = _prepare(scenario)
+    _, graph, rules, memos = prepared
+    locs = list(graph.locations)
+    index = {loc: k for k, loc in enumerate(locs)}
+    destroyed_at = rules.int("damage.destroyed")
+    g, n = len(seeds), len(locs)
+    first = np.full((g, n), -1, dtype=np.int16)
+    for fv in scenario.start.fires:
+        if fv.location in index:
+            first[:, index[fv.location]] = 0
+    destroyed = np.zeros((g, n), dtype=bool)
+    clear = np.full(g, 0 if scenario.start.all_clear else -1, dtype=np.int16)
+    score = {f: np.zeros(g, dtype=np.int64) for f in SCORE_FIELDS}
+    objectives = np.zeros((g, len(scenario.objectives)), dtype=bool)
+    for j, s in enumerate(seeds):
+        game = new_game(scenario, s, graph=graph, rules=rules, log_events=False, shared_memos=memos)
+        row = first[j]
+        seen = {loc for loc in index if row[index[loc]] >= 0}  # alight before turn 1
+        for t in range(1, turns + 1):
+            game.step()
+            new = game.state.fire.keys() - seen
+            if new:
+                seen |= new
+                for loc in new:
+                    row[index[loc]] = t
+            if clear[j] < 0 and game.state.all_clear:
+                clear[j] = t
+        for loc, v in game.state.damage.items():
+            if v >= destroyed_at and loc in index:
+                destroyed[j, index[loc]] = True
+        card = game.score()
+        for f in SCORE_FIELDS:
+            score[f][j] = int(card.get(f, 0))
+        for k, o in enumerate(card["objectives"]):
+            objectives[j, k] = bool(o.get("met"))
+    return {
+        "first": first,
+        "destroyed": destroyed,
+        "clear": clear,
+        "score": score,
+        "objectives": objectives,
+    }
+
+
+#: in a worker process of :func:`autopilot_outcomes` only: its prepared scenario, made once
+#: by :func:`_init_worker` so that every job of the worker reuses the graph and warm memos
+_WORKER: list[Prepared] = []
+
+
+def _init_worker(scenario: Scenario) -> None:
+    if _WORKER and _WORKER[0][0] == scenario:
+        return  # forked from a parent that prepared it: the graph comes along
+    _WORKER[:] = [_prepare(scenario)]
+
+
+def _worker_job(job: tuple[list[int], int]) -> dict[str, Any]:
+    prepared = _WORKER[0]
+    return _play_full(prepared[0], job[0], job[1], prepared)
+
+
+def autopilot_outcomes(
+    scenario: Scenario,
+    games: int,
+    turns: int,
+    seed: int | None,
+    workers: int = 1,
+    progress: Progress | None = None,
+    chunk: int = FULL_CHUNK,
+) -> Outcomes:
+    """Full games with the standing-orders autopilot of the reference engine."""
+    seeds = game_seeds(seed, games)
+    jobs = [(seeds[k : k + chunk], turns) for k in range(0, games, chunk)]
+    parts: list[dict[str, Any]] = []
+    done = 0
+    prepared = _prepare(scenario)  # one graph and one set of memos for every chunk
+    graph = prepared[1]
+    if workers <= 1 or len(jobs) <= 1:
+        results: Any = (_play_full(scenario, sd, t, prepared) for sd, t in jobs)
+        for part in results:
+            parts.append(part)
+            done += len(part["clear"])
+            if progress is not None:
+                progress(done)
+    else:
+        import multiprocessing as mp
+        from concurrent.futures import ProcessPoolExecutor
+
+        fork = "fork" in mp.get_all_start_methods()
+        ctx = mp.get_context("fork" if fork else "spawn")
+        if fork:
+            _WORKER[:] = [prepared]  # the workers start with the parent's graph
+        try:
+            with ProcessPoolExecutor(
+                max_workers=workers, mp_context=ctx, initializer=_init_worker, initargs=(scenario,)
+            ) as pool:
+                for part in pool.map(_worker_job, jobs):
+                    parts.append(part)
+                    done += len(part["clear"])
+                    if progress is not None:
+                        progress(done)
+        finally:
+            _WORKER.clear()
+    locs = list(graph.locations)
+    n = len(locs)
+    if not parts:
+        parts = [_play_full(scenario, [], turns)]
+    first = np.concatenate([p["first"] for p in parts]).reshape(-1, n)
+    return Outcomes(
+        locations=locs,
+        burned=first >= 0,
+        destroyed=np.concatenate([p["destroyed"] for p in parts]).reshape(-1, n),
+        first_alight=first,
+        all_clear_turn=np.concatenate([p["clear"] for p in parts]),
+        score={f: np.concatenate([p["score"][f] for p in parts]) for f in SCORE_FIELDS},
+        objectives=np.concatenate([p["objectives"] for p in parts]).reshape(
+            -1, len(scenario.objectives)
+        ),
+        turns=turns,
+    )

@@ -1,0 +1,182 @@
+"""Rescue and casualties: rescue teams dig out the buried once the fire there is out,
+ambulance and mortuary crews carry the found to their vehicle, which drives them out, and a
+doctor goes where casualties are being found."""
+
+from __future__ import annotations
+
+from ..hose_steps import steps_to
+from ..rules import movement as mv
+from ..rules import reach
+from ..scenario import Location
+from ..state import GameState
+from ..turn import TurnContext
+from ..units import UnitState, crew_of
+
+
+def _far(ctx: TurnContext) -> int:
+    """How far (movement points) a stand looks for work on foot: four turns' walk."""
+    return 4 * ctx.rules.int("movement.foot_points")
+
+
+def _rescue_sites(ctx: TurnContext, state: GameState) -> list[Location]:
+    return sorted(
+        {c.loc for c in state.casualties if c.status in ("buried", "located")} - set(state.fire)
+    )
+
+
+def _rescuer(
+    ctx: TurnContext, state: GameState, u: UnitState, sites: list[Location] | None = None
+) -> None:
+    """A rescue stand goes to the nearest buried casualty whose fire is out, and works."""
+    assert u.loc is not None
+    if sites is None:
+        sites = _rescue_sites(ctx, state)
+    if u.status == "exhausted" or (u.status == "tired" and not sites):
+        u.task = "rest"
+        return
+    if u.task == "rest":
+        return
+    if u.loc in sites:
+        u.task = "rescue"
+        return
+    dist, _ = reach.foot_search(ctx, state, u.loc, _far(ctx))
+    goal, _d = reach.nearest(dist, sites)
+    if goal is not None:
+        u.task = "move"
+        mv.walk(ctx, state, u, goal)
+    else:
+        u.task = "idle"
+
+
+#: how far (hose steps, fire ignored) from casualties an ambulance or rescue lorry parks
+CARRY_STEPS = 12
+
+
+def _park_near(
+    ctx: TurnContext, state: GameState, u: UnitState, goals: list[Location]
+) -> str | None:
+    """The reachable street closest on foot to any of ``goals``."""
+    if u.loc is None or not goals:
+        return None
+    routes = reach.road_routes(ctx, state, u.loc[0])
+    dist = steps_to(ctx, goals, [(a, 0) for a in routes], CARRY_STEPS)
+    best = min(
+        ((dist[(a, 0)], len(r), a) for a, r in routes.items()
+         if (a, 0) in dist and not reach.unsafe(ctx, state, (a, 0))),
+        default=None,
+    )  # fmt: skip
+    return None if best is None else best[2]
+
+
+def _crew_vehicle(ctx: TurnContext, state: GameState, u: UnitState, sites: list[Location]) -> None:
+    """Heavy Rescue: park near the work, its crew goes on foot."""
+    assert u.loc is not None
+    crews = crew_of(state.units, u.id)
+    if not sites:
+        return
+    if all(s.loc == u.loc and s.task in ("aboard", "idle") for s in crews):
+        park = _park_near(ctx, state, u, sites)
+        if park is not None and park != u.loc[0]:
+            for s in crews:
+                s.task = "aboard"
+            mv.drive(ctx, state, u, park)
+            return
+    for s in crews:
+        if s.task == "aboard":
+            s.task = "idle"
+        if s.order is None and not mv.acted(state, s):
+            _rescuer(ctx, state, s, sites)
+
+
+def _doctor(ctx: TurnContext, state: GameState, u: UnitState) -> None:
+    assert u.loc is not None
+    sites = _rescue_sites(ctx, state)
+    if not sites or any(s[0] == u.loc[0] for s in sites):
+        return
+    dist, _ = reach.foot_search(ctx, state, u.loc, _far(ctx))
+    goal, _d = reach.nearest(dist, sites)
+    if goal is not None:
+        mv.walk(ctx, state, u, goal)
+
+
+def _wants(u: UnitState, status: str) -> bool:
+    if u.type == "mortuary_van":
+        return status == "dead"
+    return status in ("badly_injured", "lightly_injured")
+
+
+def _carrier(ctx: TurnContext, state: GameState, u: UnitState) -> None:
+    """Ambulance or mortuary van: crews carry casualties to it; full (or nothing left to
+    fetch) it drives to the nearest entry and hands them over."""
+    assert u.loc is not None
+    r = ctx.rules
+    capacity = int(r.units.get(u.type, {}).get("carries", 0) or 0)
+    crews = crew_of(state.units, u.id)
+    waiting = [
+        c for c in sorted(state.casualties, key=lambda c: c.id)
+        if _wants(u, c.status) and not c.evacuated and c.carried_by is None
+        and c.loc not in state.fire
+    ]  # fmt: skip
+    carried = [c for c in state.casualties if c.carried_by in {s.id for s in crews}]
+    entries = mv.entry_areas(ctx)
+    if u.carrying and (len(u.carrying) >= capacity or (not waiting and not carried)):
+        routes = reach.road_routes(ctx, state, u.loc[0])
+        exits = [a for a in entries if a in routes]
+        if exits:
+            out = min(exits, key=lambda a: (len(routes[a]), a))
+            if out == u.loc[0]:
+                for c in state.casualties:
+                    if c.id in u.carrying:
+                        c.evacuated = True
+                        c.carried_by = None
+                        ctx.note("evacuated", at=u.loc, unit=u.id, casualty=c.id)
+                u.carrying = []
+            else:
+                for s in crews:
+                    if s.loc == u.loc and not s.carrying:
+                        s.task = "aboard"
+                if all(s.task == "aboard" for s in crews):
+                    mv.drive(ctx, state, u, out)
+            return
+    if waiting and all(s.task in ("aboard", "idle") and s.loc == u.loc for s in crews):
+        park = _park_near(ctx, state, u, [c.loc for c in waiting])
+        if park is not None and park != u.loc[0]:
+            for s in crews:
+                s.task = "aboard"
+            mv.drive(ctx, state, u, park)
+            return
+    carry_pts = r.int("casualty.carry_areas")
+    claimed = {c.id for c in carried}
+    for s in crews:
+        if s.order is not None or mv.acted(state, s) or s.loc is None:
+            continue
+        if s.task == "aboard":
+            s.task = "idle"
+        if s.carrying:
+            if s.loc == u.loc:
+                if len(u.carrying) < capacity:
+                    u.carrying += s.carrying
+                    for c in state.casualties:
+                        if c.id in s.carrying:
+                            c.carried_by = u.id
+                    s.carrying = []
+                    s.task = "idle"
+            else:
+                s.task = "carry"
+                mv.walk(ctx, state, s, u.loc, points=carry_pts)
+            continue
+        free = [c for c in waiting if c.id not in claimed]
+        if not free or len(u.carrying) + len(claimed) >= capacity:
+            continue
+        here = next((c for c in free if c.loc == s.loc), None)
+        if here is not None:
+            here.carried_by = s.id
+            s.carrying = [here.id]
+            claimed.add(here.id)
+            s.task = "carry"
+            continue
+        dist, _ = reach.foot_search(ctx, state, s.loc, _far(ctx))
+        goal, _d = reach.nearest(dist, [c.loc for c in free])
+        if goal is not None:
+            s.task = "move"
+            mv.walk(ctx, state, s, goal)

@@ -1,0 +1,215 @@
+"""Where a line plays: the best (branch position, fire) for a new line, the next target
+from where a branch stands, and the pump a new line runs from."""
+
+from __future__ import annotations
+
+from ..rules import fire as fire_rules
+from ..rules import movement as mv
+from ..rules import reach
+from ..scenario import AreaKind, Location
+from ..state import GameState
+from ..turn import TurnContext
+from ..units import HoseLine, UnitState
+from .priorities import _p_extinguish, _p_heat, coverage, fire_priority
+
+#: weight on the chance of a branch position inside a building next to a fire: a team
+#: there can be trapped when the fire spreads in, a team in the street cannot
+RISKY = 0.6
+
+
+def feeding_pump(state: GameState, own: UnitState) -> UnitState | None:
+    """The pump a new line runs from: the appliance's own while it has a free delivery
+    and water, else another deployed pump in the same street that has both."""
+
+    def usable(p: UnitState) -> bool:
+        return (
+            p.in_play and p.deployed and p.pumps > 0 and mv.pump_capacity(state, p) > 0
+            and (p.source is not None or p.water > 0)
+        )  # fmt: skip
+
+    if usable(own):
+        return own
+    others = sorted(
+        (p for p in state.units.values() if p.loc == own.loc and p.id != own.id and usable(p)),
+        key=lambda p: p.id,
+    )
+    return others[0] if others else None
+
+
+def _next_target(
+    ctx: TurnContext, state: GameState, h: HoseLine, pri: set[Location], wet: bool = True
+) -> Location | None:
+    """From where a branch stands: a fire in range, the embers just beaten, or a threatened
+    neighbour of a fire to damp down (these two only with water to spare: not on a tank)."""
+    cands = reach.in_range(ctx, h.branch)
+    fires = [(loc, r) for loc, r in cands if loc in state.fire and r >= 1]
+    if fires:
+        cov = coverage(state)
+        return min(
+            fires,
+            key=lambda lr: (
+                cov.get(lr[0], 0) >= 2,
+                fire_priority(ctx, state, lr[0], pri),
+                -_p_extinguish(state.fire[lr[0]], ctx.rules.int(f"firefighting.range.{lr[1]}")),
+                lr[0],
+            ),
+        )[0]
+    if not wet:
+        return None
+    if h.target is not None and h.target in state.embers:
+        return h.target
+    damp_max = ctx.rules.int("firefighting.damp_max")
+    threatened = []
+    for loc, _r in cands:
+        if loc in state.fire or state.damp.get(loc, 0) >= damp_max:
+            continue
+        if reach.area_kind(ctx, loc[0]) is not AreaKind.BUILDING:
+            continue
+        near = [nb for nb in reach.neighbours(ctx, loc) if nb in state.fire]
+        if near:
+            threatened.append((0 if loc in pri else 1, state.damp.get(loc, 0), loc))
+    return min(threatened)[2] if threatened else None
+
+
+def _risk_weight(ctx: TurnContext, state: GameState, x: Location) -> float:
+    """Weight on a branch position next to a fire: 1 in an empty street (the fire cannot
+    follow), :data:`RISKY` where it can spread in (a building, rubble, a street with a
+    vehicle) and the street is a step away, half that with no way straight out."""
+    kind = reach.area_kind(ctx, x[0])
+    if kind is not AreaKind.BUILDING:
+        return RISKY if x[0] in state.rubble or state.has_vehicle(x[0]) else 1.0
+    if x[1] == 0 and any(
+        reach.area_kind(ctx, nb[0]) in (AreaKind.STREET, AreaKind.OPEN) and nb not in state.fire
+        for nb in fire_rules.neighbours(ctx, x)
+    ):
+        return RISKY
+    return RISKY / 2
+
+
+#: the highest chance to get to and hold a branch position (see :func:`_risk_weight`)
+P_IN_MAX = max(1.0, RISKY)
+
+
+def _class_key(c: tuple[float, float, float, Location, int]) -> tuple[float, float, float]:
+    return c[0], c[1], c[2]
+
+
+def best_job(
+    ctx: TurnContext, state: GameState, pump: UnitState, stock: UnitState, pri: set[Location]
+) -> tuple[Location, list[Location]] | None:
+    """(target, hose route from the pump) with the best expected effect, or None."""
+    if pump.loc is None or mv.pump_capacity(state, pump) <= 0 or stock.hose_left <= 0:
+        return None
+    r = ctx.rules
+    per = r.int("hose.steps_per_length")
+    hyd = r.int("hose.hydrant_lengths") if (pump.source or "").startswith("hydrant:") else 0
+    reserved = sum(
+        mv.path_lengths(ctx, [*h.path, *h.plan]) - h.lengths
+        for h in state.hoses.values()
+        if h.plan and h.stock == stock.id
+    )  # lengths other lines being laid will still take
+    max_len = min(stock.hose_left - reserved, r.int("hose.max_lengths") - hyd)
+    if max_len <= 0:
+        return None
+    dist, prev = reach.foot_search(ctx, state, pump.loc, per * max_len, weight=2)
+    cov = coverage(state)
+    fires = state.fire
+    top = r.int("firefighting.max_range")
+    mods = {k: r.int(f"firefighting.range.{k}") for k in range(1, top + 1)}
+    water = reach.water_area_set(ctx)
+    # a building position's chance is fixed through step 6 (fire, damage and the map
+    # decide it): kept for the call of the standing orders; a street's depends on the
+    # vehicles, which move, so it is kept for this search only
+    p_ins: dict[Location, float] = dict(ctx.cache.get("ap_p_in") or {})
+    kept: dict[Location, float] | None = ctx.cache.get("ap_p_in")
+    prios: dict[Location, float] = {}
+
+    def p_in_at(x: Location) -> float:
+        """Chance to get to and hold branch position ``x`` (0: not a position)."""
+        hit = p_ins.get(x)
+        if hit is None:
+            hit = 0.0
+            if x[0] not in water and not reach.unsafe(ctx, state, x):
+                h_x = reach.heat(ctx, state, x)
+                hit = _p_heat(ctx, h_x)
+                if hit > 0 and h_x > 0:
+                    hit *= _risk_weight(ctx, state, x)
+            p_ins[x] = hit
+            if kept is not None and reach.area_kind(ctx, x[0]) is AreaKind.BUILDING:
+                kept[x] = hit
+        return hit
+
+    best: tuple[tuple[float, ...], Location, Location] | None = None
+
+    def consider(x: Location, t: Location, rng: int, fire: int) -> None:
+        nonlocal best
+        if rng < 1:
+            return
+        p_in = p_ins.get(x)
+        if p_in is None:
+            p_in = p_in_at(x)  # no dice, no state change: only its memo
+        if p_in <= 0:
+            return
+        # the key is compared field by field: leave as soon as it cannot beat the best
+        covered = float(cov.get(t, 0) >= 2)
+        if best is not None and covered > best[0][0]:
+            return
+        prio = prios.get(t)
+        if prio is None:
+            prio = prios[t] = float(fire_priority(ctx, state, t, pri))
+        if best is not None and covered == best[0][0] and prio > best[0][1]:
+            return
+        p = _p_extinguish(fire, mods[rng]) * p_in
+        if p <= 0:
+            return
+        key = (covered, prio, -round(p, 3), float(dist[x]))
+        if best is None or (key, x, t) < (best[0], best[1], best[2]):
+            best = (key, x, t)
+
+    # every (position, fire) pair in range: walk whichever side is smaller (range is
+    # symmetric, and the best pair is the same either way: ties are broken by both ids)
+    if len(fires) <= len(dist):
+        # fires by a bound on the key's leading fields (cover, priority, -chance, with the
+        # best range and a sure position): once a fire's bound is worse than the best key,
+        # no later fire can beat it (the best is the key's minimum, whatever the order)
+        top_mod = max(mods.values())
+        classes = []
+        for t, fire in fires.items():
+            prio = prios.get(t)
+            if prio is None:
+                prio = prios[t] = float(fire_priority(ctx, state, t, pri))
+            bound = -round(_p_extinguish(fire, top_mod) * P_IN_MAX, 3)
+            classes.append((float(cov.get(t, 0) >= 2), prio, bound, t, fire))
+        classes.sort(key=_class_key)
+        for covered, prio, bound, t, fire in classes:
+            if best is not None and (covered, prio, bound) > best[0][:3]:
+                break
+            # consider() for each position in range of t, inline (cover and priority are
+            # the fire's; the chance depends on the range)
+            chance = {k: _p_extinguish(fire, m) for k, m in mods.items()}
+            for x, rng in reach.in_range(ctx, t):
+                if rng < 1 or x not in dist:
+                    continue
+                p_in = p_ins.get(x)
+                if p_in is None:
+                    p_in = p_in_at(x)
+                if p_in <= 0:
+                    continue
+                p = chance[rng] * p_in
+                if p <= 0:
+                    continue
+                key = (covered, prio, -round(p, 3), float(dist[x]))
+                if best is None or (key, x, t) < (best[0], best[1], best[2]):
+                    best = (key, x, t)
+    else:
+        for x in dist:
+            if p_in_at(x) <= 0:
+                continue
+            for t, rng in reach.in_range(ctx, x):
+                burning = fires.get(t)
+                if burning is not None:
+                    consider(x, t, rng, burning)
+    if best is None:
+        return None
+    _, x, t = best
+    return t, reach.path_to(prev, pump.loc, x)

@@ -1,0 +1,303 @@
+"""Appliances on the move: the fire's reach to a street, where to park (and when to pull
+back), the water to connect to there, and the ladders to pitch or strike."""
+
+from __future__ import annotations
+
+from ..hose_steps import steps_to
+from ..rules import fire as fire_rules
+from ..rules import movement as mv
+from ..rules import reach
+from ..scenario import AreaKind, FeatureType, Location
+from ..state import GameState
+from ..turn import TurnContext
+from ..units import UnitState, crew_of
+from .priorities import _fire_sources, _vehicle_areas, coverage
+
+#: parking penalties, in hose steps: a street next to a fire (a parked vehicle makes its
+#: street flammable and burns out when the fire spreads in, R-10), a street one location
+#: away from a fire (the next spread brings it next door), a street with no water but the
+#: tank, a street whose every way out runs next to a fire, a street downwind of a fire
+PARK_HOT, PARK_NEAR, PARK_DRY, PARK_TRAPPED, PARK_DOWNWIND = 12, 3, 3, 3, 1
+
+
+#: how far (in spread steps) the fire's threat to a street is measured
+THREAT_RANGE = 3
+
+
+#: an appliance whose street has this much heat next to it slips its lines and drives off
+WITHDRAW_HEAT = 2
+
+
+def keep_clear(ctx: TurnContext, state: GameState, u: UnitState) -> bool:
+    """A free vehicle next to a fire drives to the nearest street that is not (R-10: a
+    vehicle makes its street flammable). Whether it moved."""
+    if u.loc is None or reach.heat(ctx, state, u.loc) == 0 or mv.tied_down(state, u):
+        return False
+    if u.role == "appliance" and _engaged(state, u):
+        return False
+    crews = crew_of(state.units, u.id)
+    if any(s.loc != u.loc or s.task not in ("aboard", "idle") for s in crews) or u.carrying:
+        return False
+    routes = reach.road_routes(ctx, state, u.loc[0])
+    cool = [a for a in routes if reach.heat(ctx, state, (a, 0)) == 0]
+    if not cool:
+        return False
+    # out of the fire's reach (two spreads away or more) when there is such a street
+    to = min(cool, key=lambda a: (street_threat(ctx, state, a) < 3, len(routes[a]), a))
+    for s in crews:
+        s.task = "aboard"
+    return mv.drive(ctx, state, u, to)
+
+
+def street_threat(ctx: TurnContext, state: GameState, area: str) -> int:
+    """How many spreads a fire needs to reach a vehicle parked in ``area``: 1 when a
+    neighbour burns (it can spread in next turn), up to ``THREAT_RANGE + 1`` (out of
+    reach)."""
+    return _street_threat(ctx, state, area)[0]
+
+
+def _street_threat(ctx: TurnContext, state: GameState, area: str) -> tuple[int, Location | None]:
+    """(threat, the nearest fire) by a search outward from the street through locations a
+    fire can enter now (buildings, rubble, streets holding a vehicle), :data:`THREAT_RANGE`
+    deep: the work follows the street, not the number of fires. Remembered for one call of
+    the standing orders (fire does not change in step 6)."""
+    memo: dict[str, tuple[int, Location | None]] | None = ctx.cache.get("ap_threat")
+    if memo is not None and area in memo:
+        return memo[area]
+    out: tuple[int, Location | None] = (THREAT_RANGE + 1, None)
+    fire = state.fire
+    start: Location = (area, 0)
+    if start in fire:
+        out = (1, start)
+    elif fire:
+        vehicles = _vehicle_areas(ctx, state)
+        seen = {start}
+        frontier = [start]
+        for d in range(1, THREAT_RANGE + 1):
+            nxt: list[Location] = []
+            hit: Location | None = None
+            for loc in frontier:
+                for nb in reach.neighbours(ctx, loc):
+                    if nb in seen:
+                        continue
+                    seen.add(nb)
+                    if nb in fire:
+                        if hit is None or nb < hit:
+                            hit = nb
+                    elif fire_rules.is_flammable(ctx, state, nb, vehicles):
+                        nxt.append(nb)
+            if hit is not None:
+                out = (d, hit)
+                break
+            frontier = nxt
+    if memo is not None:
+        memo[area] = out
+    return out
+
+
+def pump_of(state: GameState, u: UnitState) -> UnitState:
+    """The pump an appliance's teams use: itself, or its trailer when it has no pumps."""
+    if u.pumps > 0:
+        return u
+    for p in sorted(state.units.values(), key=lambda x: x.id):
+        if p.in_play and (p.towed_by == u.id or p.extra.get("tow") == u.id) and p.pumps:
+            return p
+    return u
+
+
+def _engaged(state: GameState, u: UnitState) -> bool:
+    if any(h.stock == u.id or h.unit == u.id for h in state.hoses.values()):
+        return True
+    return any(s.task not in ("aboard", "idle", "rest") or s.loc != u.loc for s in
+               crew_of(state.units, u.id))  # fmt: skip
+
+
+def withdraw(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Location]) -> bool:
+    """R-7 in spirit: a vehicle whose street has a fire next to it (it can spread in and
+    burn the vehicle out, R-10) pulls back out of the fire's reach. Its lines are slipped
+    (left cut, for the teams to make up and carry back) and its ladders struck; teams at
+    the vehicle ride with it, the others walk back to it. Whether it drove off."""
+    if u.loc is None or mv.acted(state, u) or reach.heat(ctx, state, u.loc) < WITHDRAW_HEAT:
+        return False
+    cov = coverage(state)
+    if all(cov.get(nb, 0) for nb in fire_rules.neighbours(ctx, u.loc) if nb in state.fire):
+        return False  # lines are on every fire next to it: they may yet put it out
+    if any(p.towed_by is None and p.extra.get("tow") == u.id and p.loc == u.loc and p.deployed
+           for p in state.units.values()):  # fmt: skip
+        return False  # it would leave its deployed trailer pump behind
+    if u.deployed and mv.sets_up(ctx, u):
+        return False  # its own trailer pump is set up: it stays with it (a turn to recover)
+    blocked = reach.road_blocked(ctx, state)
+    routes = reach.road_routes(ctx, state, u.loc[0], blocked)
+    to = choose_parking(ctx, state, u, pri)
+    if to is None or to not in routes or street_threat(ctx, state, to) < 2:
+        safe = [a for a in routes if street_threat(ctx, state, a) >= 2]
+        if not safe:
+            return False
+        to = min(safe, key=lambda a: (-min(street_threat(ctx, state, a), 3), len(routes[a]), a))
+    if to == u.loc[0]:
+        return False
+    for hid in sorted(state.hoses):
+        h = state.hoses[hid]
+        if h.unit == u.id and not h.cut:
+            h.cut = True
+            h.plan = []
+            ctx.note("hose_slipped", at=h.path[0], hose=h.id, unit=u.id)
+    if any(ld.at is not None for ld in u.ladders):
+        mv.strike_ladders(ctx, state, u)
+        ctx.note("ladder_struck", at=u.loc, unit=u.id)
+    for s in crew_of(state.units, u.id):
+        if s.loc == u.loc and s.hose is None and s.order is None:
+            s.task = "aboard"
+    ctx.note("withdraw", at=u.loc, to=(to, 0), unit=u.id, cause="fire_near")
+    return mv.drive(ctx, state, u, to)
+
+
+def ladder_face(ctx: TurnContext, state: GameState, u: UnitState) -> str | None:
+    """A building next to the appliance's street with a fire on an upper level its free
+    ladder reaches, no stairwell to climb by, and its ground floor not burning: the
+    building to pitch against (hottest fire first), or None."""
+    if u.loc is None or mv.acted(state, u):
+        return None
+    free = [ld.rating for ld in u.ladders if ld.at is None]
+    if not free or not any(s.loc == u.loc and s.hose is None for s in crew_of(state.units, u.id)):
+        return None
+    rating, here = max(free), u.loc[0]
+    if reach.area_kind(ctx, here) not in (AreaKind.STREET, AreaKind.OPEN):
+        return None
+    best: tuple[int, str] | None = None
+    for b in reach.area_neighbours(ctx, here):
+        if reach.area_kind(ctx, b) is not AreaKind.BUILDING or ctx.scenario.has_stairwell(b):
+            continue
+        if (b, 0) in state.fire:
+            continue
+        hot = [state.fire.get((b, lv), 0) for lv in range(1, rating + 1)]
+        if any(hot) and (best is None or (-max(hot), b) < best):
+            best = (-max(hot), b)
+    return None if best is None else best[1]
+
+
+def strike_spare_ladders(ctx: TurnContext, state: GameState, u: UnitState) -> None:
+    """Take down a pitched ladder once no fire burns above the ground floor of its building
+    and no line of the appliance runs up it, so the appliance is free to move."""
+    for ld in u.ladders:
+        if ld.at is None or ld.face is None:
+            continue
+        face = ld.face
+        if any((face, lv) in state.fire for lv in ctx.scenario.levels_of(face) if lv >= 1):
+            continue
+        if any(loc[0] == face and loc[1] >= 1 for h in state.hoses.values()
+               if h.stock == u.id or h.unit == u.id for loc in h.path):  # fmt: skip
+            continue
+        ld.at = ld.face = None
+        ld.height = ld.pitch_left = 0
+        ctx.note("ladder_struck", at=(face, 0), unit=u.id)
+
+
+def choose_water(ctx: TurnContext, state: GameState, pump: UnitState) -> None:
+    """Connect to the best source here: a hydrant, open water, a dam, else the tank."""
+    assert pump.loc is not None
+    hydrants, waters = _water_here(ctx, pump.loc[0])
+    options = list(hydrants)
+    options += [f"open:{a}" for a in waters if state.water_left.get(a, 0) > 0]
+    for d in sorted(state.units.values(), key=lambda x: x.id):
+        if d.type == "mobile_dam_unit" and d.in_play and d.deployed and d.water > 0:
+            options.append(f"dam:{d.id}")
+    if pump.source in options:
+        return
+    for src in options:
+        if mv.connect_problem(ctx, state, pump, src) is None:
+            mv.connect(ctx, state, pump, src)
+            return
+    if pump.source is not None and mv.connect_problem(ctx, state, pump, pump.source):
+        mv.disconnect(ctx, state, pump)
+
+
+def _water_here(ctx: TurnContext, here: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The map's water for a pump in ``here``: (its hydrant sources, one per hydrant
+    there, and the open-water areas here or next door, one per feature), for the game."""
+    memo: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = ctx.cache.setdefault(
+        "water_here", {}
+    )
+    hit = memo.get(here)
+    if hit is None:
+        features = ctx.scenario.features
+        near = reach.area_neighbours(ctx, here)
+        hit = memo[here] = (
+            tuple(f"hydrant:{here}" for f in features
+                  if f.type is FeatureType.HYDRANT and f.area == here),
+            tuple(f.area for f in features
+                  if f.type is FeatureType.WATER and (f.area == here or f.area in near)),
+        )  # fmt: skip
+    return hit
+
+
+def _water_at(ctx: TurnContext, state: GameState, area: str) -> bool:
+    """A usable source here: a hydrant with a free place, or open water next door."""
+    if (
+        area in reach.hydrant_areas(ctx)
+        and ctx.scenario.mains != "failed"
+        and area not in state.hydrants_lost
+        and len(mv.hydrant_users(state, area)) < ctx.rules.int("water.hydrant_appliances")
+    ):
+        return True
+    waters = reach.water_areas(ctx)
+    return any(
+        nb in waters and state.water_left.get(nb, 0) > 0 for nb in reach.area_neighbours(ctx, area)
+    )
+
+
+def choose_parking(
+    ctx: TurnContext, state: GameState, u: UnitState, pri: set[Location], need_water: bool = False
+) -> str | None:
+    """The street to drive to: near an unfought fire (priority ones first), with water at
+    hand, not next to a fire itself, then the shortest drive. None when no fire is near any
+    street it can reach."""
+    if not state.fire or u.loc is None:
+        return None
+    reach_steps = 2 * max(u.hose_left - 1, 1) + ctx.rules.int("firefighting.max_range")
+    limit = min(reach_steps, 2 * ctx.rules.int("hose.max_lengths"))
+    blocked = reach.road_blocked(ctx, state)
+    routes = reach.road_routes(ctx, state, u.loc[0], blocked)
+    prio, others = _fire_sources(ctx, state, pri)
+    for group in (prio, others):
+        if not group:
+            continue
+        dist = steps_to(ctx, group, [(a, 0) for a in routes], limit)
+        best: tuple[int, int, str] | None = None
+        for area, route in routes.items():
+            d = dist.get((area, 0))
+            if d is None or reach.unsafe(ctx, state, (area, 0)):
+                continue
+            water = _water_at(ctx, state, area)
+            if need_water and not water:
+                continue
+            # a parked vehicle makes its street flammable: out of the fire's reach if at
+            # all possible, with a way out, and not downwind of the fire
+            dry = PARK_DRY * (not water)
+            if best is not None and (d + dry, len(route), area) > best:
+                continue  # the penalty is never negative: this street cannot win
+            key = (d + parking_penalty(ctx, state, area, blocked) + dry,
+                   len(route), area)  # fmt: skip
+            if best is None or key < best:
+                best = key
+        if best is not None:
+            return best[2]
+    return None
+
+
+def parking_penalty(ctx: TurnContext, state: GameState, area: str, blocked: set[str]) -> int:
+    """Extra hose steps a parking street is worth avoiding for (see the ``PARK_*`` weights)."""
+    threat, src = _street_threat(ctx, state, area)
+    out = PARK_HOT if threat <= 1 else PARK_NEAR if threat == 2 else 0
+    wind = ctx.scenario.wind
+    if src is not None and wind.towards_bearing is not None and src[0] != area:
+        out += PARK_DOWNWIND * ctx.graph.is_downwind(src[0], area, wind)
+    if threat <= THREAT_RANGE:
+        exits = [
+            a for a in ctx.graph.road_graph().neighbors(area)
+            if a not in blocked and street_threat(ctx, state, a) >= 2
+        ]  # fmt: skip
+        if not exits and area not in mv.entry_areas(ctx):
+            out += PARK_TRAPPED
+    return out

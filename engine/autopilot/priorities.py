@@ -1,0 +1,124 @@
+"""What matters to the standing orders: the locations whose loss counts most, each fire's
+priority and cover, the chances against a fire, and the memos kept for one call of the
+standing orders (fire does not change in step 6)."""
+
+from __future__ import annotations
+
+from ..rules import fire as fire_rules
+from ..rules import reach
+from ..scenario import FeatureType, Location
+from ..state import GameState
+from ..turn import TurnContext
+from ..units import VEHICLE
+
+
+def _vehicle_areas(ctx: TurnContext, state: GameState) -> set[str]:
+    hit: set[str] | None = ctx.cache.get("ap_vehicles")
+    if hit is None:
+        hit = fire_rules.vehicle_areas(state)
+        if "ap_vehicles" in ctx.cache:
+            ctx.cache["ap_vehicles"] = hit
+    return hit
+
+
+def priority_locations(ctx: TurnContext, state: GameState) -> set[Location]:
+    """Locations whose loss matters most: stores, occupants and protected objectives."""
+    key = "autopilot_priority_static"
+    static: set[Location] | None = ctx.cache.get(key)
+    if static is None:
+        static = set()
+        sc = ctx.scenario
+        for f in sc.features:
+            if f.type is FeatureType.STORE:
+                static.add((f.area, f.level or 0))
+        protected = set()
+        for o in sc.objectives:
+            if o.type == "protect":
+                if o.building is not None:
+                    protected |= {a.id for a in sc.areas if a.building == o.building}
+                elif o.area is not None:
+                    protected.add(o.area)
+        for a in protected:
+            static |= {(a, lvl) for lvl in sc.levels_of(a)}
+        ctx.cache[key] = static
+    vehicles = {
+        u.loc for u in state.units.values() if u.in_play and u.kind == VEHICLE and u.loc is not None
+    }  # fires next to our own vehicles threaten them (R-10)
+    return static | vehicles | {loc for loc, n in state.occupants.items() if n > 0}
+
+
+def fire_priority(ctx: TurnContext, state: GameState, fire: Location, pri: set[Location]) -> int:
+    """0 when the fire is in or next to a location that matters, 2 for a fire in an empty
+    street (it cannot grow and goes out by itself), else 1. Within one call of the standing
+    orders (one ``pri`` throughout) the answer is remembered."""
+    memo: dict[Location, int] | None = ctx.cache.get("ap_prio")
+    if memo is not None:
+        hit = memo.get(fire)
+        if hit is None:
+            hit = memo[fire] = _fire_priority(ctx, state, fire, pri)
+        return hit
+    return _fire_priority(ctx, state, fire, pri)
+
+
+def _fire_priority(ctx: TurnContext, state: GameState, fire: Location, pri: set[Location]) -> int:
+    if fire in pri or any(nb in pri for nb in reach.neighbours(ctx, fire)):
+        return 0
+    if fire in state.street_fire_age:
+        return 2
+    return 1
+
+
+def coverage(state: GameState) -> dict[Location, int]:
+    out: dict[Location, int] = {}
+    for h in state.hoses.values():
+        if h.target is not None and not h.cut and not h.recover_left:
+            out[h.target] = out.get(h.target, 0) + 1
+    return out
+
+
+def _p_extinguish(fire: int, mod: int) -> float:
+    return max(0, min(6, 7 - fire + mod)) / 6
+
+
+def _p_heat(ctx: TurnContext, h: int) -> float:
+    if h <= ctx.rules.int("heat.always_pass_max"):
+        return 1.0
+    if h >= ctx.rules.int("heat.always_fail_min"):
+        return 0.0
+    return (7 - h) / 6
+
+
+def _small_fires(ctx: TurnContext, state: GameState) -> list[Location]:
+    """Fires small enough for a fire party, once a call of the standing orders (fire does
+    not change in step 6; do not mutate)."""
+    hit: list[Location] | None = ctx.cache.get("ap_small")
+    if hit is None:
+        top = ctx.rules.int("fire_party.max_fire")
+        hit = [f for f, v in state.fire.items() if v <= top]
+        if "ap_small" in ctx.cache:
+            ctx.cache["ap_small"] = hit
+    return hit
+
+
+def _fire_sources(
+    ctx: TurnContext, state: GameState, pri: set[Location]
+) -> tuple[list[Location], list[Location]]:
+    """(priority fires, other fires) nobody has two lines on yet (all fires if none)."""
+    cov = coverage(state)
+    fires = _sorted_fires(ctx, state)
+    open_fires = [f for f in fires if cov.get(f, 0) < 2] if cov else list(fires)
+    if not open_fires:
+        open_fires = list(fires)
+    prio = [f for f in open_fires if fire_priority(ctx, state, f, pri) == 0]
+    return prio, open_fires
+
+
+def _sorted_fires(ctx: TurnContext, state: GameState) -> list[Location]:
+    """``sorted(state.fire)``, once a call of the standing orders (fire does not change in
+    step 6; do not mutate)."""
+    hit: list[Location] | None = ctx.cache.get("ap_fires")
+    if hit is None:
+        hit = fire_rules.sorted_locations(ctx, state.fire)
+        if "ap_fires" in ctx.cache:
+            ctx.cache["ap_fires"] = hit
+    return hit

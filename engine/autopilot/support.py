@@ -1,0 +1,138 @@
+"""Pumps, dams, the canteen and fire parties: trailer and skid pumps go where water and
+fire meet, a mobile dam feeds an appliance on its tank, the canteen follows the busiest
+street, fire parties attack small fires and refill."""
+
+from __future__ import annotations
+
+from ..rules import movement as mv
+from ..rules import reach
+from ..rules.firefighting import party_targets, refill_point
+from ..scenario import AreaKind, Location
+from ..state import GameState
+from ..turn import TurnContext
+from ..units import STAND, UnitState
+from .parking import _water_at, choose_parking, choose_water
+from .priorities import _small_fires
+
+
+def _pump(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Location]) -> None:
+    """A trailer without a tow, or a skid pump: go where water and fire meet, deploy."""
+    if u.towed_by is not None or u.extra.get("tow") is not None or u.loc is None:
+        return
+    busy = any(h.unit == u.id for h in state.hoses.values())
+    if u.moves == "carried":  # the fire teams fetch, carry and set it down
+        if u.deployed and busy:
+            choose_water(ctx, state, u)
+        return
+    if u.deployed and u.pumps and (busy or u.task != "idle"):
+        choose_water(ctx, state, u)
+        return
+    stows = mv.sets_up(ctx, u) and u.moves == "road"  # packing up lets a skid pump move off
+    if u.deployed and stows and not busy and u.task == "idle" and reach.heat(ctx, state, u.loc):
+        mv.stow(ctx, state, u)  # idle next to a fire: pack up and move off
+        return
+    if u.task in ("deploy", "stow"):
+        return
+    if not u.deployed:
+        # a trailer without a tow cannot move: it deploys where it stands if water is there
+        park = choose_parking(ctx, state, u, pri, need_water=True) if u.moves == "road" else None
+        if park is not None and park != u.loc[0]:
+            mv.drive(ctx, state, u, park)
+        elif park is not None or _water_at(ctx, state, u.loc[0]):
+            mv.deploy(ctx, state, u)
+    else:
+        choose_water(ctx, state, u)
+
+
+def _dam(ctx: TurnContext, state: GameState, u: UnitState) -> None:
+    if u.loc is None or u.task in ("deploy", "stow") or u.deployed:
+        return
+    thirsty = [
+        a for a in sorted(state.units.values(), key=lambda x: x.id)
+        if a.in_play and a.pumps and a.source is None and a.loc is not None
+        and any(h.unit == a.id for h in state.hoses.values())
+    ]  # fmt: skip
+    routes = reach.road_routes(ctx, state, u.loc[0])
+    for a in thirsty:
+        assert a.loc is not None
+        if a.loc[0] in routes:
+            if a.loc[0] != u.loc[0]:
+                mv.drive(ctx, state, u, a.loc[0])
+            else:
+                mv.deploy(ctx, state, u)
+            return
+
+
+def _canteen(ctx: TurnContext, state: GameState, u: UnitState) -> None:
+    if u.loc is None or u.rations <= 0:
+        return
+    counts: dict[str, int] = {}
+    for s in state.units.values():
+        if s.kind == STAND and s.in_play and s.loc is not None and s.task != "aboard":
+            counts[s.loc[0]] = counts.get(s.loc[0], 0) + 1
+    routes = reach.road_routes(ctx, state, u.loc[0])
+    best = max(
+        ((n, a) for a, n in counts.items() if a in routes and not reach.unsafe(ctx, state, (a, 0))
+         and reach.heat(ctx, state, (a, 0)) == 0),
+        default=None,
+    )  # fmt: skip
+    if best is not None and best[1] != u.loc[0]:
+        mv.drive(ctx, state, u, best[1])
+
+
+def _fire_party(ctx: TurnContext, state: GameState, u: UnitState) -> None:
+    assert u.loc is not None
+    budget = 3 * ctx.rules.int("movement.foot_points")
+    if u.charged:
+        if party_targets(ctx, state, u.loc):
+            u.task = "fight"
+            return
+        small = _small_fires(ctx, state)
+        if not small:
+            u.task = "idle"
+            return
+        near = reach.area_distances(ctx, u.loc[0], budget + 1)
+        goals = {nb for f in small if f[0] in near for nb in reach.neighbours(ctx, f)}
+        if not goals:
+            return  # no small fire within three turns' walk
+        dist, _ = reach.foot_search(ctx, state, u.loc, budget, goals=goals)
+        goal, _d = reach.nearest(dist, goals)
+        if goal is not None:
+            u.task = "move"
+            mv.walk(ctx, state, u, goal)
+        return
+    if refill_point(ctx, state, u.loc):
+        u.task = "refill"
+        return
+    points = _refill_points(ctx, state, u.loc[0], budget)
+    dist, _ = reach.foot_search(ctx, state, u.loc, budget, goals=points)
+    goal, _d = reach.nearest(dist, points)
+    if goal is not None:
+        u.task = "refill"
+        mv.walk(ctx, state, u, goal)
+
+
+def _refill_points(
+    ctx: TurnContext, state: GameState, area: str, budget: int
+) -> frozenset[Location]:
+    """Ground locations within ``budget`` area steps of ``area`` where a fire party refills
+    (``refill_point``: any building, a working hydrant), the map's part looked up once."""
+    memo: dict[tuple[str, int], tuple[frozenset[Location], tuple[str, ...]]] = ctx.cache.setdefault(
+        "refill_points", {}
+    )
+    hit = memo.get((area, budget))
+    if hit is None:
+        by_id = ctx.scenario.area_by_id
+        near = reach.area_distances(ctx, area, budget)
+        buildings = [a for a in near if a in by_id and by_id[a].kind is AreaKind.BUILDING]
+        hydrants = reach.hydrant_areas(ctx)
+        hit = memo[(area, budget)] = (
+            frozenset((a, 0) for a in buildings),
+            tuple(sorted(a for a in near if a in hydrants and a in by_id and a not in buildings)),
+        )
+    static, hydrant_areas = hit
+    if not hydrant_areas or ctx.scenario.mains == "failed":
+        return static
+    lost = state.hydrants_lost
+    working = [(a, 0) for a in hydrant_areas if a not in lost]
+    return static.union(working) if working else static

@@ -1,0 +1,284 @@
+"""An appliance at work and its fire teams: it parks, connects, pitches its ladders and
+sends its teams out; each team lays a line, plays on it, backs off from the heat, and takes
+it up when the work is done."""
+
+from __future__ import annotations
+
+from ..rules import fire as fire_rules
+from ..rules import movement as mv
+from ..rules import reach
+from ..scenario import AreaKind, Location
+from ..state import GameState
+from ..turn import TurnContext
+from ..units import VEHICLE, HoseLine, UnitState, crew_of
+from .jobs import _next_target, best_job, feeding_pump
+from .parking import (
+    _engaged,
+    choose_parking,
+    choose_water,
+    keep_clear,
+    ladder_face,
+    pump_of,
+    strike_spare_ladders,
+    withdraw,
+)
+from .priorities import coverage
+from .wheelbarrow import _fetch_wheelbarrow, _wheelbarrow
+
+#: a crew whose branch inside a building has this much heat next to it steps back a location
+BACK_OFF_HEAT = 2
+
+
+def step_clear(ctx: TurnContext, state: GameState, u: UnitState) -> bool:
+    """An idle stand next to a fire walks to the nearest spot with no fire next to it,
+    out in the street if it can (a fire cannot spread into an empty street)."""
+    if u.loc is None or mv.acted(state, u) or reach.heat(ctx, state, u.loc) == 0:
+        return False
+    dist, _ = reach.foot_search(ctx, state, u.loc, ctx.rules.int("movement.foot_points"))
+    vehicles = {v.loc for v in state.units.values() if v.kind == VEHICLE and v.loc is not None}
+    cool = [
+        loc for loc in dist
+        if reach.heat(ctx, state, loc) == 0 and loc not in vehicles
+        and not reach.unsafe(ctx, state, loc)
+    ]  # fmt: skip
+    if not cool:
+        return False
+    goal = min(
+        cool,
+        key=lambda loc: (reach.area_kind(ctx, loc[0]) is AreaKind.BUILDING, dist[loc], loc),
+    )
+    u.task = "move"
+    moved = mv.walk(ctx, state, u, goal)
+    u.task = "idle"
+    return moved
+
+
+def _orphan(ctx: TurnContext, state: GameState, u: UnitState) -> None:
+    """A crew whose vehicle is lost: leaves a line without water and keeps out of the heat."""
+    h = state.hoses.get(u.hose or "")
+    if h is not None:
+        pump = state.units.get(h.unit)
+        if pump is not None and pump.in_play:
+            return  # its line still has a pump: it stays on it
+        mv.leave_hose(state, u)
+    if u.task == "aboard":
+        u.task = "idle"
+    if u.status == "exhausted":
+        u.task = "rest"
+        return
+    step_clear(ctx, state, u)
+
+
+def _appliance(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Location]) -> None:
+    assert u.loc is not None
+    crews = crew_of(state.units, u.id)
+    pump = pump_of(state, u)
+    if withdraw(ctx, state, u, pri):
+        return
+    strike_spare_ladders(ctx, state, u)
+    if not _engaged(state, u):
+        trailer_here = pump is not u and pump.loc == u.loc
+        if pump is not u and pump.deployed and trailer_here and not pump.towed_by:
+            mv.stow(ctx, state, pump)
+            return
+        if pump.task == "stow":
+            return  # its trailer pump is being recovered
+        if not crews:
+            return
+        hold = bool(u.extra.get("hold")) and (
+            mv.acted(state, u) or best_job(ctx, state, pump, u, pri) is not None
+        )  # placed by the player: work from here while there is work in reach
+        if not hold:
+            u.extra.pop("hold", None)
+        park = None if hold else choose_parking(ctx, state, u, pri)
+        if park is None and not hold and keep_clear(ctx, state, u):
+            return
+        if park is not None and park != u.loc[0]:
+            if pump is u and u.deployed and mv.sets_up(ctx, u):
+                mv.stow(ctx, state, u)  # §7: recover the trailer pump (a turn) first
+                return
+            for s in crews:
+                if s.loc == u.loc:
+                    s.task = "aboard"
+            if mv.drive(ctx, state, u, park):
+                return
+    # at the parking street: water, trailer, ladders, then the teams
+    if pump is not u and pump.loc == u.loc and not pump.deployed and pump.task != "deploy":
+        mv.deploy(ctx, state, pump)
+    elif pump is u and not u.deployed and u.task != "deploy" and state.fire and mv.sets_up(ctx, u):
+        mv.deploy(ctx, state, u)  # the small pump team unhitches its trailer pump (a turn)
+    if pump.deployed and pump.pumps > 0:
+        choose_water(ctx, state, pump)
+    face = ladder_face(ctx, state, u)
+    if face is not None:
+        mv.pitch_ladder(ctx, state, u, face)
+    work = False
+    for s in crews:
+        if s.loc == u.loc and s.task == "aboard":
+            s.task = "idle"
+        work |= _fire_team(ctx, state, s, u, pump, pri)
+    if not work and not _engaged(state, u):
+        for s in crews:
+            if s.loc == u.loc and s.task == "idle":
+                s.task = "aboard"
+    else:
+        for s in crews:  # nothing to do inside a building next to a fire: get out
+            if (
+                s.task == "idle"
+                and s.hose is None
+                and s.order is None
+                and (
+                    not work or reach.area_kind(ctx, s.loc[0] if s.loc else "") is AreaKind.BUILDING
+                )
+            ):
+                step_clear(ctx, state, s)
+
+
+def _fire_team(
+    ctx: TurnContext,
+    state: GameState,
+    s: UnitState,
+    home: UnitState,
+    pump: UnitState,
+    pri: set[Location],
+) -> bool:
+    """One fire team's standing orders; whether it has work."""
+    if s.order is not None or s.loc is None or mv.acted(state, s):
+        return s.task not in ("idle", "aboard")
+    if s.task == "rest":
+        return False
+    h = state.hoses.get(s.hose) if s.hose is not None else None
+    if s.status == "exhausted":
+        carried = mv.carried_pump(state, s)
+        if carried is not None:
+            mv.set_down(ctx, state, carried)
+        mv.leave_hose(state, s)
+        s.task = "rest"
+        return False
+    if h is not None:
+        if h.plan or h.recover_left:
+            return True
+        line_pump = state.units.get(h.unit)
+        dry = (
+            line_pump is None
+            or not line_pump.in_play
+            or (line_pump.source is None and line_pump.water <= 0)
+        )
+        if h.cut or dry:
+            mv.recover_hose(ctx, state, h)  # no water will come: free the appliance
+            return True
+        if _back_off(ctx, state, s, h):
+            return True
+        guard = _guard_target(ctx, state, h, home)
+        if guard is not None:
+            h.target = guard  # a fire next to our own vehicle comes first (R-10)
+            s.task = "fight"
+            return True
+        if h.target is not None and h.target in state.fire:
+            s.task = "fight"
+            return True
+        new = _next_target(ctx, state, h, pri, wet=pump.source is not None)
+        if new is not None:
+            h.target = new
+            s.task = "fight" if new in state.fire else "damp"
+            return True
+        if state.fire:
+            mv.recover_hose(ctx, state, h)
+            return True
+        h.target = None
+        s.task = "idle"
+        return False
+    if _wheelbarrow(ctx, state, s, home, pri):
+        return True
+    # no line: back to the pump, then a new line (or help on a line in trouble)
+    if pump.loc is None:
+        return False
+    if s.loc != pump.loc:
+        mv.walk(ctx, state, s, pump.loc)
+        return True
+    if s.status == "tired" and not state.fire:
+        s.task = "rest"
+        return False
+    for hid in sorted(state.hoses):
+        o = state.hoses[hid]
+        if o.stock != home.id or o.crew or o.recover_left or o.plan:
+            continue
+        # a line its crew had to leave: man it again if the fire is still there, else take it up
+        dist, _ = reach.foot_search(ctx, state, s.loc, goal=o.branch)
+        if o.target in state.fire and o.branch in dist and not reach.unsafe(ctx, state, o.branch):
+            mv.walk(ctx, state, s, o.branch)
+            if s.loc == o.branch:
+                s.hose = o.id
+                o.crew.append(s.id)
+                s.task = "fight"
+            return True
+        s.hose = o.id
+        o.crew.append(s.id)
+        mv.recover_hose(ctx, state, o)
+        return True
+    if not state.fire:
+        return False
+    feed = feeding_pump(state, pump)
+    job = best_job(ctx, state, feed, home, pri) if feed is not None else None
+    if job is not None and feed is not None:
+        target, route = job
+        mv.start_hose(ctx, state, [s], feed, route, target, home)
+        return True
+    if _fetch_wheelbarrow(ctx, state, s, home):
+        return True
+    for hid in sorted(state.hoses):
+        other = state.hoses[hid]
+        if (
+            other.stock == home.id and other.target in state.fire and not other.plan
+            and len(other.crew) < ctx.rules.int("firefighting.crews_for_bonus")
+        ):  # fmt: skip
+            dist, _ = reach.foot_search(ctx, state, s.loc, goal=other.branch)
+            if other.branch in dist:
+                mv.walk(ctx, state, s, other.branch)
+                if s.loc == other.branch:
+                    s.hose = other.id
+                    other.crew.append(s.id)
+                    s.task = "fight"
+                return True
+    return False
+
+
+def _back_off(ctx: TurnContext, state: GameState, s: UnitState, h: HoseLine) -> bool:
+    """A branch inside a building with fires next to it adding up to :data:`BACK_OFF_HEAT`
+    or more is one spread from trapping its crew: the crew steps back down its own hose to
+    the cooler location before it (taking the branch along, so the stream plays from one
+    step further), as long as that is not about to come down (R-7). Whether it moved."""
+    if s.loc != h.branch or len(h.path) < 2 or h.plan or mv.acted(state, s):
+        return False
+    x, y = h.branch, h.path[-2]
+    if reach.area_kind(ctx, x[0]) is not AreaKind.BUILDING:
+        return False
+    hot = reach.heat(ctx, state, x)
+    if hot < BACK_OFF_HEAT or y in state.fire or reach.unsafe(ctx, state, y):
+        return False
+    if reach.heat(ctx, state, y) >= hot:
+        return False
+    crew = [state.units[c] for c in h.crew if c in state.units and state.units[c].loc == x]
+    moved = False
+    for c in crew:
+        moved |= mv.walk(ctx, state, c, y)
+    return moved
+
+
+def _guard_target(
+    ctx: TurnContext, state: GameState, h: HoseLine, home: UnitState
+) -> Location | None:
+    """A fire next to the line's own appliance that no line plays on yet and this branch
+    reaches (the fire would burn the appliance out if it spread into its street)."""
+    if home.loc is None or h.target is None or h.target in fire_rules.neighbours(ctx, home.loc):
+        return None
+    cov = coverage(state)
+    near = [
+        nb for nb in fire_rules.neighbours(ctx, home.loc) if nb in state.fire and not cov.get(nb)
+    ]
+    if not near:
+        return None
+    for loc, rng in reach.in_range(ctx, h.branch):
+        if rng >= 1 and loc in near:
+            return loc
+    return None
