@@ -1,0 +1,120 @@
+"""Heat and danger of a location (§4, R-7), with the map lookups they and the foot search
+share (neighbours, area kinds, water and hydrants), remembered for the game."""
+
+from __future__ import annotations
+
+from itertools import repeat
+
+from ..scenario import AreaKind, FeatureType, Location
+from ..state import GameState
+from ..turn import TurnContext
+from ..units import UnitState
+
+#: ``fire.get(nb, 0)`` for every neighbour at C speed: ``map(fire.get, nbs, _ZEROS)``
+_ZEROS = repeat(0)
+
+
+# -- fire, heat and danger ------------------------------------------------------------------
+def neighbours(ctx: TurnContext, loc: Location) -> list[Location]:
+    """``graph.neighbours``, remembered for the game (the map does not change in play;
+    do not mutate the list)."""
+    memo: dict[Location, list[Location]] = ctx.cache.setdefault("neighbours", {})
+    hit = memo.get(loc)
+    if hit is None:
+        hit = memo[loc] = ctx.graph.neighbours(loc)
+    return hit
+
+
+def area_neighbours(ctx: TurnContext, area: str) -> list[str]:
+    """``graph.area_neighbours``, remembered for the game (do not mutate the list)."""
+    memo: dict[str, list[str]] = ctx.cache.setdefault("area_neighbours", {})
+    hit = memo.get(area)
+    if hit is None:
+        hit = memo[area] = ctx.graph.area_neighbours(area)
+    return hit
+
+
+def heat(ctx: TurnContext, state: GameState, loc: Location) -> int:
+    """§4: the sum of the fires of every location next to ``loc``."""
+    fire = state.fire
+    if not fire:
+        return 0
+    memo: dict[Location, int] | None = ctx.cache.get("heat_memo")
+    if memo is not None:
+        hit = memo.get(loc)
+        if hit is None:
+            hit = memo[loc] = sum(map(fire.get, neighbours(ctx, loc), _ZEROS))
+        return hit
+    return sum(map(fire.get, neighbours(ctx, loc), _ZEROS))
+
+
+def heat_test(ctx: TurnContext, state: GameState, unit: UnitState, loc: Location) -> bool:
+    """§4 heat test to enter (or stay in) ``loc``: 1d6 >= heat; <= 1 passes, >= 7 fails.
+
+    Only a real roll is logged (rule ``heat``); the sure results need no die.
+    """
+    h = heat(ctx, state, loc)
+    if h <= ctx.rules.int("heat.always_pass_max"):
+        return True
+    if h >= ctx.rules.int("heat.always_fail_min"):
+        return False
+    ok, _ = ctx.test("heat", f">={h}", at=loc, unit=unit.id)
+    return ok
+
+
+def unsafe(ctx: TurnContext, state: GameState, loc: Location) -> bool:
+    """R-7: heavy damage or worse here, or next to a fire of 5 in a heavy-damaged location
+    (remembered through step 6, where neither fire nor damage changes)."""
+    memo: dict[Location, bool] | None = ctx.cache.get("unsafe_memo")
+    if memo is None:
+        return _unsafe(ctx, state, loc)
+    hit = memo.get(loc)
+    if hit is None:
+        hit = memo[loc] = _unsafe(ctx, state, loc)
+    return hit
+
+
+def _unsafe(ctx: TurnContext, state: GameState, loc: Location) -> bool:
+    r = ctx.rules
+    damage = state.damage  # state.damage_at, inline
+    if damage.get(loc, 1) >= r.int("movement.withdraw_damage"):
+        return True
+    fire = state.fire
+    if not fire:
+        return False
+    hot, bad = r.int("movement.withdraw_fire"), r.int("movement.withdraw_fire_damage")
+    return any(fire.get(nb, 0) >= hot and damage.get(nb, 1) >= bad for nb in neighbours(ctx, loc))
+
+
+def hydrant_areas(ctx: TurnContext) -> frozenset[str]:
+    """Areas holding a hydrant (cached for the game)."""
+    return _feature_areas(ctx, FeatureType.HYDRANT)
+
+
+def water_areas(ctx: TurnContext) -> frozenset[str]:
+    """Areas holding an open-water source (cached for the game)."""
+    return _feature_areas(ctx, FeatureType.WATER)
+
+
+def _feature_areas(ctx: TurnContext, kind: FeatureType) -> frozenset[str]:
+    memo: dict[FeatureType, frozenset[str]] = ctx.cache.setdefault("feature_areas", {})
+    hit = memo.get(kind)
+    if hit is None:
+        hit = memo[kind] = frozenset(f.area for f in ctx.scenario.features if f.type is kind)
+    return hit
+
+
+def water_area_set(ctx: TurnContext) -> frozenset[str]:
+    """Areas of kind water (cached for the game)."""
+    hit: frozenset[str] | None = ctx.cache.get("water_kind_areas")
+    if hit is None:
+        hit = frozenset(a.id for a in ctx.scenario.areas if a.kind is AreaKind.WATER)
+        ctx.cache["water_kind_areas"] = hit
+    return hit
+
+
+def area_kind(ctx: TurnContext, area: str) -> AreaKind | None:
+    kinds: dict[str, AreaKind] | None = ctx.cache.get("area_kinds")
+    if kinds is None:
+        kinds = ctx.cache["area_kinds"] = {a.id: a.kind for a in ctx.scenario.areas}
+    return kinds.get(area)

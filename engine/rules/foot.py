@@ -1,0 +1,335 @@
+"""Where a stand can step and the cheapest way there: foot links (areas, stairs, pitched
+ladders) and the bounded Dijkstra over them (:func:`foot_search`)."""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Callable, Collection, Iterable
+from dataclasses import dataclass, field
+from typing import Any, cast
+
+from ..scenario import AreaKind, Location
+from ..state import GameState
+from ..turn import TurnContext
+from ..units import UnitState
+from .danger import _ZEROS, area_kind, heat, neighbours
+
+#: a foot link: (neighbour, movement cost, hose steps, laying cost, kind)
+Link = tuple[Location, int, int, int, str]
+
+
+# -- foot links -------------------------------------------------------------------------------
+def ladder_links(
+    state: GameState, ctx: TurnContext | None = None
+) -> dict[Location, list[tuple[Location, int]]]:
+    """Links given by pitched, ready ladders: street (at, 0) <-> (face, level), by level."""
+    out: dict[Location, list[tuple[Location, int]]] = {}
+    for u in _ladder_units(state, ctx):
+        if not u.in_play:
+            continue
+        for ld in u.ladders:
+            if not ld.ready or ld.at is None or ld.face is None:
+                continue
+            foot = (ld.at, 0)
+            for lvl in range(1, ld.height + 1):
+                top = (ld.face, lvl)
+                out.setdefault(foot, []).append((top, lvl))
+                out.setdefault(top, []).append((foot, lvl))
+    return out
+
+
+def _ladder_units(state: GameState, ctx: TurnContext | None) -> list[UnitState]:
+    """The units carrying ladders (a unit's ladders are its own for the whole game),
+    remembered in the game's cache when there is one."""
+    if ctx is None:
+        return [u for u in state.units.values() if u.ladders]
+    hit = ctx.cache.get("ladder_units")
+    if hit is None or hit[0] is not state.units or hit[1] != len(state.units):
+        hit = (state.units, len(state.units), [u for u in state.units.values() if u.ladders])
+        ctx.cache["ladder_units"] = hit
+    units: list[UnitState] = hit[2]
+    return units
+
+
+def foot_links(
+    ctx: TurnContext,
+    loc: Location,
+    ladders: dict[Location, list[tuple[Location, int]]],
+) -> list[Link]:
+    """Where a stand can step from ``loc`` (never into water), with its costs."""
+    r = ctx.rules
+    static: dict[Location, list[Link]] = ctx.cache.setdefault("foot_links", {})
+    out = static.get(loc)
+    if out is None:
+        out = static[loc] = _static_links(ctx, loc)
+    extra = ladders.get(loc)
+    if not extra:
+        return out
+    out = list(out)
+    area_pts, ladder_pts = r.int("movement.area"), r.int("movement.ladder")
+    lay_area, lay_ladder = r.int("hose.lay_area"), r.int("hose.lay_ladder")
+    for nb, lvl in extra:
+        out.append(
+            (nb, area_pts + ladder_pts * lvl, 1 + lvl, lay_area + lay_ladder * lvl, "ladder")
+        )
+    return out
+
+
+def _static_links(ctx: TurnContext, loc: Location) -> list[Link]:
+    """Links of the map itself (areas and stairs), kept for the whole game."""
+    r, g = ctx.rules, ctx.graph
+    area_pts, stair_pts = r.int("movement.area"), r.int("movement.stairs")
+    lay_area, lay_stairs = r.int("hose.lay_area"), r.int("hose.lay_stairs")
+    out: list[Link] = []
+    for nb in g.horizontal(loc):
+        if area_kind(ctx, nb[0]) is not AreaKind.WATER:
+            out.append((nb, area_pts, 1, lay_area, "area"))
+    for nb in g.vertical(loc):
+        out.append((nb, stair_pts, 1, lay_stairs, "stairs"))
+    return out
+
+
+def passable(ctx: TurnContext, state: GameState, loc: Location) -> bool:
+    """A stand may plan to step here: not burning, not sure to fail the heat test."""
+    return loc not in state.fire and heat(ctx, state, loc) < ctx.rules.int("heat.always_fail_min")
+
+
+def foot_search(
+    ctx: TurnContext,
+    state: GameState,
+    start: Location,
+    budget: int | None = None,
+    *,
+    weight: int = 1,
+    ok: Callable[[Location], bool] | None = None,
+    ladders: dict[Location, list[tuple[Location, int]]] | None = None,
+    goal: Location | None = None,
+    goals: Collection[Location] | None = None,
+) -> tuple[dict[Location, int], dict[Location, Location]]:
+    """Cheapest foot costs from ``start`` (weight 1: movement points, 2: hose steps,
+    3: laying points) within ``budget``, stopping early once ``goal`` (or the first of
+    ``goals``, which is then the one :func:`nearest` picks) is settled; returns (cost,
+    previous location)."""
+    memo: dict[Any, Any] | None = None
+    key: Any = None
+    if ladders is None:
+        ladders = ladder_links(state, ctx)
+        memo = ctx.cache.get("search_memo") if ok is None else None
+        if memo is not None:
+            # step 6 (fire fixed): the same search on the same ladders gives the same answer
+            if memo.get("ladders") != ladders:
+                memo.clear()
+                memo["ladders"] = ladders
+            key = (start, budget, weight, goal, None if goals is None else frozenset(goals))
+            hit = memo.get(key)
+            if hit is not None:
+                return hit  # type: ignore[no-any-return]
+            if goal is not None and goals is None:
+                # an earlier search from here that settled ``goal``: the path to it is the
+                # one this search would find (both settle in the same (cost, id) order up
+                # to it); callers of a goal search only ask whether it is reached, and how
+                for done in memo.get(("from", start, weight), ()):
+                    if _settled(done, goal) and (budget is None or done[0][goal] <= budget):
+                        memo[key] = out = (done[0], done[1])
+                        return out
+            if weight == 2 and budget is not None and goal is None and goals is None:
+                # a wider search from here: its costs within this budget are this search's
+                # (costs are positive, so they were settled in the same order; only the
+                # dict's order may differ, and hose searches are only looked up)
+                wider = memo.get(("wider", start))
+                if wider is not None and wider[0] >= budget:
+                    out = ({x: c for x, c in wider[1].items() if c <= budget}, wider[2])
+                    memo[key] = out
+                    return out
+    fire, fail = state.fire, ctx.rules.int("heat.always_fail_min")
+    heats: dict[Location, int] | None = ctx.cache.get("heat_memo")
+
+    def passable_here(loc: Location) -> bool:
+        if loc in fire:
+            return False
+        if heats is None:
+            return heat(ctx, state, loc) < fail
+        h = heats.get(loc)  # heat() with its step-6 memo, inline
+        if h is None:
+            h = heats[loc] = sum(map(fire.get, neighbours(ctx, loc), _ZEROS)) if fire else 0
+        return h < fail
+
+    can: Callable[[Location], bool] = ok if ok is not None else passable_here
+    col = weight if weight in (1, 2) else 3  # the link's cost field for this weight
+    limit = budget if budget is not None else 1 << 60
+    dist, prev, stop = _search(ctx, state, start, limit, col, can, ok is None, ladders, goal, goals)
+    if memo is not None:
+        memo[key] = (dist, prev)  # callers only read the answer
+        memo.setdefault(("from", start, weight), []).append((dist, prev, stop))
+        if weight == 2 and budget is not None and goal is None and goals is None:
+            wider = memo.get(("wider", start))
+            if wider is None or wider[0] < budget:
+                memo[("wider", start)] = (budget, dist, prev)
+    return dist, prev
+
+
+_Found = tuple[dict[Location, int], dict[Location, Location], Location | None]
+
+
+@dataclass
+class _Numbered:
+    """The map's locations numbered in sorted order (so that (cost, number) pops in the
+    same order as (cost, location)), with the foot links between numbers by weight."""
+
+    ids: dict[Location, int]
+    locs: list[Location]
+    links: dict[int, list[list[tuple[int, int]] | None]]
+    #: frozen goal sets seen, numbered
+    goal_sets: dict[frozenset[Location], frozenset[int]] = field(default_factory=dict)
+
+
+def _numbered(ctx: TurnContext, more: Iterable[Location] = ()) -> _Numbered:
+    """The map's numbering, made anew (still in sorted order) when ``more`` holds a
+    location it lacks (a start or ladder top off the map: only odd hand-made states)."""
+    memo: dict[str, _Numbered] = ctx.cache.setdefault("foot_numbered", {})
+    hit = memo.get("map")
+    missing = [x for x in more if hit is None or x not in hit.ids]
+    if hit is None or missing:
+        known = hit.locs if hit is not None else ctx.graph.locations
+        locs = sorted({*known, *missing})
+        hit = memo["map"] = _Numbered({loc: k for k, loc in enumerate(locs)}, locs, {})
+    return hit
+
+
+def _search(
+    ctx: TurnContext,
+    state: GameState,
+    start: Location,
+    limit: int,
+    col: int,
+    can: Callable[[Location], bool],
+    plain: bool,
+    ladders: dict[Location, list[tuple[Location, int]]],
+    goal: Location | None,
+    goals: Collection[Location] | None,
+) -> _Found:
+    """:func:`foot_search`'s Dijkstra, on location numbers: they sort as the locations do,
+    so (cost, number) settles locations in (cost, location) order, with cheaper keys; the
+    answer in locations."""
+    numbered = _numbered(ctx, [start, *ladders])
+    ids, locs = numbered.ids, numbered.locs
+    nb_memo: dict[Location, list[Location]] = ctx.cache.setdefault("neighbours", {})
+    fire, fail = state.fire, ctx.rules.int("heat.always_fail_min")
+    heats: dict[Location, int] | None = ctx.cache.get("heat_memo")
+    inline = plain and heats is not None
+    table = numbered.links.get(col)
+    if table is None:
+        table = numbered.links[col] = [None] * len(locs)
+    lad = {ids[x] for x in ladders}
+    checked: dict[int, bool] = {}
+    holder: list[Any] | None = ctx.cache.get("passable_numbered") if inline else None
+    if holder is not None:  # step 6: passable by number, for this numbering
+        if holder[0] is not numbered:
+            holder[:] = [numbered, {}]
+        checked = holder[1]
+    s = ids[start]
+    g = -1 if goal is None else ids.get(goal, -1)
+    gs: Collection[int] | None = None
+    if isinstance(goals, frozenset):  # the map's own sets (refill points): numbered once
+        gs = numbered.goal_sets.get(goals)
+        if gs is None:
+            gs = numbered.goal_sets[goals] = frozenset(ids[x] for x in goals if x in ids)
+    elif goals is not None:
+        gs = {ids[x] for x in goals if x in ids}
+    dist: dict[int, int] = {s: 0}
+    prev: dict[int, int] = {}
+    heap: list[tuple[int, int]] = [(0, s)]
+    pop, push = heapq.heappop, heapq.heappush
+    stop = -1
+    while heap:
+        d, k = pop(heap)
+        if d > dist[k]:
+            continue
+        if k == g or (gs is not None and k in gs):
+            stop = k
+            break
+        links: list[tuple[int, int]] | None
+        if lad and k in lad:
+            links = [(ids[x], c) for x, c in _with_costs(foot_links(ctx, locs[k], ladders), col)]
+        else:
+            links = table[k]
+            if links is None:
+                links = table[k] = [
+                    (ids[x], c) for x, c in _with_costs(foot_links(ctx, locs[k], {}), col)
+                ]
+        for nb, cost in links:
+            nd = d + cost
+            if nd > limit:
+                continue
+            if nd < dist.get(nb, nd + 1):
+                good = checked.get(nb)
+                if good is None:
+                    loc = locs[nb]
+                    if inline:
+                        if loc in fire:
+                            good = False
+                        else:
+                            h = heats.get(loc)  # type: ignore[union-attr]
+                            if h is None:
+                                nbs = nb_memo.get(loc)
+                                if nbs is None:
+                                    nbs = neighbours(ctx, loc)
+                                h = heats[loc] = sum(map(fire.get, nbs, _ZEROS))  # type: ignore[index]
+                            good = h < fail
+                    else:
+                        good = can(loc)
+                    checked[nb] = good
+                if good:
+                    dist[nb] = nd
+                    prev[nb] = k
+                    push(heap, (nd, nb))
+    return (
+        {locs[k]: d for k, d in dist.items()},
+        {locs[k]: locs[p] for k, p in prev.items()},
+        None if stop < 0 else locs[stop],
+    )
+
+
+def _settled(
+    done: tuple[dict[Location, int], dict[Location, Location], Location | None], goal: Location
+) -> bool:
+    """Whether a finished search (cost, previous, where it stopped early or None) settled
+    ``goal``: all it reached if it ran out, else what it popped before stopping."""
+    dist, _prev, stop = done
+    d = dist.get(goal)
+    if d is None:
+        return False
+    return stop is None or (d, goal) <= (dist[stop], stop)
+
+
+def _with_costs(links: list[Link], col: int) -> list[tuple[Location, int]]:
+    """(neighbour, cost) of each link, the cost from field ``col`` (1 movement points,
+    2 hose steps, 3 laying points)."""
+    return [(link[0], cast(int, link[col])) for link in links]
+
+
+def path_to(prev: dict[Location, Location], start: Location, goal: Location) -> list[Location]:
+    """The path start..goal (inclusive) from a search's previous-location map."""
+    out = [goal]
+    while out[-1] != start:
+        out.append(prev[out[-1]])
+    out.reverse()
+    return out
+
+
+def link_between(ctx: TurnContext, state: GameState, a: Location, b: Location) -> Link | None:
+    """The foot link from ``a`` to ``b`` if they are next to each other."""
+    for link in foot_links(ctx, a, ladder_links(state, ctx)):
+        if link[0] == b:
+            return link
+    return None
+
+
+def nearest(dist: dict[Location, int], goals: Iterable[Location]) -> tuple[Location | None, int]:
+    """The goal with the least cost (ties by location id)."""
+    best: tuple[int, Location] | None = None
+    for g in goals:
+        d = dist.get(g)
+        if d is not None and (best is None or (d, g) < best):
+            best = (d, g)
+    return (None, -1) if best is None else (best[1], best[0])

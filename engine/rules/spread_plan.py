@@ -1,0 +1,293 @@
+"""Step 1's spread planned from the map once per game: each fire's spread, climb (R-1) and
+jump (R-5) targets in roll order, the reverse index by target, and the quiet mode using them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..scenario import AreaKind, Location, Material
+from ..state import GameState, store_at
+from ..turn import TurnContext
+from .ignition import downwind, ignite, jump_lines, sorted_locations, spread_targets
+from .reach import area_kind
+
+#: a spread target planned for the quiet mode: (target, rule, 2 if it is a street or open
+#: ground that burns only with rubble or a vehicle else 1, the modifier fixed by the map)
+_Target = tuple[Location, str, int, int]
+#: an R-5 jump planned for the quiet mode: the target, and the gap areas that might burn
+_Jump = tuple[_Target, tuple[str, ...]]
+
+
+def _target(ctx: TurnContext, src: Location, dst: Location, rule: str) -> _Target | None:
+    """A planned target (None: it can never burn), with what follows from the map alone:
+    its kind, and the wind (R-2) and store (R-4) modifiers."""
+    kind = area_kind(ctx, dst[0])
+    if kind is None or kind is AreaKind.WATER:
+        return None
+    rules = ctx.rules
+    mod = 0
+    if ctx.scenario.wind.strong and downwind(ctx, src[0], dst[0]):
+        mod += rules.int("spread.strong_downwind")
+    store = store_at(ctx.scenario, dst)
+    if store is Material.OIL:
+        mod += rules.int("spread.oil_store")
+    elif store is Material.PETROL:
+        mod += rules.int("spread.petrol_store")
+    return (dst, rule, 1 if kind is AreaKind.BUILDING else 2, mod)
+
+
+def _spread_plan(ctx: TurnContext, src: Location, climbing: bool) -> list[_Target]:
+    """The quiet mode's spread (and, when ``climbing``, climb) targets from ``src`` in roll
+    order, remembered for the game (by source: [plain, climbing], each made when first
+    needed). Targets that can never burn are left out: they never roll."""
+    memo: dict[Location, list[list[_Target] | None]] = ctx.cache.setdefault("spread_plan", {})
+    pair = memo.get(src)
+    if pair is None:
+        pair = memo[src] = [None, None]
+    plan = pair[climbing]
+    if plan is not None:
+        return plan
+    nbs, climbs = spread_targets(ctx, src)
+    if climbing and climbs:
+        pairs = [(dst, "climb" if ruling == "R-1" else "spread") for dst, ruling in
+                 _with_climbs(ctx, src, nbs, climbs)]  # fmt: skip
+    else:
+        pairs = [(dst, "spread") for dst in nbs]
+    plan = pair[climbing] = [
+        t for t in (_target(ctx, src, dst, rule) for dst, rule in pairs) if t is not None
+    ]
+    return plan
+
+
+def _jump_plan(ctx: TurnContext, src: Location) -> list[_Jump]:
+    """The quiet mode's R-5 jumps from ``src`` with the gap areas that might burn (streets
+    and open ground), for the game. Left out: targets that never burn, and lines with a
+    building in the gap (it always burns, so the jump is never allowed)."""
+    memo: dict[Location, list[_Jump]] = ctx.cache.setdefault("jump_plan", {})
+    plan = memo.get(src)
+    if plan is not None:
+        return plan
+    rules = ctx.rules
+    gap, gap_down = rules.int("jump.gap"), rules.int("jump.gap_downwind")
+    plan = memo[src] = []
+    for dst, gap_areas in _jumps_allowed(ctx, src, gap, gap_down):
+        t = _target(ctx, src, dst, "jump")
+        kinds = [area_kind(ctx, g) for g in gap_areas]
+        if t is None or AreaKind.BUILDING in kinds:
+            continue
+        open_gaps = tuple(
+            g
+            for g, k in zip(gap_areas, kinds, strict=True)
+            if k is not None and k is not AreaKind.WATER
+        )
+        plan.append((t, open_gaps))
+    return plan
+
+
+def _spread_quiet(
+    ctx: TurnContext, state: GameState, fighting: set[Location], vehicles: set[str]
+) -> None:
+    """Step 1 in the quiet mode: the same rolls, in the same order, with the same results
+    as :func:`step_spread`'s logged path, with the map's share of the work planned once.
+
+    With few fires it walks each fire's targets; once fires are many (most of them ringed
+    by fires already) it starts from the locations not burning and looks up which fires
+    can roll into them, then makes those rolls in the same order (see :func:`_by_target`)."""
+    rules = ctx.rules
+    climb_min = rules.int("spread.climb_min_fire")
+    jump_min = rules.int("jump.min_fire")
+    jump_max = rules.int("jump.max")
+    per_damp = rules.int("spread.damp_per_level")
+    embers_mod = rules.int("spread.embers")
+    hose_mod = rules.int("spread.hose_team")
+    start = rules.int("fire.start")
+    die = ctx.dice.die
+    burning = state.fire
+    damp = state.damp
+    embers = state.embers
+    rubble = state.rubble
+    pending = state.pending_damp_loss
+
+    def attempt(src: Location, t: _Target, limit: int) -> None:
+        dst = t[0]
+        damp_mod = damp.get(dst, 0) * per_damp
+        mod = t[3] + damp_mod
+        if dst in embers:
+            mod += embers_mod
+        if dst in fighting:
+            mod += hose_mod
+        total = die() + mod
+        if total <= limit:
+            ignite(ctx, state, dst, start, cause=t[1])
+        elif damp_mod and total - damp_mod <= limit:
+            pending[dst] = pending.get(dst, 0) + 1
+
+    reverse = _reverse_index(ctx)
+    if 4 * len(burning) >= len(reverse.targets) and all(p in burning for p in reverse.petrol):
+        # (a petrol store set alight mid-step explodes and may change the map: with one
+        # not yet burning, the plain walk below is used)
+        for src, t, limit, gaps in _by_target(ctx, state, reverse, vehicles):
+            dst = t[0]
+            if dst in burning or (t[2] == 2 and dst[0] not in rubble and dst[0] not in vehicles):
+                continue
+            if gaps and any(g in rubble or g in vehicles for g in gaps):
+                continue
+            attempt(src, t, limit)
+        return
+    plans = ctx.cache.setdefault("spread_plan", {})
+    jump_plans = ctx.cache.setdefault("jump_plan", {})
+    snapshot = [(loc, burning[loc]) for loc in sorted_locations(ctx, list(burning))]  # R-3
+    for src, fire in snapshot:
+        climbing = fire >= climb_min
+        pair = plans.get(src)
+        spreads = None if pair is None else pair[climbing]
+        if spreads is None:
+            spreads = _spread_plan(ctx, src, climbing)
+        for t in spreads:
+            dst = t[0]
+            if dst in burning or (t[2] == 2 and dst[0] not in rubble and dst[0] not in vehicles):
+                continue
+            attempt(src, t, fire)
+        if fire >= jump_min:
+            jumps = jump_plans.get(src)
+            if jumps is None:
+                jumps = _jump_plan(ctx, src)
+            for t, gaps in jumps:
+                dst = t[0]
+                if dst in burning or (
+                    t[2] == 2 and dst[0] not in rubble and dst[0] not in vehicles
+                ):
+                    continue
+                if any(g in rubble or g in vehicles for g in gaps):
+                    continue
+                attempt(src, t, jump_max)
+
+
+#: a roll of the reverse index: (its place among its source's rolls, target, gap areas)
+_Roll = tuple[int, _Target, tuple[str, ...]]
+#: the rolls of one source into one target: (source, its rank (R-3 order), rolls as a plain
+#: spread, as the spread of a fire that climbs (R-1), as jumps (R-5))
+_FromSource = tuple[Location, int, tuple[_Roll, ...], tuple[_Roll, ...], tuple[_Roll, ...]]
+
+
+@dataclass(frozen=True)
+class _Reverse:
+    """The quiet spread's plans turned round, for the game (see :func:`_by_target`)."""
+
+    #: by target location: (its kind as in :data:`_Target`, the sources that can roll
+    #: into it, their rolls)
+    into: dict[Location, tuple[int, frozenset[Location], tuple[_FromSource, ...]]]
+    #: every location some fire can roll into
+    targets: frozenset[Location]
+    #: petrol stores (one set alight explodes, which can change the map mid-step)
+    petrol: frozenset[Location]
+
+
+def _reverse_index(ctx: TurnContext) -> _Reverse:
+    memo: dict[str, _Reverse] = ctx.cache.setdefault("spread_reverse", {})
+    hit = memo.get("index")
+    if hit is not None:
+        return hit
+    rank: dict[Location, int] = {loc: k for k, loc in enumerate(sorted(ctx.graph.locations))}
+    found: dict[Location, dict[Location, tuple[list[_Roll], list[_Roll], list[_Roll]]]] = {}
+    kinds: dict[Location, int] = {}
+    for src in sorted(ctx.graph.locations):
+        plans = (
+            _spread_plan(ctx, src, False),
+            _spread_plan(ctx, src, True),
+            [t for t, _gaps in _jump_plan(ctx, src)],
+        )
+        gaps = [g for _t, g in _jump_plan(ctx, src)]
+        for how, plan in enumerate(plans):
+            for k, t in enumerate(plan):
+                # jumps come after every spread: their places follow any spread plan
+                place = k + (1 << 30 if how == 2 else 0)
+                kinds[t[0]] = t[2]
+                lists = found.setdefault(t[0], {}).setdefault(src, ([], [], []))
+                lists[how].append((place, t, gaps[k] if how == 2 else ()))
+    into = {}
+    for dst, by_src in found.items():
+        into[dst] = (
+            kinds[dst],
+            frozenset(by_src),
+            tuple(
+                (src, rank[src], tuple(a), tuple(b), tuple(c))
+                for src, (a, b, c) in sorted(by_src.items())
+            ),
+        )
+    petrol = frozenset(
+        loc for loc in ctx.graph.locations if store_at(ctx.scenario, loc) is Material.PETROL
+    )
+    hit = memo["index"] = _Reverse(into, frozenset(into), petrol)
+    return hit
+
+
+def _by_target(
+    ctx: TurnContext, state: GameState, reverse: _Reverse, vehicles: set[str]
+) -> list[tuple[Location, _Target, int, tuple[str, ...]]]:
+    """Every spread and jump roll the fires burning now could make into a location that
+    does not burn now (and can: a building, or a street with rubble or a vehicle), as
+    (source, target, the number to roll under, gap areas), in the order the plain walk
+    makes them: by source (R-3), spreads in plan order, then jumps."""
+    rules = ctx.rules
+    climb_min = rules.int("spread.climb_min_fire")
+    jump_min = rules.int("jump.min_fire")
+    jump_max = rules.int("jump.max")
+    burning = state.fire
+    alight = burning.keys()
+    rubble = state.rubble
+    into = reverse.into
+    rolls: list[tuple[int, int, Location, _Target, int, tuple[str, ...]]] = []
+    for dst in reverse.targets.difference(burning):
+        kind, sources, by_src = into[dst]
+        if kind == 2 and dst[0] not in rubble and dst[0] not in vehicles:
+            continue
+        if alight.isdisjoint(sources):
+            continue
+        for src, rank, plain, climbing, jumps in by_src:
+            fire = burning.get(src)
+            if fire is None:
+                continue
+            for place, t, _none in climbing if fire >= climb_min else plain:
+                rolls.append((rank, place, src, t, fire, ()))
+            if jumps and fire >= jump_min:
+                for place, t, gaps in jumps:
+                    rolls.append((rank, place, src, t, jump_max, gaps))
+    rolls.sort(key=_roll_order)
+    return [(src, t, limit, gaps) for _r, _p, src, t, limit, gaps in rolls]
+
+
+def _roll_order(r: tuple[int, int, Location, _Target, int, tuple[str, ...]]) -> tuple[int, int]:
+    return r[0], r[1]
+
+
+def _with_climbs(
+    ctx: TurnContext, src: Location, nbs: list[Location], climbs: list[Location]
+) -> list[tuple[Location, str | None]]:
+    """Neighbours and R-1 climbing targets in one sorted list, for the game."""
+    memo: dict[Location, list[tuple[Location, str | None]]] = ctx.cache.setdefault(
+        "spread_order", {}
+    )
+    hit = memo.get(src)
+    if hit is None:
+        hit = memo[src] = sorted([(b, None) for b in nbs] + [(b, "R-1") for b in climbs])
+    return hit
+
+
+def _jumps_allowed(
+    ctx: TurnContext, src: Location, gap: int, gap_down: int
+) -> list[tuple[Location, tuple[str, ...]]]:
+    """R-5 (target, gap areas) whose width the wind allows (one gap, two downwind), for the
+    game; whether the gap and the target can burn is checked each time (fire step)."""
+    memo: dict[tuple[Location, int, int], list[tuple[Location, tuple[str, ...]]]] = (
+        ctx.cache.setdefault("jumps_allowed", {})
+    )
+    key = (src, gap, gap_down)
+    hit = memo.get(key)
+    if hit is None:
+        hit = memo[key] = [
+            (dst, gaps)
+            for dst, gaps in jump_lines(ctx, src)
+            if len(gaps) <= (gap_down if downwind(ctx, src[0], dst[0]) else gap)
+        ]
+    return hit
