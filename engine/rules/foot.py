@@ -109,7 +109,12 @@ def foot_search(
     """Cheapest foot costs from ``start`` (weight 1: movement points, 2: hose steps,
     3: laying points) within ``budget``, stopping early once ``goal`` (or the first of
     ``goals``, which is then the one :func:`nearest` picks) is settled; returns (cost,
-    previous location)."""
+    previous location).
+
+    After an early stop only the locations settled before it have final costs. In step 6
+    a goal search may hand back an earlier search from the same place that settled the
+    goal (it reaches further): ask a goal search only whether the goal was reached, and
+    by which path (:func:`path_to`)."""
     memo: dict[Any, Any] | None = None
     key: Any = None
     if ladders is None:
