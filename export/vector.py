@@ -1,9 +1,10 @@
 """A stand-in for the part of reportlab's canvas the map code uses, that records what is
 drawn (in points, y up) so the same drawing can be written as SVG or painted into a PNG.
 
-Only what ``mapdraw``, ``symbols`` and ``planaids`` call is there: paths (lines and Bézier
-curves), rectangles, rounded rectangles, circles, lines, text, colours, line widths and
-save/restore. Text widths come from the same embedded DejaVu fonts as the PDFs.
+Only what the map code (``mapdraw`` and its ``map*`` modules), ``symbols`` and
+``planaids`` call is there: paths (lines and Bézier curves), rectangles, rounded
+rectangles, circles, lines, text, colours, line widths and save/restore. Text widths
+come from the same embedded DejaVu fonts as the PDFs.
 """
 
 from __future__ import annotations
