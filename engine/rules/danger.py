@@ -88,19 +88,18 @@ def _unsafe(ctx: TurnContext, state: GameState, loc: Location) -> bool:
 
 def hydrant_areas(ctx: TurnContext) -> frozenset[str]:
     """Areas holding a hydrant (cached for the game)."""
-    return _feature_areas(ctx, FeatureType.HYDRANT)
+    return _feature_areas(ctx, FeatureType.HYDRANT, "hydrant_areas")
 
 
 def water_areas(ctx: TurnContext) -> frozenset[str]:
     """Areas holding an open-water source (cached for the game)."""
-    return _feature_areas(ctx, FeatureType.WATER)
+    return _feature_areas(ctx, FeatureType.WATER, "water_areas")
 
 
-def _feature_areas(ctx: TurnContext, kind: FeatureType) -> frozenset[str]:
-    memo: dict[FeatureType, frozenset[str]] = ctx.cache.setdefault("feature_areas", {})
-    hit = memo.get(kind)
+def _feature_areas(ctx: TurnContext, kind: FeatureType, key: str) -> frozenset[str]:
+    hit: frozenset[str] | None = ctx.cache.get(key)  # a str key: enums hash slowly
     if hit is None:
-        hit = memo[kind] = frozenset(f.area for f in ctx.scenario.features if f.type is kind)
+        hit = ctx.cache[key] = frozenset(f.area for f in ctx.scenario.features if f.type is kind)
     return hit
 
 
