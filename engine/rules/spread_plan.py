@@ -3,6 +3,7 @@ jump (R-5) targets in roll order, the reverse index by target, and the quiet mod
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..scenario import AreaKind, Location, Material
@@ -122,8 +123,12 @@ def _spread_quiet(
         elif damp_mod and total - damp_mod <= limit:
             pending[dst] = pending.get(dst, 0) + 1
 
-    reverse = _reverse_index(ctx)
-    if 4 * len(burning) >= len(reverse.targets) and all(p in burning for p in reverse.petrol):
+    reverse = _reverse_index(ctx) if by_target_pays(ctx, len(burning)) else None
+    if (
+        reverse is not None
+        and all(p in burning for p in reverse.petrol)
+        and _index_sources(ctx, reverse, burning.keys() - reverse.indexed)
+    ):
         # (a petrol store set alight mid-step explodes and may change the map: with one
         # not yet burning, the plain walk below is used)
         for src, t, limit, gaps in _by_target(ctx, state, reverse, vehicles):
@@ -170,15 +175,21 @@ _Roll = tuple[int, _Target, tuple[str, ...]]
 _FromSource = tuple[Location, int, tuple[_Roll, ...], tuple[_Roll, ...], tuple[_Roll, ...]]
 
 
-@dataclass(frozen=True)
+@dataclass
 class _Reverse:
-    """The quiet spread's plans turned round, for the game (see :func:`_by_target`)."""
+    """The quiet spread's plans turned round (see :func:`_by_target`), for the sources
+    indexed so far: every source is indexed before a step that burns it uses the index,
+    so the work follows the locations that have burned (kept for the game)."""
 
-    #: by target location: (its kind as in :data:`_Target`, the sources that can roll
-    #: into it, their rolls)
-    into: dict[Location, tuple[int, frozenset[Location], tuple[_FromSource, ...]]]
-    #: every location some fire can roll into
-    targets: frozenset[Location]
+    #: the map's locations by sorted order (R-3)
+    rank: dict[Location, int]
+    #: by target location: (its kind as in :data:`_Target`, the indexed sources that can
+    #: roll into it, their rolls)
+    into: dict[Location, tuple[int, set[Location], list[_FromSource]]]
+    #: every location an indexed source can roll into
+    targets: set[Location]
+    #: the sources indexed
+    indexed: set[Location]
     #: petrol stores (one set alight explodes, which can change the map mid-step)
     petrol: frozenset[Location]
 
@@ -186,40 +197,50 @@ class _Reverse:
 def _reverse_index(ctx: TurnContext) -> _Reverse:
     memo: dict[str, _Reverse] = ctx.cache.setdefault("spread_reverse", {})
     hit = memo.get("index")
-    if hit is not None:
-        return hit
-    rank: dict[Location, int] = {loc: k for k, loc in enumerate(sorted(ctx.graph.locations))}
-    found: dict[Location, dict[Location, tuple[list[_Roll], list[_Roll], list[_Roll]]]] = {}
-    kinds: dict[Location, int] = {}
-    for src in sorted(ctx.graph.locations):
+    if hit is None:
+        ordered = sorted(ctx.graph.locations)
+        petrol = frozenset(loc for loc in ordered if store_at(ctx.scenario, loc) is Material.PETROL)
+        rank = {loc: k for k, loc in enumerate(ordered)}
+        hit = memo["index"] = _Reverse(rank, {}, set(), set(), petrol)
+    return hit
+
+
+def _index_sources(ctx: TurnContext, reverse: _Reverse, sources: Iterable[Location]) -> bool:
+    """Add the rolls of ``sources`` to the index; False (and the index still sound) when
+    one of them is off the map, so that the plain walk must be used."""
+    for src in sources:
+        rank = reverse.rank.get(src)
+        if rank is None:
+            return False
+        jumps = _jump_plan(ctx, src)
         plans = (
             _spread_plan(ctx, src, False),
             _spread_plan(ctx, src, True),
-            [t for t, _gaps in _jump_plan(ctx, src)],
+            [t for t, _gaps in jumps],
         )
-        gaps = [g for _t, g in _jump_plan(ctx, src)]
+        found: dict[Location, tuple[list[_Roll], list[_Roll], list[_Roll]]] = {}
         for how, plan in enumerate(plans):
             for k, t in enumerate(plan):
                 # jumps come after every spread: their places follow any spread plan
                 place = k + (1 << 30 if how == 2 else 0)
-                kinds[t[0]] = t[2]
-                lists = found.setdefault(t[0], {}).setdefault(src, ([], [], []))
-                lists[how].append((place, t, gaps[k] if how == 2 else ()))
-    into = {}
-    for dst, by_src in found.items():
-        into[dst] = (
-            kinds[dst],
-            frozenset(by_src),
-            tuple(
-                (src, rank[src], tuple(a), tuple(b), tuple(c))
-                for src, (a, b, c) in sorted(by_src.items())
-            ),
-        )
-    petrol = frozenset(
-        loc for loc in ctx.graph.locations if store_at(ctx.scenario, loc) is Material.PETROL
-    )
-    hit = memo["index"] = _Reverse(into, frozenset(into), petrol)
-    return hit
+                lists = found.setdefault(t[0], ([], [], []))
+                lists[how].append((place, t, jumps[k][1] if how == 2 else ()))
+        for dst, (a, b, c) in found.items():
+            entry = reverse.into.get(dst)
+            if entry is None:
+                kind = (a or b or c)[0][1][2]
+                entry = reverse.into[dst] = (kind, set(), [])
+                reverse.targets.add(dst)
+            entry[1].add(src)
+            entry[2].append((src, rank, tuple(a), tuple(b), tuple(c)))
+        reverse.indexed.add(src)
+    return True
+
+
+def by_target_pays(ctx: TurnContext, burning: int) -> bool:
+    """Whether the quiet spread starts from the locations not burning (a quarter of the
+    map or more burns): either way the same rolls are made."""
+    return 4 * burning >= len(ctx.graph.locations)
 
 
 def _by_target(

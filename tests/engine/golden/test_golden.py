@@ -142,17 +142,17 @@ def test_quiet_mode_plays_the_same_game(path):
 @pytest.mark.parametrize("path", EXAMPLES, ids=example_id)
 def test_quiet_mode_plays_the_same_game_when_the_fire_is_big(path):
     """Late in a game most locations burn and the quiet spread starts from the locations
-    not burning (``fire._by_target``) instead of walking every fire: the same rolls, in
-    the same order, turn by turn, through a whole game (and the switch does happen)."""
-    from fireground.engine.rules import fire as fire_rules
+    not burning (``spread_plan._by_target``) instead of walking every fire: the same
+    rolls, in the same order, turn by turn, through a whole game (and the switch does
+    happen)."""
+    from fireground.engine.rules import spread_plan
 
     sc = load_scenario(path)
     switched = 0
     for seed in (3, 1941):
         loud, quiet = new_game(sc, seed), new_game(sc, seed, log_events=False)
-        targets = len(fire_rules._reverse_index(quiet.ctx).targets)
         for _ in range(60):
-            switched += 4 * len(quiet.state.fire) >= targets
+            switched += spread_plan.by_target_pays(quiet.ctx, len(quiet.state.fire))
             loud.step()
             quiet.step()
             assert quiet.state.to_log() == loud.state.to_log()
