@@ -44,6 +44,7 @@ from .analysis_report import (
     ScoreStat,
     compare,
     holm,
+    judged_text,
     objective_label,
     percent,
     place_name,
@@ -72,6 +73,7 @@ __all__ = [
     "compare",
     "game_seeds",
     "holm",
+    "judged_text",
     "no_response_outcomes",
     "objective_label",
     "outcomes",
@@ -157,9 +159,13 @@ def _print_text(report: AnalysisReport) -> None:
     )
     w(report.verdict + "\n\n")
     if report.objectives:
-        w("objectives (chance met, 95% interval):\n")
+        w("objectives (chance met, 95% interval; what it is judged on, mean per game):\n")
         for o in report.objectives:
-            w(f"  {o.label:40s} {percent(o.chance):>5s}  [{percent(o.low)}, {percent(o.high)}]\n")
+            judged = "  " + judged_text(o) if o.mean is not None else ""
+            w(
+                f"  {o.label:40s} {percent(o.chance):>5s}  "
+                f"[{percent(o.low)}, {percent(o.high)}]{judged}\n"
+            )
         w("\n")
     w(
         "scorecard (mean):  "

@@ -34,20 +34,25 @@ class Outcomes:
     score: dict[str, npt.NDArray[np.int64]]
     objectives: npt.NDArray[np.bool_]  # [games, objectives] met
     turns: int
+    #: [games, objectives] the figure each objective is judged on: locations destroyed
+    #: (protect, contain) or civilians rescued alive (rescue)
+    figures: npt.NDArray[np.int64] | None = None
 
     @property
     def games(self) -> int:
         return int(self.burned.shape[0])
 
 
-def _objective_met(
+def _objectives_judged(
     scenario: Scenario,
     destroyed: npt.NDArray[np.bool_],
     locs: list[Location],
     rescued: npt.NDArray[np.int64],
-) -> npt.NDArray[np.bool_]:
+) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.int64]]:
+    """Each objective per game: (met, the figure it is judged on), as the scorecard does."""
     games = destroyed.shape[0]
-    out = np.zeros((games, len(scenario.objectives)), dtype=bool)
+    met = np.zeros((games, len(scenario.objectives)), dtype=bool)
+    figures = np.zeros((games, len(scenario.objectives)), dtype=np.int64)
     area_of = np.array([a for a, _ in locs], dtype=object)
     for k, obj in enumerate(scenario.objectives):
         if obj.type == "protect":
@@ -56,13 +61,16 @@ def _objective_met(
             else:
                 areas = {obj.area} if obj.area else set()
             cols = np.array([a in areas for a in area_of], dtype=bool)
-            out[:, k] = ~destroyed[:, cols].any(axis=1)
+            figures[:, k] = destroyed[:, cols].sum(axis=1)
+            met[:, k] = figures[:, k] == 0
         elif obj.type == "contain":
             limit = obj.max_destroyed if obj.max_destroyed is not None else 0
-            out[:, k] = destroyed.sum(axis=1) <= limit
+            figures[:, k] = destroyed.sum(axis=1)
+            met[:, k] = figures[:, k] <= limit
         elif obj.type == "rescue":
-            out[:, k] = rescued >= (obj.at_least or 0)
-    return out
+            figures[:, k] = rescued
+            met[:, k] = rescued >= (obj.at_least or 0)
+    return met, figures
 
 
 def no_response_outcomes(
@@ -90,6 +98,7 @@ def no_response_outcomes(
         "buried": r.buried.astype(np.int64),
         "units_lost": zeros,
     }
+    met, figures = _objectives_judged(scenario, r.destroyed, locs, zeros)
     return Outcomes(
         locations=locs,
         burned=r.burned,
@@ -97,8 +106,9 @@ def no_response_outcomes(
         first_alight=r.first_alight,
         all_clear_turn=r.all_clear_turn,
         score=score,
-        objectives=_objective_met(scenario, r.destroyed, locs, zeros),
+        objectives=met,
         turns=turns,
+        figures=figures,
     )
 
 
@@ -142,6 +152,7 @@ def _play_full(
     clear = np.full(g, 0 if scenario.start.all_clear else -1, dtype=np.int16)
     score = {f: np.zeros(g, dtype=np.int64) for f in SCORE_FIELDS}
     objectives = np.zeros((g, len(scenario.objectives)), dtype=bool)
+    figures = np.zeros((g, len(scenario.objectives)), dtype=np.int64)
     for j, s in enumerate(seeds):
         game = new_game(scenario, s, graph=graph, rules=rules, log_events=False, shared_memos=memos)
         row = first[j]
@@ -163,12 +174,14 @@ def _play_full(
             score[f][j] = int(card.get(f, 0))
         for k, o in enumerate(card["objectives"]):
             objectives[j, k] = bool(o.get("met"))
+            figures[j, k] = int(o.get("rescued", o.get("destroyed", 0)))
     return {
         "first": first,
         "destroyed": destroyed,
         "clear": clear,
         "score": score,
         "objectives": objectives,
+        "figures": figures,
     }
 
 
@@ -246,4 +259,5 @@ def autopilot_outcomes(
             -1, len(scenario.objectives)
         ),
         turns=turns,
+        figures=np.concatenate([p["figures"] for p in parts]).reshape(-1, len(scenario.objectives)),
     )

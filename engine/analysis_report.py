@@ -73,6 +73,19 @@ class ObjectiveStat:
     chance: float
     low: float
     high: float
+    #: the mean of what the objective is judged on, and what that is ("destroyed":
+    #: locations lost, for protect and contain; "rescued": civilians found alive)
+    mean: float | None = None
+    measure: str = ""
+
+
+def judged_text(o: ObjectiveStat) -> str:
+    """What an objective is judged on, as its mean per game ("destroyed 8.4", "rescued
+    0.05"; two decimals below one so that a rare loss does not read as none); "" if unknown."""
+    if o.mean is None:
+        return ""
+    m = o.mean
+    return f"{o.measure} {m:.1f}" if m == 0 or m >= 1 else f"{o.measure} {m:.2f}"
 
 
 @dataclass
@@ -157,6 +170,8 @@ class AnalysisReport:
                     "chance": r(o.chance),
                     "low": r(o.low),
                     "high": r(o.high),
+                    "mean": r(o.mean),
+                    "measure": o.measure,
                 }
                 for o in self.objectives
             ],
@@ -244,8 +259,12 @@ def summarise(
     for k, o in enumerate(scenario.objectives):
         met = int(out.objectives[:, k].sum())
         lo, hi = wilson(met, out.games)
+        mean = None if out.figures is None else float(out.figures[:, k].mean())
+        measure = "rescued" if o.type == "rescue" else "destroyed"
         objs.append(
-            ObjectiveStat(objective_label(scenario, k), o.type, met, out.games, met / g, lo, hi)
+            ObjectiveStat(
+                objective_label(scenario, k), o.type, met, out.games, met / g, lo, hi, mean, measure
+            )
         )
     ac = out.all_clear_turn
     by_turn = [float(((ac >= 0) & (ac <= t)).sum() / g) for t in range(out.turns + 1)]

@@ -16,6 +16,7 @@ from reportlab.lib.pagesizes import A4
 from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen.canvas import Canvas
 
+from fireground.engine.analysis_report import judged_text
 from fireground.engine.scenario import Scenario
 
 from .kit import FONT, FONT_BOLD, register_fonts
@@ -80,18 +81,23 @@ def _objectives(d: _Doc, report: Any) -> None:
     d.text("Objectives: chance met, with its 95% interval", 12, bold=True)
     bar_x, bar_w = MARGIN + 250, d.w - 2 * MARGIN - 250
     for o in report.objectives:
-        d.need(18)
+        judged = o.mean is not None
+        d.need(26 if judged else 18)
         c = d.c
         c.setFont(FONT, 9)
         c.setFillColorRGB(0, 0, 0)
         c.drawString(MARGIN, d.y - 10, f"{o.label}: {_pct(o.chance)}")
+        if judged:  # what the objective is judged on, under its name
+            c.setFont(FONT, 7)
+            c.setFillColorRGB(0.35, 0.35, 0.35)
+            c.drawString(MARGIN + 8, d.y - 19, f"{judged_text(o)} a game on average")
         c.setStrokeColorRGB(0.6, 0.6, 0.6)
         c.rect(bar_x, d.y - 12, bar_w, 10, stroke=1, fill=0)
         c.setFillColorRGB(0.75, 0.85, 1.0)
         c.rect(bar_x + bar_w * o.low, d.y - 12, bar_w * (o.high - o.low), 10, stroke=0, fill=1)
         c.setFillColorRGB(0.1, 0.2, 0.6)
         c.rect(bar_x + bar_w * o.chance - 1, d.y - 13, 2, 12, stroke=0, fill=1)
-        d.y -= 18
+        d.y -= 26 if judged else 18
     d.y -= 6
 
 

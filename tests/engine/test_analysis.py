@@ -252,3 +252,16 @@ def test_analyze_refuses_a_map_with_nowhere_to_burn(no_response: bool) -> None:
         analysis.analyze(
             Scenario(name="empty", bombing=False), 2, 2, seed=1, no_response=no_response
         )
+
+
+def test_judged_text_keeps_a_rare_loss_visible() -> None:
+    from fireground.engine.analysis_report import ObjectiveStat, judged_text
+
+    def stat(mean: float | None, measure: str = "destroyed") -> ObjectiveStat:
+        return ObjectiveStat("x", "protect", 1, 2, 0.5, 0.1, 0.9, mean, measure)
+
+    assert judged_text(stat(0.0)) == "destroyed 0.0"
+    assert judged_text(stat(0.02)) == "destroyed 0.02"
+    assert judged_text(stat(296.24)) == "destroyed 296.2"
+    assert judged_text(stat(2.0, "rescued")) == "rescued 2.0"
+    assert judged_text(stat(None)) == ""

@@ -49,3 +49,38 @@ def test_pdf_report_reads_back(repo: Path, tmp_path: Path, capsys) -> None:  # t
     report, _ = analysis.analyze(load_scenario(path), 200, no_response=True)
     worst = max(report.locations, key=lambda s: (s.destroyed, s.burn))
     assert worst.area in every
+
+
+@pytest.mark.parametrize("no_response", [False, True], ids=["autopilot", "no-response"])
+def test_objectives_report_what_they_are_judged_on(repo: Path, no_response: bool) -> None:
+    """Each objective's per-game figure (locations destroyed, civilians rescued) is the
+    one its verdict follows from, and the report gives its mean; in full games it is the
+    scorecard's own figure for the game's seed."""
+    s = load_scenario(repo / "examples" / "paternoster.fg.yaml")
+    run = analysis.no_response_outcomes if no_response else analysis.autopilot_outcomes
+    out = run(s, 6, 12, seed=5)
+    assert out.figures is not None and out.figures.shape == out.objectives.shape
+    for k, o in enumerate(s.objectives):
+        fig, met = out.figures[:, k], out.objectives[:, k]
+        if o.type == "protect":
+            assert np.array_equal(met, fig == 0)
+        elif o.type == "contain":
+            assert np.array_equal(met, fig <= (o.max_destroyed or 0))
+        else:
+            assert np.array_equal(met, fig >= (o.at_least or 0))
+    contain = next(k for k, o in enumerate(s.objectives) if o.type == "contain")
+    assert np.array_equal(out.figures[:, contain], out.destroyed.sum(axis=1))
+    if not no_response:
+        from fireground.engine.simulate import new_game
+
+        game = new_game(s, analysis.game_seeds(5, 6)[2])
+        game.run(12)
+        card = game.score()["objectives"]
+        assert [int(x) for x in out.figures[2]] == [
+            int(c.get("rescued", c.get("destroyed"))) for c in card
+        ]
+    report = analysis.summarise(s, out, "test", 5, None)
+    for k, o in enumerate(report.objectives):
+        assert o.mean == pytest.approx(float(out.figures[:, k].mean()))
+        assert o.measure == ("rescued" if s.objectives[k].type == "rescue" else "destroyed")
+    assert {"mean", "measure"} <= set(report.to_json()["objectives"][0])
