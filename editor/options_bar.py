@@ -1,5 +1,4 @@
-"""The tool options bar: level, snapping and the values the current tool will use, with
-the field for typed coordinates."""
+"""The tool options bar: level, snapping, the current tool's values and typed coordinates."""
 
 from __future__ import annotations
 

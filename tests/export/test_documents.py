@@ -202,7 +202,19 @@ def test_layout_cycle_is_reported(monkeypatch) -> None:
 def test_no_coordinates_in_renderers() -> None:
     """Renderers take geometry from layouts: no mm literals in the drawing modules."""
     src = Path(layout_mod.__file__).parent
-    for mod in ("cards.py", "plans.py", "counters.py", "reference.py", "briefing.py"):
+    for mod in (
+        "cards.py",
+        "plans.py",
+        "plansheet.py",
+        "plantiles.py",
+        "counters.py",
+        "reference.py",
+        "briefing.py",
+        "mapdraw.py",
+        "maplabels.py",
+        "mapmarks.py",
+        "mapview.py",
+    ):
         code = (src / mod).read_text()
         assert not re.search(r"\d+(\.\d+)?\s*\*\s*MM\b", code), mod
 
