@@ -4,6 +4,7 @@ ladders) and the bounded Dijkstra over them (:func:`foot_search`)."""
 from __future__ import annotations
 
 import heapq
+from bisect import insort
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 from typing import Any, cast
@@ -243,51 +244,71 @@ def _search(
         gs = {ids[x] for x in goals if x in ids}
     dist: dict[int, int] = {s: 0}
     prev: dict[int, int] = {}
-    heap: list[tuple[int, int]] = [(0, s)]
+    # Dial's bucket queue: costs are small whole numbers, so the locations to settle wait
+    # in one list per cost, and each list is settled in number order when its turn comes:
+    # the (cost, number) order of a heap, without a heap entry per step
+    buckets: dict[int, list[int]] = {0: [s]}
+    costs: list[int] = [0]
     pop, push = heapq.heappop, heapq.heappush
     stop = -1
-    while heap:
-        d, k = pop(heap)
-        if d > dist[k]:
-            continue
-        if k == g or (gs is not None and k in gs):
-            stop = k
-            break
-        links: list[tuple[int, int]] | None
-        if lad and k in lad:
-            links = [(ids[x], c) for x, c in _with_costs(foot_links(ctx, locs[k], ladders), col)]
-        else:
-            links = table[k]
-            if links is None:
-                links = table[k] = [
-                    (ids[x], c) for x, c in _with_costs(foot_links(ctx, locs[k], {}), col)
-                ]
-        for nb, cost in links:
-            nd = d + cost
-            if nd > limit:
+    while costs and stop < 0:
+        d = pop(costs)
+        bucket = buckets.pop(d)
+        bucket.sort()
+        for k in bucket:
+            if d > dist[k]:
                 continue
-            if nd < dist.get(nb, nd + 1):
-                good = checked.get(nb)
-                if good is None:
-                    loc = locs[nb]
-                    if inline:
-                        if loc in fire:
-                            good = False
+            if k == g or (gs is not None and k in gs):
+                stop = k
+                break
+            links: list[tuple[int, int]] | None
+            if lad and k in lad:
+                links = [
+                    (ids[x], c) for x, c in _with_costs(foot_links(ctx, locs[k], ladders), col)
+                ]
+            else:
+                links = table[k]
+                if links is None:
+                    links = table[k] = [
+                        (ids[x], c) for x, c in _with_costs(foot_links(ctx, locs[k], {}), col)
+                    ]
+            for nb, cost in links:
+                nd = d + cost
+                if nd > limit:
+                    continue
+                if nd < dist.get(nb, nd + 1):
+                    good = checked.get(nb)
+                    if good is None:
+                        loc = locs[nb]
+                        if inline:
+                            if loc in fire:
+                                good = False
+                            else:
+                                h = heats.get(loc)  # type: ignore[union-attr]
+                                if h is None:
+                                    nbs = nb_memo.get(loc)
+                                    if nbs is None:
+                                        nbs = neighbours(ctx, loc)
+                                    h = heats[loc] = sum(map(fire.get, nbs, _ZEROS))  # type: ignore[index]
+                                good = h < fail
                         else:
-                            h = heats.get(loc)  # type: ignore[union-attr]
-                            if h is None:
-                                nbs = nb_memo.get(loc)
-                                if nbs is None:
-                                    nbs = neighbours(ctx, loc)
-                                h = heats[loc] = sum(map(fire.get, nbs, _ZEROS))  # type: ignore[index]
-                            good = h < fail
-                    else:
-                        good = can(loc)
-                    checked[nb] = good
-                if good:
-                    dist[nb] = nd
-                    prev[nb] = k
-                    push(heap, (nd, nb))
+                            good = can(loc)
+                        checked[nb] = good
+                    if good:
+                        dist[nb] = nd
+                        prev[nb] = k
+                        if nd == d:
+                            # a link that costs nothing (a house rule) adds to the list being
+                            # walked, after the current place in number order; a list is
+                            # walked by index, so the walk still takes it in turn
+                            insort(bucket, nb, lo=bucket.index(k) + 1)
+                            continue
+                        later = buckets.get(nd)
+                        if later is None:
+                            buckets[nd] = [nb]
+                            push(costs, nd)
+                        else:
+                            later.append(nb)
     return (
         {locs[k]: d for k, d in dist.items()},
         {locs[k]: locs[p] for k, p in prev.items()},

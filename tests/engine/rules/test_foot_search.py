@@ -82,3 +82,24 @@ def test_a_start_off_the_map_is_numbered_too():
     assert reach.foot_search(ctx, state, ("NO-SUCH-AREA", 0), 6) == ({("NO-SUCH-AREA", 0): 0}, {})
     start = sorted(ctx.graph.locations)[0]
     assert reach.foot_search(ctx, state, start, 6) == plain_dijkstra(ctx, state, start, 6, 1)
+
+
+def test_links_that_cost_nothing_keep_the_order():
+    """A house rule can make stairs free: zero-cost links join the list of the cost being
+    settled, still in (cost, location) order, as in the textbook search."""
+    from fireground.engine.ruleset import load_ruleset
+
+    rules = load_ruleset("blitz", {"movement.stairs": 0, "hose.lay_stairs": 0})
+    path = max(EXAMPLES, key=lambda p: p.stat().st_size)
+    game = new_game(load_scenario(path), 4, rules=rules)
+    game.run(6)
+    ctx, state = game.ctx, game.state
+    locs = sorted(ctx.graph.locations)
+    rng = random.Random(3)
+    for _ in range(40):
+        start = rng.choice(locs)
+        weight = rng.choice([1, 3])
+        goal = rng.choice([None, rng.choice(locs)])
+        got = reach.foot_search(ctx, state, start, 12, weight=weight, goal=goal)
+        want = plain_dijkstra(ctx, state, start, 12, weight, goal)
+        assert got == want and list(got[0]) == list(want[0])
