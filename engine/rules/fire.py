@@ -25,9 +25,7 @@ from .ignition import sorted_locations as sorted_locations
 from .ignition import spread_targets as spread_targets
 from .ignition import vehicle_areas as vehicle_areas
 from .reach import neighbours as neighbours
-from .spread_plan import _by_target as _by_target
 from .spread_plan import _jumps_allowed as _jumps_allowed
-from .spread_plan import _reverse_index as _reverse_index
 from .spread_plan import _spread_quiet as _spread_quiet
 from .spread_plan import _with_climbs as _with_climbs
 

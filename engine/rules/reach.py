@@ -15,7 +15,6 @@ from collections import deque
 from ..scenario import AreaKind, Location
 from ..state import GameState
 from ..turn import TurnContext
-from ..units import STAND, UnitState
 from .danger import area_kind as area_kind
 from .danger import area_neighbours as area_neighbours
 from .danger import heat as heat
@@ -131,7 +130,3 @@ def road_adjacency(ctx: TurnContext) -> dict[str, list[str]]:
         roads = ctx.graph.road_graph()
         hit = ctx.cache["road_adj"] = {a: sorted(roads.neighbors(a)) for a in roads.nodes}
     return hit
-
-
-def stands_at(state: GameState, loc: Location) -> list[UnitState]:
-    return [u for u in state.units_at(loc) if u.kind == STAND]
