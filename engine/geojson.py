@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import sys
 
 from .errors import Diagnostic, UsageError
@@ -67,6 +68,7 @@ def cli_import_geojson(args: argparse.Namespace) -> int:
     k = args.metres_per_cm
     if not (k > 0 and math.isfinite(k)):
         raise UsageError(f"--metres-per-cm must be a positive number, got {k}")
+    _refuse_same_file(args.file, args.out)
     imported = load_geojson(args.file, metres_per_cm=k)
     for w in imported.warnings:
         print(_warning(w), file=sys.stderr)
@@ -85,10 +87,23 @@ def cli_export_geojson(args: argparse.Namespace) -> int:
     scale = getattr(args, "metres_per_cm", None)
     if scale is not None and not (math.isfinite(scale) and scale > 0):
         raise UsageError(f"{args.file}: --metres-per-cm must be a positive number")
+    _refuse_same_file(args.file, args.out)
     data = to_geojson(s, scale)
-    atomic_write(args.out, dumps_geojson(data).encode("utf-8"), backup=False)
+    try:
+        text = dumps_geojson(data)
+    except ValueError:
+        raise UsageError(
+            f"{args.file}: --metres-per-cm {scale} makes coordinates too large to write"
+        ) from None
+    atomic_write(args.out, text.encode("utf-8"))  # a GeoJSON it replaces stays as .bak
     print(f"{args.out}: {len(data['features'])} GeoJSON features from {args.file}")
     return 0
+
+
+def _refuse_same_file(src: str, out: str) -> None:
+    """Writing the converted map over its own source would lose the source."""
+    if os.path.exists(out) and os.path.samefile(src, out):
+        raise UsageError(f"{out}: --out is the input file; write the converted map elsewhere")
 
 
 def _warning(d: Diagnostic) -> str:

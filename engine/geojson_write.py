@@ -93,10 +93,14 @@ def to_geojson(s: Scenario, metres_per_cm: float | None = None) -> dict[str, Any
 
 
 def dumps_geojson(data: dict[str, Any]) -> str:
-    """GeoJSON text laid out as QGIS writes it: one feature per line."""
-    head = [f"{json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}" for k, v in data.items()]
-    head = [h for h, k in zip(head, data, strict=True) if k != "features"]
-    feats = [json.dumps(f, ensure_ascii=False) for f in data.get("features", [])]
+    """GeoJSON text laid out as QGIS writes it: one feature per line. Raises ValueError
+    for a number JSON cannot hold (an infinite coordinate from an absurd scale)."""
+    head = [
+        f"{json.dumps(k)}: {json.dumps(v, ensure_ascii=False, allow_nan=False)}"
+        for k, v in data.items()
+        if k != "features"
+    ]
+    feats = [json.dumps(f, ensure_ascii=False, allow_nan=False) for f in data.get("features", [])]
     body = ",\n".join(feats)
     return "{\n" + "".join(h + ",\n" for h in head) + '"features": [\n' + body + "\n]\n}\n"
 

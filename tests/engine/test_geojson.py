@@ -413,6 +413,28 @@ def test_cli_exit_codes_and_messages(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert main(["export-geojson", str(out), "--out", str(tmp_path / "o.geojson")]) == 0
 
 
+def test_cli_never_writes_over_its_own_input_and_keeps_a_replaced_geojson(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    scen = tmp_path / "s.fg.yaml"
+    assert main(["import-geojson", str(FIXTURE), "--out", str(scen)]) == 0
+    before = scen.read_bytes()
+    assert main(["export-geojson", str(scen), "--out", str(scen)]) == 2
+    assert "--out is the input file" in capsys.readouterr().err
+    assert scen.read_bytes() == before
+    gj = tmp_path / "s.geojson"
+    gj.write_text(FIXTURE.read_text())
+    assert main(["import-geojson", str(gj), "--out", str(gj)]) == 2
+    assert gj.read_text() == FIXTURE.read_text()
+    assert main(["export-geojson", str(scen), "--out", str(gj)]) == 0
+    assert (tmp_path / "s.geojson.bak").read_text() == FIXTURE.read_text()
+    # an absurd scale gives infinite coordinates: refused, not written as non-JSON
+    out = tmp_path / "huge.geojson"
+    assert main(["export-geojson", str(scen), "--out", str(out), "--metres-per-cm", "1e308"]) == 2
+    err = capsys.readouterr().err
+    assert "too large to write" in err and "Traceback" not in err and not out.exists()
+
+
 HOSTILE = [
     ('{"type": "FeatureCollection", "features": [' + "[" * 5000 + "]" * 5000 + "]}",
      "h.geojson:1:1: not GeoJSON: nested too deeply"),
