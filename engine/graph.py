@@ -374,10 +374,11 @@ class MapGraph:
             return hose.dijkstra(indptr, indices, water, starts, links)
         return hose.bfs(indptr, indices, water, starts)
 
-    @staticmethod
-    def hose_lengths(steps: int, hydrant: bool = True) -> int:
-        """Lengths for a hose path of ``steps`` steps (:func:`.hose.hose_lengths`)."""
-        return hose.hose_lengths(steps, hydrant)
+    def hose_lengths(self, steps: int, hydrant: bool = True) -> int:
+        """Lengths for a hose path of ``steps`` steps (:func:`.hose.hose_lengths`, with the
+        scenario's ruleset)."""
+        per, hyd, _ = hose.hose_numbers(self.scenario)
+        return hose.hose_lengths(steps, hydrant, per, hyd)
 
     @property
     def max_hose_lengths(self) -> int:
@@ -408,10 +409,13 @@ class MapGraph:
         return self._reach_cache[key]
 
     def _sources_reach(self, ladders: int) -> tuple[IntArray, IntArray]:
+        per, hyd, _ = hose.hose_numbers(self.scenario)
         return hose.sources_reach(
             self.water_sources(),
             lambda locs: self.hose_search(locs, ladders),
             self._water_nodes,
+            per,
+            hyd,
         )
 
     # -- editing ---------------------------------------------------------------------------

@@ -22,31 +22,48 @@ IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
 #: node -> [(node, steps)]: links beside the graph's edges, with their cost in steps.
 Links = dict[int, list[tuple[int, int]]]
-DEFAULT_MAX_HOSE_LENGTHS = 14
+#: hose.steps_per_length, hose.hydrant_lengths, hose.max_lengths when no ruleset can be read
+FALLBACK_NUMBERS = (2, 1, 14)
+DEFAULT_MAX_HOSE_LENGTHS = FALLBACK_NUMBERS[2]
+_KEYS = ("steps_per_length", "hydrant_lengths", "max_lengths")
+
+
+def hose_numbers(scenario: Scenario) -> tuple[int, int, int]:
+    """(steps a length covers, lengths a hydrant takes to connect, the longest line that
+    still gives pressure) from the scenario's ruleset with its house rules; from the plain
+    ruleset, then :data:`FALLBACK_NUMBERS`, when those cannot be read (the checks report
+    a bad ruleset or house rule themselves)."""
+    from .ruleset import load_ruleset, ruleset_data
+
+    section: Any = None
+    try:
+        section = load_ruleset(scenario.ruleset, scenario.house_rules).get("hose")
+    except Exception:
+        try:
+            section = ruleset_data("blitz").get("hose")
+        except Exception:
+            section = None
+    out = []
+    for key, fallback in zip(_KEYS, FALLBACK_NUMBERS, strict=True):
+        value = section.get(key) if isinstance(section, dict) else None
+        if isinstance(value, int | float) and not isinstance(value, bool) and value >= 0:
+            out.append(int(value))
+        else:
+            out.append(fallback)
+    per = out[0] if out[0] >= 1 else FALLBACK_NUMBERS[0]
+    return per, out[1], out[2]
 
 
 def max_hose_lengths(scenario: Scenario) -> int:
-    """The longest hose line that still gives pressure (``hose.max_lengths`` of the ruleset
-    with the scenario's house rules; 14 when the ruleset cannot be read)."""
-    from .ruleset import load_ruleset, ruleset_data
-
-    value: Any = None
-    try:
-        value = load_ruleset(scenario.ruleset, scenario.house_rules).get("hose.max_lengths")
-    except Exception:  # unknown ruleset or bad house rule: the checks report it
-        try:
-            value = ruleset_data("blitz").get("hose", {}).get("max_lengths")
-        except Exception:
-            value = None
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return DEFAULT_MAX_HOSE_LENGTHS
-    return int(value)
+    """The longest hose line that still gives pressure (``hose.max_lengths``, see
+    :func:`hose_numbers`)."""
+    return hose_numbers(scenario)[2]
 
 
-def hose_lengths(steps: int, hydrant: bool = True) -> int:
-    """Lengths for a hose path of ``steps`` steps: one length covers two steps, and a
-    hydrant takes one more length to connect (open water is drawn by suction)."""
-    return math.ceil(steps / 2) + (1 if hydrant else 0)
+def hose_lengths(steps: int, hydrant: bool, per: int, hyd: int) -> int:
+    """Lengths for a hose path of ``steps`` steps: one length covers ``per`` steps, and a
+    hydrant takes ``hyd`` more to connect (open water is drawn by suction)."""
+    return math.ceil(steps / per) + (hyd if hydrant else 0)
 
 
 def water_sources(scenario: Scenario) -> list[tuple[Location, bool]]:
@@ -142,9 +159,12 @@ def sources_reach(
     sources: list[tuple[Location, bool]],
     search: Callable[[list[Location]], tuple[IntArray, IntArray]],
     water: BoolArray,
+    per: int,
+    hyd: int,
 ) -> tuple[IntArray, IntArray]:
-    """(lengths, source) per node: hose lengths from the best of ``sources`` (see
-    :func:`water_sources`) and its index there; -1 where none reaches, and on water.
+    """(lengths, source) per node: hose lengths (``per`` steps a length, ``hyd`` more to
+    connect a hydrant) from the best of ``sources`` (see :func:`water_sources`) and its
+    index there; -1 where none reaches, and on water.
 
     ``search(locations)`` gives (steps, index into locations) per node, as
     :meth:`~.graph.MapGraph.hose_search` does. A hydrant's appliance stands in the
@@ -161,7 +181,7 @@ def sources_reach(
         if not hydrant:  # a pump on a bank: the bank is step 0
             ok &= steps >= 1
             steps = steps - 1
-        lengths = np.where(ok, (steps + 1) // 2 + (1 if hydrant else 0), -1)
+        lengths = np.where(ok, (steps + per - 1) // per + (hyd if hydrant else 0), -1)
         better = ok & ((best < 0) | (lengths < best))
         best[better] = lengths[better]
         best_src[better] = np.array(picked, dtype=np.int64)[lab[better]]

@@ -386,10 +386,25 @@ def test_hose_steps_and_lengths() -> None:
     assert steps[("R3", 0)] == 3
     assert steps[("H", 2)] == 6  # R0..R3 then two flights of stairs
     assert ("W", 0) not in steps  # hose never runs through the river
-    assert MapGraph.hose_lengths(0) == 1
-    assert MapGraph.hose_lengths(3) == 3
-    assert MapGraph.hose_lengths(4) == 3
-    assert MapGraph.hose_lengths(3, hydrant=False) == 2
+    assert g.hose_lengths(0) == 1
+    assert g.hose_lengths(3) == 3
+    assert g.hose_lengths(4) == 3
+    assert g.hose_lengths(3, hydrant=False) == 2
+
+
+def test_hose_lengths_follow_the_house_rules() -> None:
+    """The checks' hose reach uses the ruleset's numbers, as play does: a length covering
+    three steps and a hydrant needing none to connect change the lengths."""
+    s = _lane()
+    s = replace(s, features=(*s.features, Feature(FeatureType.HYDRANT, "R4", pressure=3)))
+    plain = build_graph(s)
+    ruled = build_graph(
+        replace(s, house_rules={"hose.steps_per_length": 3, "hose.hydrant_lengths": 0})
+    )
+    assert ruled.hose_lengths(4) == 2 and ruled.hose_lengths(3, hydrant=False) == 1
+    a, b = plain.water_reach(), ruled.water_reach()
+    assert a[("R0", 0)] == 1 + 2 and b[("R0", 0)] == 0 + 2  # 4 steps: 2 + 1, then 2 + 0
+    assert a.keys() == b.keys() and all(b[loc] <= a[loc] for loc in a)
 
 
 def test_water_reach_hydrants_and_open_water() -> None:
