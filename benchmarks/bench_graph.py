@@ -14,7 +14,8 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 
-from fireground.engine import graph as graph_mod
+from fireground.engine import adjacency
+from fireground.engine import shapes as shapes_mod
 from fireground.engine.checks import check
 from fireground.engine.graph import build_graph
 from fireground.engine.scenario import (
@@ -86,9 +87,9 @@ def bench_one(n: int) -> None:
     cities = [fresh() for _ in range(3)]
     it = iter(cities)
     t_grid = best_of(lambda: build_graph(next(it)))
-    shapes = graph_mod._shapes(city.areas)
+    shapes = shapes_mod.shapes(city.areas)
     t_general = best_of(
-        lambda: graph_mod._general_adjacency(shapes, city.scale.min_contact_cm), runs=2
+        lambda: adjacency.general_adjacency(shapes, city.scale.min_contact_cm), runs=2
     )
     g = build_graph(city)
     t_locs = best_of(lambda: build_graph(city).csr_indices, runs=2)

@@ -92,7 +92,3 @@ def check(scenario: Scenario) -> list[Finding]:
 
 def errors(findings: list[Finding]) -> list[Finding]:
     return [f for f in findings if f.severity == "error"]
-
-
-# The shared inputs' former private name.
-_Context = CheckContext

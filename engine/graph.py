@@ -466,9 +466,3 @@ class MapGraph:
             return False
         old = self.scenario.areas[i]
         return old.kind == area.kind and old.building == area.building
-
-
-# The helpers' former private names, still used by tests and benchmarks.
-_within_45 = within_45
-_shapes, _shapes_and_validity = shapes, shapes_and_validity
-_grid_adjacency, _general_adjacency, _contacts = grid_adjacency, general_adjacency, contacts

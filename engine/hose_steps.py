@@ -124,6 +124,7 @@ def _table(ctx: TurnContext, limit: int) -> _Table | None:
         table = memo["table"]
         if table is None or limit <= table.bound:
             return table
-    bound = max(limit, 2 * ctx.rules.int("hose.max_lengths"))
+    rules = ctx.rules
+    bound = max(limit, rules.int("hose.steps_per_length") * rules.int("hose.max_lengths"))
     table = memo["table"] = _Table(ctx, bound)
     return table

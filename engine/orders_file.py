@@ -120,12 +120,19 @@ def _order_from_data(data: Any, mark: Mark, name: str, err: Any) -> Order:
 def _loc(v: Any, mark: Mark, err: Any) -> Location:
     if isinstance(v, str):
         return (v, 0)
-    if isinstance(v, list) and len(v) == 2 and isinstance(v[0], str) and isinstance(v[1], int):
+    if (
+        isinstance(v, list)
+        and len(v) == 2
+        and isinstance(v[0], str)
+        and isinstance(v[1], int)
+        and not isinstance(v[1], bool)
+    ):
         return (v[0], v[1])
     if (
         isinstance(v, dict)
         and isinstance(v.get("area"), str)
         and isinstance(v.get("level", 0), int)
+        and not isinstance(v.get("level", 0), bool)
         and set(v) <= {"area", "level"}
     ):
         return (v["area"], int(v.get("level", 0)))

@@ -14,7 +14,7 @@ from typing import Any
 
 from .ruleset import Ruleset
 from .scenario import AreaKind, FeatureType, Location, Material, Scenario
-from .units import STAND, VEHICLE, Casualty, HoseLine, UnitState, make_units
+from .units import VEHICLE, Casualty, HoseLine, UnitState, make_units
 
 _unit_loc = attrgetter("loc")
 
@@ -76,13 +76,6 @@ class GameState:
                 if u.loc is not None and u.loc[0] == area and u.in_play
             ),
             key=lambda u: u.id,
-        )
-
-    def fighting_at(self, loc: Location) -> bool:
-        """A hose team is actively firefighting in ``loc`` (spread modifier)."""
-        return any(
-            u.loc == loc and u.task == "fight" and u.kind == STAND and u.in_play
-            for u in self.units.values()
         )
 
     def has_vehicle(self, area: str) -> bool:

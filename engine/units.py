@@ -236,10 +236,6 @@ class Casualty:
     carried_by: str | None = None
     evacuated: bool = False
 
-    @property
-    def alive_known(self) -> bool:
-        return self.status in ("badly_injured", "lightly_injured")
-
     def to_log(self) -> dict[str, Any]:
         area, level = self.loc
         d: dict[str, Any] = {

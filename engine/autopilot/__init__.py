@@ -29,7 +29,7 @@ from __future__ import annotations
 from ..state import GameState
 from ..turn import TurnContext
 from ..units import STAND, VEHICLE
-from .casualties import CARRY_STEPS, _carrier, _crew_vehicle, _doctor, _rescue_sites, _rescuer
+from .casualties import PARK_NEAR_TURNS, _carrier, _crew_vehicle, _doctor, _rescue_sites, _rescuer
 from .jobs import P_IN_MAX, RISKY, best_job, feeding_pump
 from .parking import (
     PARK_DOWNWIND,
@@ -56,13 +56,13 @@ from .wheelbarrow import CARRY_TURNS, FETCH_TURNS
 
 __all__ = [
     "BACK_OFF_HEAT",
-    "CARRY_STEPS",
     "CARRY_TURNS",
     "FETCH_TURNS",
     "PARK_DOWNWIND",
     "PARK_DRY",
     "PARK_HOT",
     "PARK_NEAR",
+    "PARK_NEAR_TURNS",
     "PARK_TRAPPED",
     "P_IN_MAX",
     "RISKY",

@@ -48,8 +48,14 @@ def _rescuer(
         u.task = "idle"
 
 
-#: how far (hose steps, fire ignored) from casualties an ambulance or rescue lorry parks
-CARRY_STEPS = 12
+#: how far from casualties an ambulance or rescue lorry parks, in turns of a stand's walk
+PARK_NEAR_TURNS = 2
+
+
+def _carry_steps(ctx: TurnContext) -> int:
+    """:data:`PARK_NEAR_TURNS` of foot movement in area steps (the numbers live in the ruleset)."""
+    r = ctx.rules
+    return PARK_NEAR_TURNS * r.int("movement.foot_points") // max(1, r.int("movement.area"))
 
 
 def _park_near(
@@ -59,7 +65,7 @@ def _park_near(
     if u.loc is None or not goals:
         return None
     routes = reach.road_routes(ctx, state, u.loc[0])
-    dist = steps_to(ctx, goals, [(a, 0) for a in routes], CARRY_STEPS)
+    dist = steps_to(ctx, goals, [(a, 0) for a in routes], _carry_steps(ctx))
     best = min(
         ((dist[(a, 0)], len(r), a) for a, r in routes.items()
          if (a, 0) in dist and not reach.unsafe(ctx, state, (a, 0))),

@@ -255,8 +255,9 @@ def choose_parking(
     street it can reach."""
     if not state.fire or u.loc is None:
         return None
-    reach_steps = 2 * max(u.hose_left - 1, 1) + ctx.rules.int("firefighting.max_range")
-    limit = min(reach_steps, 2 * ctx.rules.int("hose.max_lengths"))
+    per = ctx.rules.int("hose.steps_per_length")
+    reach_steps = per * max(u.hose_left - 1, 1) + ctx.rules.int("firefighting.max_range")
+    limit = min(reach_steps, per * ctx.rules.int("hose.max_lengths"))
     blocked = reach.road_blocked(ctx, state)
     routes = reach.road_routes(ctx, state, u.loc[0], blocked)
     prio, others = _fire_sources(ctx, state, pri)

@@ -63,9 +63,10 @@ def _water_spots(
     if not spots:
         return []
     dist, _ = reach.foot_search(ctx, state, start, _walk_points(ctx, CARRY_TURNS))
+    per = ctx.rules.int("hose.steps_per_length")
     limit = min(
-        2 * (home.hose_left - 1) + ctx.rules.int("firefighting.max_range"),
-        2 * ctx.rules.int("hose.max_lengths"),
+        per * (home.hose_left - 1) + ctx.rules.int("firefighting.max_range"),
+        per * ctx.rules.int("hose.max_lengths"),
     )
     steps = steps_to(ctx, _sorted_fires(ctx, state), sorted(spots), limit)
     out = [(steps[x], dist[x], x) for x in spots if x in dist and x in steps]

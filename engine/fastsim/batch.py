@@ -4,7 +4,6 @@ the fast core), with the bit-mask helpers it gathers along the CSR lists."""
 from __future__ import annotations
 
 import numpy as np
-import numpy.typing as npt
 
 from .model import (
     BURIED,
@@ -60,17 +59,6 @@ def _expand(ptr: I64, idx: I64, rows: I64) -> tuple[I64, I64]:
     first = np.cumsum(counts) - counts
     pos = np.arange(total) - np.repeat(first, counts) + np.repeat(ptr[rows], counts)
     return rep, idx[pos]
-
-
-def _count_in(bits: Bool, src: I64, dst_ptr: I64) -> npt.NDArray[np.int16]:
-    """For each destination, how many of its sources (CSR by destination) are set."""
-    g, n = bits.shape
-    out = np.zeros((g, n), dtype=np.int16)
-    deg = np.diff(dst_ptr)
-    has = np.flatnonzero(deg)
-    if len(has):
-        out[:, has] = np.add.reduceat(bits[:, src].astype(np.int16), dst_ptr[has], axis=1)
-    return out
 
 
 # --------------------------------------------------------------------------------------

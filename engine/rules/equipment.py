@@ -100,7 +100,7 @@ def deploy(ctx: TurnContext, state: GameState, u: UnitState) -> bool:
 def can_pitch(ctx: TurnContext, state: GameState, u: UnitState, face: str) -> str | None:
     """Why ``u`` cannot pitch a ladder against building area ``face`` (None: it can)."""
     if u.loc is None or not u.in_play:
-        return "the unit is not on the map"
+        return "§7: the unit is not on the map"
     at = u.loc[0]
     if reach.area_kind(ctx, at) not in (AreaKind.STREET, AreaKind.OPEN):
         return "§7: a ladder stands in a street or open area"
@@ -182,7 +182,7 @@ def connect_problem(ctx: TurnContext, state: GameState, pump: UnitState, source:
         if dam.loc[0] != here and dam.loc[0] not in reach.area_neighbours(ctx, here):
             return "§8: the dam must be in the pump's area or next to it"
         return None
-    return f"unknown water source {source!r}"
+    return f"§8: unknown water source {source!r}"
 
 
 def lengths_stock(state: GameState, pump: UnitState) -> UnitState | None:

@@ -7,6 +7,7 @@ import heapq
 from bisect import insort
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, cast
 
 from ..scenario import AreaKind, Location
@@ -147,20 +148,8 @@ def foot_search(
                     out = ({x: c for x, c in wider[1].items() if c <= budget}, wider[2])
                     memo[key] = out
                     return out
-    fire, fail = state.fire, ctx.rules.int("heat.always_fail_min")
-    heats: dict[Location, int] | None = ctx.cache.get("heat_memo")
-
-    def passable_here(loc: Location) -> bool:
-        if loc in fire:
-            return False
-        if heats is None:
-            return heat(ctx, state, loc) < fail
-        h = heats.get(loc)  # heat() with its step-6 memo, inline
-        if h is None:
-            h = heats[loc] = sum(map(fire.get, neighbours(ctx, loc), _ZEROS)) if fire else 0
-        return h < fail
-
-    can: Callable[[Location], bool] = ok if ok is not None else passable_here
+    # (in step 6 the search tests passability inline, with the step's memos)
+    can: Callable[[Location], bool] = ok if ok is not None else partial(passable, ctx, state)
     col = weight if weight in (1, 2) else 3  # the link's cost field for this weight
     limit = budget if budget is not None else 1 << 60
     dist, prev, stop = _search(ctx, state, start, limit, col, can, ok is None, ladders, goal, goals)

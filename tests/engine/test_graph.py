@@ -8,7 +8,8 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from fireground.engine import graph as graph_mod
+from fireground.engine import adjacency
+from fireground.engine import shapes as shapes_mod
 from fireground.engine.graph import MapGraph, build_graph, max_hose_lengths
 from fireground.engine.scenario import (
     Area,
@@ -106,10 +107,10 @@ def test_grid_path_agrees_with_general_path() -> None:
     rng = random.Random(7)
     for _ in range(20):
         s = _random_rectilinear_map(rng, 30)
-        geoms = graph_mod._shapes(s.areas)
-        grid = graph_mod._grid_adjacency(s, geoms)
+        geoms = shapes_mod.shapes(s.areas)
+        grid = adjacency.grid_adjacency(s, geoms)
         assert grid is not None
-        general = graph_mod._general_adjacency(geoms, s.scale.min_contact_cm)
+        general = adjacency.general_adjacency(geoms, s.scale.min_contact_cm)
         assert {k: v for k, v in grid.items() if v} == {k: v for k, v in general.items() if v}
 
 
@@ -151,10 +152,10 @@ def test_grid_path_agrees_with_general_path_on_irregular_regions() -> None:
     rng = random.Random(11)
     for _ in range(15):
         s = _random_partition(rng)
-        geoms = graph_mod._shapes(s.areas)
-        grid = graph_mod._grid_adjacency(s, geoms)
+        geoms = shapes_mod.shapes(s.areas)
+        grid = adjacency.grid_adjacency(s, geoms)
         assert grid is not None
-        general = graph_mod._general_adjacency(geoms, s.scale.min_contact_cm)
+        general = adjacency.general_adjacency(geoms, s.scale.min_contact_cm)
         assert grid.keys() == general.keys()
         for i, nb in grid.items():
             assert nb.keys() == general[i].keys()
@@ -164,10 +165,10 @@ def test_grid_path_agrees_with_general_path_on_irregular_regions() -> None:
 
 def test_grid_path_declines_diagonal_edges_and_fractions() -> None:
     tri = scen(Area("T", ST, ((0, 0), (10, 0), (0, 10))), street("B", 0, -10))
-    assert graph_mod._grid_adjacency(tri, graph_mod._shapes(tri.areas)) is None
+    assert adjacency.grid_adjacency(tri, shapes_mod.shapes(tri.areas)) is None
     assert build_graph(tri).area_neighbours("T") == ["B"]
     frac = scen(street("A", 0.5, 0), street("B", 10.5, 0))
-    assert graph_mod._grid_adjacency(frac, graph_mod._shapes(frac.areas)) is None
+    assert adjacency.grid_adjacency(frac, shapes_mod.shapes(frac.areas)) is None
 
 
 def test_bad_geometry_does_not_raise() -> None:

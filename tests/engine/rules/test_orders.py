@@ -195,6 +195,11 @@ def test_connect():
     ctx, st = game()
     refused(ctx, st, Order("E1", "connect", source="hydrant:S02"), "§8")
     refused(ctx, st, Order("E1.1", "connect", source="tank"), "§8")
+    # every refusal names its rule once, then says why (was "unknown water source 'x': ..."
+    # twice, the message having no rule to split off)
+    with pytest.raises(OrderError) as exc:
+        give_order(ctx, st, Order("E1", "connect", source="weird"))
+    assert exc.value.rule == "§8" and str(exc.value).count("unknown water source") == 1
 
 
 def test_pitch_ladder():
@@ -248,6 +253,12 @@ def test_orders_file_is_json_too():
         ("orders:\n  - {turn: 1, unit: E1, order: fly}\n", ":2:", "unknown order"),
         ("orders:\n  - {turn: 0, unit: E1, order: rest}\n", ":2:", "turn"),
         ("orders:\n  - {turn: 1, unit: E1, order: move, to: [1, 2, 3]}\n", ":2:", "location"),
+        ("orders:\n  - {turn: 1, unit: E1, order: move, to: [JS3, true]}\n", ":2:", "location"),
+        (
+            "orders:\n  - {turn: 1, unit: E1, order: move, to: {area: JS3, level: true}}\n",
+            ":2:",
+            "location",
+        ),
         ("orders:\n  - {turn: 1, unit: E1, order: rest, speed: 3}\n", ":2:", "unknown key"),
         ("orders:\n  - {turn: 1, order: rest}\n", ":2:", "needs 'unit'"),
         ("plans: []\n", ":1:", "unknown key"),
