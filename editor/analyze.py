@@ -37,9 +37,6 @@ class BurnMap:
     scenario: Scenario
     turns: int
 
-    def level_max(self, level: int) -> float:
-        return max((p for (_a, lv), p in self.chances.items() if lv == level), default=0.0)
-
 
 def check_errors(s: Scenario) -> list[str]:
     """The scenario's check errors (an analysis of a broken map would mislead)."""

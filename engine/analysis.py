@@ -210,6 +210,11 @@ def cli_analyze(
         raise UsageError(f"{args.file}: --out needs the PDF writer of fireground.export")
     scenario = load_scenario(args.file)
     other = load_scenario(args.against) if args.against else None
+    for loaded, name in ((scenario, args.file), (other, args.against)):
+        if loaded is not None and not any(True for _ in loaded.locations()):
+            # the tables are per location: a fresh sketch has nothing to analyse
+            print(f"{name}: nothing to analyse: the scenario has no areas yet", file=sys.stderr)
+            return 1
     errors = error_lines(scenario, args.file)
     if other is not None:
         errors += error_lines(other, args.against)

@@ -8,20 +8,6 @@ from __future__ import annotations
 import argparse
 import errno
 import os
-import sys
-
-
-def _without_locations(*files: str | None) -> str | None:
-    """The first of ``files`` whose scenario has no location to burn, or None.
-
-    The Monte Carlo tables are per location, so such a scenario (a fresh sketch, the blank
-    template) has nothing to analyse. Loading errors propagate as usual (exit 2)."""
-    from fireground.engine.io import load_scenario
-
-    for file in files:
-        if file and not any(True for _ in load_scenario(file).locations()):
-            return file
-    return None
 
 
 def _check_out(out: str) -> None:
@@ -37,10 +23,6 @@ def cmd_analyze(args: argparse.Namespace) -> int:
 
     if args.out:
         _check_out(args.out)
-    empty = _without_locations(args.file, args.against)
-    if empty:
-        print(f"{empty}: nothing to analyse: the scenario has no areas yet", file=sys.stderr)
-        return 1
     writer = None
     if args.out:
         from fireground.export.analysis_report import write_analysis_report

@@ -16,23 +16,12 @@ from typing import Any
 
 from fireground.engine.errors import ScenarioError, UsageError
 from fireground.engine.io import atomic_write, dump_scenario, json_schema, load_scenario
-from fireground.engine.scenario import FORMAT_VERSION, Scenario
+from fireground.engine.scenario import FORMAT_VERSION
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
 
 # -- check -------------------------------------------------------------------------------
-
-
-def run_checks(s: Scenario) -> list[Any] | None:
-    """Findings of the rules-aware checks, or None when that module is not installed."""
-    try:
-        from fireground.engine.checks import check
-    except ModuleNotFoundError as e:
-        if e.name != "fireground.engine.checks":
-            raise
-        return None
-    return list(check(s))
 
 
 def _finding_dict(f: Any) -> dict[str, Any]:
@@ -46,20 +35,10 @@ def _finding_dict(f: Any) -> dict[str, Any]:
     }
 
 
-def _position(s: Scenario, f: Any) -> tuple[int | None, int]:
-    """(line, col) of a finding; the checks module knows best where its findings point."""
-    try:
-        from fireground.engine.checks import finding_position
-    except ImportError:
-        finding_position = None
-    if finding_position is not None:
-        line, col = finding_position(s, f)
-        return line, col
-    return f.line, 1
-
-
 def cmd_check(args: argparse.Namespace) -> int:
     """Load FILE (format errors: exit 2), run the checks (errors: exit 1)."""
+    from fireground.engine.checks import check, finding_position  # only `check` needs them
+
     try:
         s = load_scenario(args.file)
     except ScenarioError as e:
@@ -71,14 +50,7 @@ def cmd_check(args: argparse.Namespace) -> int:
             ]  # fmt: skip
             print(json.dumps({"errors": errors, "warnings": []}, indent=2))
         raise
-    findings = run_checks(s)
-    if findings is None:
-        print(
-            "fireground: the rules-aware checks are not installed yet; "
-            "only the file format was checked",
-            file=sys.stderr,
-        )
-        findings = []
+    findings = list(check(s))
     findings.sort(key=lambda f: (f.line or 0, f.code, str(f.area), f.level or 0, f.message))
     errors = [f for f in findings if f.severity == "error"]
     warnings = [f for f in findings if f.severity != "error"]
@@ -90,7 +62,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         print(json.dumps(out, indent=2))
     else:
         for f in findings:
-            line, col = _position(s, f)
+            line, col = finding_position(s, f)
             where = f"{args.file}:{line}:{col}" if line else args.file
             print(f"{where}: {f.code} {f.message}")
         print(

@@ -58,7 +58,3 @@ class BackgroundItem(QGraphicsPixmapItem):
     @property
     def shown(self) -> bool:
         return self.background is not None and self.problem is None
-
-    def image_size(self) -> tuple[int, int]:
-        pm = self.pixmap()
-        return (pm.width(), pm.height())

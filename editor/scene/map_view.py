@@ -83,9 +83,6 @@ class MapView(QGraphicsView):
             self._tool_state = text
             self.toolStateChanged.emit(text)
 
-    def tool_state(self) -> str:
-        return self._tool_state
-
     def pixels_to_cm(self, px: float) -> float:
         return px / max(self.transform().m11(), 1e-9)
 

@@ -39,7 +39,7 @@ def test_parks_out_of_the_fires_reach_even_for_a_worse_hydrant():
         assert drive and drive[0]["to"]["area"] == "S01"
 
 
-def test_still_parks_next_to_the_fire_when_nothing_else_reaches_it():
+def test_works_the_fire_when_only_a_one_length_line_reaches_it():
     sc = uworld(
         ["SS", "BB"],
         entries={"in": "S00"},
@@ -50,8 +50,14 @@ def test_still_parks_next_to_the_fire_when_nothing_else_reaches_it():
     )
     game = new_game(sc, seed=1)
     logs = game.run(1)
-    assert not rules_in(logs, "drive") or rules_in(logs, "drive")[0]["to"]["area"] in ("S00", "S01")
-    assert rules_in(logs, "hose_start")  # it works the fire rather than doing nothing
+    # a fire two areas from its street, one length of hose: it does not drive off to keep
+    # clear; every team lays a line from where it stands and plays on a fire
+    st = game.state
+    assert st.units["E1"].loc == ("S00", 0) and not rules_in(logs, "drive")
+    targets = {h.target for h in st.hoses.values()}
+    lit = {("B11", 0)} | {(e["to"]["area"], e["to"]["level"]) for e in rules_in(logs, "spread")
+                          if e["success"]}  # fmt: skip
+    assert len(rules_in(logs, "hose_start")) == 3 and targets and targets <= lit
 
 
 def test_an_appliance_tied_down_next_to_a_growing_fire_slips_its_lines_and_pulls_back():
