@@ -10,7 +10,7 @@ from typing import Any
 from .rules import movement as mv
 from .rules import reach
 from .scenario import AreaKind, Location
-from .state import GameState
+from .state import GameState, pump_of
 from .turn import TurnContext
 from .units import STAND, UnitState
 
@@ -251,7 +251,5 @@ def _check_target(ctx: TurnContext, branch: Location, at: Location) -> None:
 
 
 def _home_pump(state: GameState, stock: UnitState) -> UnitState | None:
-    from .autopilot import pump_of
-
     p = pump_of(state, stock)
     return p if p.pumps > 0 else None

@@ -24,7 +24,8 @@ from .ruleset import Ruleset, RulesetError, load_ruleset
 from .scenario import Scenario
 from .score import scorecard
 from .state import GameState, initial_state
-from .turn import TurnContext, TurnLog, play_turn, share_memos
+from .steps import policies, steps
+from .turn import Step, TurnContext, TurnLog, play_turn, share_memos
 
 
 @dataclass
@@ -37,6 +38,8 @@ class Game:
     state: GameState
     logs: list[TurnLog] = field(default_factory=list)
     orders: Any = None
+    #: the step table the turn driver plays (BLITZ!'s ten steps)
+    plan: list[tuple[int, Step]] = field(default_factory=steps)
 
     @property
     def rules(self) -> Ruleset:
@@ -50,7 +53,7 @@ class Game:
         """Play the next turn."""
         if self.orders is not None:
             _apply_orders(self)
-        log = play_turn(self.ctx, self.state)
+        log = play_turn(self.ctx, self.state, self.plan)
         self.logs.append(log)
         return log
 
@@ -91,7 +94,9 @@ def new_game(
         seed = scenario.seed if scenario.seed is not None else 0
     rules = rules or load_ruleset(scenario.ruleset, scenario.house_rules)
     graph = graph or build_graph(scenario)
-    ctx = TurnContext(scenario, graph, rules, dice or Dice(seed), log_events=log_events)
+    ctx = TurnContext(
+        scenario, graph, rules, dice or Dice(seed), log_events=log_events, policies=policies()
+    )
     if shared_memos is not None:
         share_memos(ctx, shared_memos)
     return Game(scenario, seed, ctx, initial_state(scenario, rules))

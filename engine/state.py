@@ -196,3 +196,13 @@ def _stores(scenario: Scenario) -> dict[Location, Material]:
         _STORE_CACHE.clear()
     _STORE_CACHE[id(scenario)] = (scenario, out)
     return out
+
+
+def pump_of(state: GameState, u: UnitState) -> UnitState:
+    """The pump an appliance's teams use: itself, or its trailer when it has no pumps."""
+    if u.pumps > 0:
+        return u
+    for p in sorted(state.units.values(), key=lambda x: x.id):
+        if p.in_play and (p.towed_by == u.id or p.extra.get("tow") == u.id) and p.pumps:
+            return p
+    return u

@@ -9,7 +9,7 @@ one event each to ``ctx.events`` in the turn-log format. Rules that happen witho
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,6 +20,8 @@ from .scenario import Location, Scenario
 from .state import GameState, loc_dict
 
 Event = dict[str, Any]
+#: one step (or one policy) of a turn: it acts on the state and logs through the context
+Step = Callable[["TurnContext", GameState], None]
 
 _OPS: dict[str, Callable[[int, int], bool]] = {
     ">=": operator.ge,
@@ -60,6 +62,21 @@ class TurnLog:
         return {"turn": self.turn, "events": self.events, "state": self.state}
 
 
+def _nobody_decides(ctx: TurnContext, state: GameState) -> None:
+    """The policy of a context given none: units do only what the rules make them do."""
+
+
+@dataclass(frozen=True)
+class Policies:
+    """Who decides for the units in step 6, handed to the rules as callbacks (as freeciv's
+    ``common/ai.h`` hands the server its AI): ``orders`` applies the player's orders due
+    this turn, then ``standing`` gives every unit without one its standing orders. The
+    rules never import a policy; the game that builds the context chooses them."""
+
+    orders: Step = _nobody_decides
+    standing: Step = _nobody_decides
+
+
 @dataclass
 class TurnContext:
     """What a step needs besides the state. One context serves a whole game."""
@@ -75,6 +92,8 @@ class TurnContext:
     #: False for Monte Carlo: the same dice in the same order, but no events are kept
     #: (``events`` holds one scratch event that rules may write to and nobody reads)
     log_events: bool = True
+    #: the decision makers of step 6 (see :class:`Policies`)
+    policies: Policies = Policies()
 
     def reset_events(self) -> None:
         """Start a turn's events (in the quiet mode: the scratch event only)."""
@@ -154,8 +173,6 @@ class TurnContext:
         return loc_dict(loc)
 
 
-Step = Callable[[TurnContext, GameState], None]
-
 #: memos in ``TurnContext.cache`` that hold only what follows from the map and the rules
 #: (neighbours, stream range, foot links, wind bearings...): games of one scenario with one
 #: ruleset may share them (Monte Carlo), which cannot change a result
@@ -189,34 +206,6 @@ def share_memos(ctx: TurnContext, shared: dict[str, Any]) -> None:
         ctx.cache[key] = shared.setdefault(key, {})
 
 
-def steps() -> list[tuple[int, Step]]:
-    """The ten steps of §2 as (step number, function), in play order."""
-    from .rules import (
-        bombing,
-        damage,
-        fatigue,
-        fire,
-        firefighting,
-        movement,
-        rescue,
-        water,
-    )
-
-    return [
-        (1, fire.step_spread),
-        (2, fire.step_growth),
-        (3, fire.step_reignite),
-        (4, fire.step_damp),
-        (5, bombing.step_bombing),
-        (6, movement.step_movement),
-        (7, damage.step_damage),
-        (8, water.step_water),
-        (9, firefighting.step_firefighting),
-        (9, rescue.step_rescue),
-        (10, fatigue.step_fatigue),
-    ]
-
-
 def begin_turn(state: GameState) -> None:
     """Advance the turn counter and reset the per-turn bookkeeping."""
     state.turn += 1
@@ -225,14 +214,13 @@ def begin_turn(state: GameState) -> None:
     state.fire_at_start = dict(state.fire)
 
 
-def play_turn(ctx: TurnContext, state: GameState) -> TurnLog:
-    """Play one whole turn on ``state`` (mutated) and return its log (in the quiet mode,
-    ``ctx.log_events`` False, a log with no events and no state)."""
+def play_turn(ctx: TurnContext, state: GameState, plan: Sequence[tuple[int, Step]]) -> TurnLog:
+    """Play one whole turn on ``state`` (mutated) by the step table ``plan`` (step number,
+    function; in play order) and return its log (in the quiet mode, ``ctx.log_events``
+    False, a log with no events and no state). The driver knows no rule: the game hands
+    it its steps, as it hands the steps their policies (``ctx.policies``)."""
     ctx.reset_events()
     begin_turn(state)
-    plan: list[tuple[int, Step]] | None = ctx.cache.get("steps")
-    if plan is None:
-        plan = ctx.cache["steps"] = steps()
     for number, fn in plan:
         ctx.step = number
         fn(ctx, state)

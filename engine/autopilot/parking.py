@@ -95,16 +95,6 @@ def _street_threat(ctx: TurnContext, state: GameState, area: str) -> tuple[int, 
     return out
 
 
-def pump_of(state: GameState, u: UnitState) -> UnitState:
-    """The pump an appliance's teams use: itself, or its trailer when it has no pumps."""
-    if u.pumps > 0:
-        return u
-    for p in sorted(state.units.values(), key=lambda x: x.id):
-        if p.in_play and (p.towed_by == u.id or p.extra.get("tow") == u.id) and p.pumps:
-            return p
-    return u
-
-
 def _engaged(state: GameState, u: UnitState) -> bool:
     if any(h.stock == u.id or h.unit == u.id for h in state.hoses.values()):
         return True

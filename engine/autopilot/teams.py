@@ -8,7 +8,7 @@ from ..rules import fire as fire_rules
 from ..rules import movement as mv
 from ..rules import reach
 from ..scenario import AreaKind, Location
-from ..state import GameState
+from ..state import GameState, pump_of
 from ..turn import TurnContext
 from ..units import VEHICLE, HoseLine, UnitState, crew_of
 from .jobs import _next_target, best_job, feeding_pump
@@ -18,7 +18,6 @@ from .parking import (
     choose_water,
     keep_clear,
     ladder_face,
-    pump_of,
     strike_spare_ladders,
     withdraw,
 )

@@ -15,7 +15,7 @@ from ..state import GameState
 from ..turn import TurnContext
 from ..units import STAND
 from . import damage
-from .fire import ignite, is_flammable, is_open_ground
+from .ignition import ignite, is_flammable, is_open_ground
 
 
 def step_bombing(ctx: TurnContext, state: GameState) -> None:

@@ -16,7 +16,7 @@ from ..scenario import AreaKind, Location
 from ..state import GameState
 from ..turn import TurnContext
 from ..units import STAND, UnitState
-from .fire import sorted_locations
+from .ignition import sorted_locations
 from .reach import area_kind, area_neighbours
 from .reach import neighbours as fire_neighbours
 

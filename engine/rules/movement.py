@@ -9,7 +9,8 @@ Order within the step:
 4. R-7: every unit leaves a heavy-damaged location, or one next to a fire of 5 whose own
    location is heavy-damaged;
 5. work in progress advances (pumps deploy, ladders go up, hoses are taken up);
-6. player orders that take effect now, then the standing orders (autopilot) for the rest;
+6. player orders that take effect now, then the standing orders (autopilot) for the rest:
+   both are policies the game hands in (``ctx.policies``); no rule imports them;
 7. hoses are laid at their advancing ends.
 
 The primitives (``drive``, ``walk``, ``start_hose``, ``pitch_ladder``...) are what orders and
@@ -20,8 +21,6 @@ in :mod:`.acting`. This module re-exports them all: callers use ``movement.<name
 """
 
 from __future__ import annotations
-
-from typing import Any
 
 from ..scenario import AreaKind, FeatureType, Location
 from ..state import GameState
@@ -109,15 +108,13 @@ __all__ = [  # the public face: the step, moving, and the primitives re-exported
 
 # -- the step -------------------------------------------------------------------------------
 def step_movement(ctx: TurnContext, state: GameState) -> None:
-    from .. import autopilot, orders  # late: both build on the primitives of this module
-
     ctx.cache["heat_memo"] = {}  # fire does not change during step 6
     ctx.cache["route_memo"] = {}  # nor do rubble and craters
     ctx.cache["search_memo"] = {}  # foot searches without an ``ok`` test (see foot_search)
     ctx.cache["unsafe_memo"] = {}  # nor does damage (R-7's reach.unsafe)
     ctx.cache["passable_numbered"] = [None, {}]  # (numbering, passable by number)
     try:
-        _movement(ctx, state, autopilot.standing_orders, orders.apply_due)
+        _movement(ctx, state)
     finally:
         ctx.cache.pop("heat_memo", None)
         ctx.cache.pop("route_memo", None)
@@ -126,7 +123,7 @@ def step_movement(ctx: TurnContext, state: GameState) -> None:
         ctx.cache.pop("passable_numbered", None)
 
 
-def _movement(ctx: TurnContext, state: GameState, standing: Any, due: Any) -> None:
+def _movement(ctx: TurnContext, state: GameState) -> None:
     arrivals(ctx, state)
     drop_stray_pumps(ctx, state)
     burn_out_vehicles(ctx, state)
@@ -134,8 +131,8 @@ def _movement(ctx: TurnContext, state: GameState, standing: Any, due: Any) -> No
     heat_retests(ctx, state)
     self_preservation(ctx, state)
     advance_work(ctx, state)
-    due(ctx, state)
-    standing(ctx, state)
+    ctx.policies.orders(ctx, state)  # the player's orders due now (handed in: see Policies)
+    ctx.policies.standing(ctx, state)  # then the standing orders for the rest
     lay_hoses(ctx, state)
     for u in state.units.values():
         if u.kind == STAND and u.in_play and u.loc is not None:

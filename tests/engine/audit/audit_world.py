@@ -29,6 +29,7 @@ from fireground.engine.scenario import (
     Wind,
 )
 from fireground.engine.state import GameState, initial_state
+from fireground.engine.steps import policies
 from fireground.engine.turn import TurnContext
 from fireground.engine.units import STAND, VEHICLE, HoseLine, UnitState
 
@@ -100,7 +101,7 @@ def play(
     """A turn context and the initial state (turn 1); a list of dice becomes ScriptedDice."""
     rules = load_ruleset(sc.ruleset, sc.house_rules)
     d = dice if isinstance(dice, Dice) else ScriptedDice(dice, points)
-    ctx = TurnContext(sc, build_graph(sc), rules, d)
+    ctx = TurnContext(sc, build_graph(sc), rules, d, policies=policies())
     st = initial_state(sc, rules)
     st.turn = 1
     return ctx, st

@@ -11,7 +11,8 @@ from fireground.engine.rules import firefighting as ff
 from fireground.engine.ruleset import load_ruleset, unit_types
 from fireground.engine.scenario import ForceUnit
 from fireground.engine.simulate import new_game
-from fireground.engine.turn import play_turn, steps
+from fireground.engine.steps import steps
+from fireground.engine.turn import play_turn
 from fireground.engine.units import EQUIPMENT, STAND, HoseLine, UnitState
 
 B00, B01, B02 = ("B00", 0), ("B01", 0), ("B02", 0)
@@ -297,7 +298,7 @@ def test_play_turn_runs_every_step_on_a_quiet_map():
     sc = grid(["SB"], forces=[ForceUnit("E1", "general_appliance", area="S00")])
     ctx, st = play(sc)
     st.turn = 0
-    log = play_turn(ctx, st)
+    log = play_turn(ctx, st, steps())
     assert log.turn == 1 and all(e["dice"] == [] for e in log.events)
 
 

@@ -9,7 +9,8 @@ from test_units_world import uworld
 from fireground.engine.rules import water
 from fireground.engine.scenario import ForceUnit
 from fireground.engine.simulate import new_game
-from fireground.engine.turn import begin_turn, steps
+from fireground.engine.steps import steps
+from fireground.engine.turn import begin_turn
 
 
 def rules_in(logs, rule):

@@ -26,6 +26,7 @@ from fireground.engine.scenario import (
     Wind,
 )
 from fireground.engine.state import GameState, initial_state
+from fireground.engine.steps import policies
 from fireground.engine.turn import TurnContext
 from fireground.engine.units import STAND, VEHICLE, UnitState
 
@@ -84,7 +85,7 @@ def setup(scenario: Scenario, dice: Dice | Sequence[int] = ()) -> tuple[TurnCont
     """A context (with scripted dice when given a list) and the initial state."""
     rules = load_ruleset(scenario.ruleset, scenario.house_rules)
     d = dice if isinstance(dice, Dice) else ScriptedDice(dice)
-    ctx = TurnContext(scenario, build_graph(scenario), rules, d)
+    ctx = TurnContext(scenario, build_graph(scenario), rules, d, policies=policies())
     ctx.step = 1
     return ctx, initial_state(scenario, rules)
 
