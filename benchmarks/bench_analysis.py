@@ -19,11 +19,12 @@ import os
 import time
 from pathlib import Path
 
-from fireground.engine import analysis, fastsim
-from fireground.engine.graph import build_graph
-from fireground.engine.io import load_scenario
-from fireground.engine.ruleset import load_ruleset
-from fireground.engine.simulate import new_game
+from fireground.engine.board.graph import build_graph
+from fireground.engine.core.ruleset import load_ruleset
+from fireground.engine.games.blitz import fastsim
+from fireground.engine.play import analysis
+from fireground.engine.play.simulate import new_game
+from fireground.engine.scenario.io import load_scenario
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 

@@ -25,8 +25,8 @@ from PySide6.QtWidgets import QApplication
 from fireground.editor.commands import ChangePolygonCommand
 from fireground.editor.document import Document
 from fireground.editor.main_window import MainWindow
-from fireground.engine.io import load_scenario
-from fireground.engine.synthetic import write_synthetic_city
+from fireground.engine.scenario.io import load_scenario
+from fireground.engine.scenario.synthetic import write_synthetic_city
 
 TARGET_REPAINT_MS = {5_000: 20.0, 20_000: 60.0}
 

@@ -13,11 +13,11 @@ import sys
 import time
 from pathlib import Path
 
-from fireground.engine.graph import build_graph
-from fireground.engine.io import load_scenario
-from fireground.engine.scenario import Scenario
-from fireground.engine.simulate import new_game
-from fireground.engine.synthetic import synthetic_city
+from fireground.engine.board.graph import build_graph
+from fireground.engine.board.model import Scenario
+from fireground.engine.play.simulate import new_game
+from fireground.engine.scenario.io import load_scenario
+from fireground.engine.scenario.synthetic import synthetic_city
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 

@@ -16,7 +16,7 @@ sys.path.insert(0, str(REPO / "tests" / "export"))
 
 from export_scenarios import grid_scenario  # noqa: E402
 
-from fireground.engine.io import load_scenario  # noqa: E402
+from fireground.engine.scenario.io import load_scenario  # noqa: E402
 from fireground.export.kit import register_fonts  # noqa: E402
 from fireground.export.pack import export_pack  # noqa: E402
 from fireground.export.plans import write_plans  # noqa: E402
@@ -59,7 +59,7 @@ def main() -> int:
         f"1:1 plan, {n} pages ({n - 2} tiles): {best:.2f} s (target <= 1 s), "
         f"{size:.2f} MB (target <= 2 MB)"
     )
-    from fireground.engine.synthetic import synthetic_city
+    from fireground.engine.scenario.synthetic import synthetic_city
 
     n_areas = int(sys.argv[1]) if len(sys.argv) > 1 else 3000
     city = synthetic_city(n_areas)

@@ -14,18 +14,11 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 
-from fireground.engine import adjacency
-from fireground.engine import shapes as shapes_mod
-from fireground.engine.checks import check
-from fireground.engine.graph import build_graph
-from fireground.engine.scenario import (
-    Area,
-    AreaKind,
-    Building,
-    Feature,
-    FeatureType,
-    Scenario,
-)
+from fireground.engine.board import adjacency
+from fireground.engine.board import shapes as shapes_mod
+from fireground.engine.board.graph import build_graph
+from fireground.engine.board.model import Area, AreaKind, Building, Feature, FeatureType, Scenario
+from fireground.engine.games.blitz.checks.run import check
 
 CELL = 10
 BLOCK = 5  # 4 building cells, then a street cell

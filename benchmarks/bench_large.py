@@ -18,9 +18,9 @@ import textwrap
 import time
 from pathlib import Path
 
-from fireground.engine.checks import check
-from fireground.engine.io import load_scenario
-from fireground.engine.synthetic import write_synthetic_city
+from fireground.engine.games.blitz.checks.run import check
+from fireground.engine.scenario.io import load_scenario
+from fireground.engine.scenario.synthetic import write_synthetic_city
 
 LOAD_CHECK_TARGET_S = 8.0
 RSS_LIMIT_MB = 1024
@@ -29,7 +29,7 @@ EXPORT = textwrap.dedent(
     """
     import resource, sys, time
     from pathlib import Path
-    from fireground.engine.io import load_scenario
+    from fireground.engine.scenario.io import load_scenario
     from fireground.export.pack import export_pack
 
     s = load_scenario(sys.argv[1])
@@ -46,7 +46,7 @@ EDITOR = textwrap.dedent(
     from PySide6.QtWidgets import QApplication
     from fireground.editor.document import Document
     from fireground.editor.main_window import MainWindow
-    from fireground.engine.io import load_scenario
+    from fireground.engine.scenario.io import load_scenario
 
     app = QApplication([])
     t = time.perf_counter()

@@ -15,9 +15,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from fireground.engine import checks
-from fireground.engine.io import load_scenario, save_scenario
-from fireground.engine.synthetic import synthetic_city
+from fireground.engine.games.blitz.checks import run as checks
+from fireground.engine.scenario.io import load_scenario, save_scenario
+from fireground.engine.scenario.synthetic import synthetic_city
 
 TARGET_S = {5_000: 2.0, 20_000: 8.0}
 

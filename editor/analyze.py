@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 from PySide6.QtCore import QObject, Qt, Signal
 
-from fireground.engine.scenario import Location, Scenario
+from fireground.engine.board.model import Location, Scenario
 
 #: Games per slice: one progress step, and how soon Cancel is noticed.
 SLICE = 25
@@ -40,7 +40,7 @@ class BurnMap:
 
 def check_errors(s: Scenario) -> list[str]:
     """The scenario's check errors (an analysis of a broken map would mislead)."""
-    from fireground.engine.checks import check
+    from fireground.engine.games.blitz.checks.run import check
 
     return [f"{f.code} {f.message}" for f in check(s) if f.severity == "error"]
 
@@ -55,11 +55,11 @@ def burn_chances(
     progress: Callable[[int], None] | None = None,
     cancel: threading.Event | None = None,
 ) -> BurnMap:
-    """Play ``games`` games with :func:`fireground.engine.analysis.outcomes` and count, per
+    """Play ``games`` games with :func:`fireground.engine.play.analysis.outcomes` and count, per
     location, the games in which it burned within ``turns`` turns (default: the whole
     night). Raises :class:`Cancelled` when ``cancel`` is set.
     """
-    from fireground.engine.analysis import game_seeds, outcomes
+    from fireground.engine.play.analysis import game_seeds, outcomes
 
     if games < 1:
         raise ValueError("play at least one game")

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 def cli_edit(args: argparse.Namespace) -> int:
     from PySide6.QtWidgets import QApplication
 
-    from fireground.engine.errors import ScenarioError
+    from fireground.engine.core.errors import ScenarioError
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("fireground")
@@ -41,7 +41,7 @@ def open_window(file: str | None, *, recovery_session: bool = True) -> MainWindo
 
     doc = Document()
     if file:
-        from fireground.engine.io import load_scenario
+        from fireground.engine.scenario.io import load_scenario
 
         doc = Document(load_scenario(file), file)
     return MainWindow(doc, recovery_session=recovery_session)

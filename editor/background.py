@@ -12,7 +12,7 @@ import os
 from dataclasses import replace
 from pathlib import Path
 
-from fireground.engine.scenario import Background, Point, Scenario
+from fireground.engine.board.model import Background, Point, Scenario
 
 #: What the import dialog offers.
 IMAGE_FILTER = "Images (*.png *.jpg *.jpeg);;All files (*)"

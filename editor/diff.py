@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from fireground.engine.scenario import Scenario
+from fireground.engine.board.model import Scenario
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
 
-from fireground.engine.scenario import Scenario
+from fireground.engine.board.model import Scenario
 
 from .geometry import SnapIndex
 

@@ -14,7 +14,7 @@ import shapely
 from shapely.geometry import LineString, MultiPolygon, Point, Polygon
 from shapely.ops import split as shapely_split
 
-from fireground.engine.scenario import Area
+from fireground.engine.board.model import Area
 
 Coord = tuple[float, float]
 

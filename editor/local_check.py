@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from fireground.engine.scenario import Area, Scenario
+from fireground.engine.board.model import Area, Scenario
 
 from .diff import AreaDiff, area_diff
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from shapely.geometry import Point as ShPoint
 
-from fireground.engine.scenario import (
+from fireground.engine.board.model import (
     Area,
     AreaKind,
     Building,
@@ -236,7 +236,7 @@ def make_feature(ftype: FeatureType, area: str, level: int = 0, **extra: Any) ->
     }
     fields = {**defaults[ftype], **extra}
     if "material" in fields and fields["material"] is not None:
-        from fireground.engine.scenario import Material
+        from fireground.engine.board.model import Material
 
         fields["material"] = Material(fields["material"])
     return Feature(type=ftype, area=area, **fields)
@@ -264,7 +264,7 @@ def set_unit_fields(s: Scenario, unit_id: str, **fields: Any) -> Scenario:
         raise ValueError(f"{u.id!r} is not a valid id (letters, digits, '-' and '_')")
     if u.id != unit_id and u.id in units:
         raise ValueError(f"unit id {u.id!r} is already used")
-    from fireground.engine.ruleset import unit_types
+    from fireground.engine.core.ruleset import unit_types
 
     try:
         known = unit_types(s.ruleset)

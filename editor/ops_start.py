@@ -10,7 +10,7 @@ from typing import Any
 
 from shapely.geometry import Point as ShPoint
 
-from fireground.engine.scenario import (
+from fireground.engine.board.model import (
     Area,
     AreaKind,
     LocationRef,
@@ -188,8 +188,8 @@ def drop_bombs(s: Scenario, sticks: int, seed: int) -> Scenario:
 def _engine_seed_fn() -> Callable[[Scenario, int, int], Scenario] | None:
     """The engine's stick dropping (rules §5 scenario seeding), as a start -> start edit."""
     try:
-        from fireground.engine.rules.bombing import drop_sticks
-        from fireground.engine.simulate import new_game
+        from fireground.engine.games.blitz.rules.bombing import drop_sticks
+        from fireground.engine.play.simulate import new_game
     except ImportError:
         return None
 

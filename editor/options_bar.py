@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (
     QToolBar,
 )
 
-from fireground.engine.scenario import AreaKind, FeatureType, Material
+from fireground.engine.board.model import AreaKind, FeatureType, Material
 
 from .tools.place import PlaceFeatureTool, StartBrushTool
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QLockFile, QStandardPaths
 
-from fireground.engine.scenario import Scenario
+from fireground.engine.board.model import Scenario
 
 
 def recovery_dir() -> Path:
@@ -60,7 +60,7 @@ class RecoverySession:
 
     def write(self, scenario: Scenario, original: str | None) -> Path:
         """Write the autosave (atomically, so a crash mid-write keeps the last one)."""
-        from fireground.engine.io import atomic_write, dump_scenario
+        from fireground.engine.scenario.io import atomic_write, dump_scenario
 
         atomic_write(self.scenario_file, dump_scenario(scenario).encode("utf-8"), backup=False)
         meta = {"original": original, "saved_at": time.time(), "pid": os.getpid()}

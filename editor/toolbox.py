@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import QLabel, QToolBar
 
-from fireground.engine.scenario import FeatureType
+from fireground.engine.board.model import FeatureType
 
 from .document import Document
 from .options_bar import OptionsBar, TypedEntry

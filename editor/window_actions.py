@@ -153,7 +153,7 @@ class ActionsMixin(_Window):
         self, building_id: str, levels: int = 2, *, name: str = "", basement: bool = False
     ) -> bool:
         """Add a building and make it what new areas are drawn as."""
-        from fireground.engine.scenario import AreaKind, Building
+        from fireground.engine.board.model import AreaKind, Building
 
         from .commands import AddBuildingCommand
 

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
     QPushButton,
 )
 
-from fireground.engine.scenario import Scenario
+from fireground.engine.board.model import Scenario
 
 from . import recovery
 from .commands import ReplaceScenarioCommand
@@ -101,8 +101,8 @@ class FilesMixin(_Window):
             self.open_file(path)
 
     def open_file(self, path: str | Path) -> bool:
-        from fireground.engine.errors import ScenarioError
-        from fireground.engine.io import load_scenario
+        from fireground.engine.core.errors import ScenarioError
+        from fireground.engine.scenario.io import load_scenario
 
         try:
             s = load_scenario(path)
@@ -131,7 +131,7 @@ class FilesMixin(_Window):
 
     def save_to(self, path: str | Path) -> bool:
         """Write the scenario (background image path relative to the new file's folder)."""
-        from fireground.engine.io import save_scenario
+        from fireground.engine.scenario.io import save_scenario
 
         from .background import for_save
 
@@ -163,8 +163,8 @@ class FilesMixin(_Window):
 
     def restore(self, crashed: recovery.Crashed) -> bool:
         """Open a crashed session's autosave as unsaved changes of its original file."""
-        from fireground.engine.errors import ScenarioError
-        from fireground.engine.io import load_scenario
+        from fireground.engine.core.errors import ScenarioError
+        from fireground.engine.scenario.io import load_scenario
 
         try:
             saved = load_scenario(crashed.scenario_file)

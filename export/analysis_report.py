@@ -1,6 +1,6 @@
 """The PDF of ``fireground analyze --out REPORT.pdf``.
 
-Draws the plain data of an :class:`~fireground.engine.analysis.AnalysisReport`: the verdict,
+Draws the plain data of an :class:`~fireground.engine.play.analysis.AnalysisReport`: the verdict,
 objective chances with their intervals, the All Clear curve, heat maps of the chance each
 location burns and is destroyed over the plan of every level, the scorecard histograms and,
 with ``--against``, the significant differences.
@@ -16,8 +16,8 @@ from reportlab.lib.pagesizes import A4
 from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen.canvas import Canvas
 
-from fireground.engine.analysis_report import judged_text
-from fireground.engine.scenario import Scenario
+from fireground.engine.board.model import Scenario
+from fireground.engine.play.report import judged_text
 
 from .kit import FONT, FONT_BOLD, register_fonts
 

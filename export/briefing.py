@@ -10,7 +10,7 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Spacer
 from reportlab.platypus.flowables import Flowable
 
-from fireground.engine.scenario import Objective, Scenario
+from fireground.engine.board.model import Objective, Scenario
 
 from . import flow
 from .cards import unit_catalogue

@@ -17,7 +17,7 @@ from typing import Any
 
 from reportlab.pdfgen.canvas import Canvas
 
-from fireground.engine.scenario import ForceUnit, Scenario
+from fireground.engine.board.model import ForceUnit, Scenario
 
 from .kit import crop_marks, draw_text, fill_box, new_canvas, paper_size
 from .layout import Box, Layout, layout
@@ -97,7 +97,7 @@ def plan_sheet(paper: str, bleed: bool) -> tuple[Sheet, Layout]:
 # -- content ------------------------------------------------------------------------------
 def unit_catalogue(scenario: Scenario | None) -> Mapping[str, Mapping[str, Any]]:
     """The equipment table of the scenario's ruleset, house rules applied."""
-    from fireground.engine import ruleset as rs
+    from fireground.engine.core import ruleset as rs
 
     name = scenario.ruleset if scenario is not None else "blitz"
     load = getattr(rs, "load_ruleset", None)

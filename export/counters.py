@@ -9,7 +9,7 @@ from typing import Any
 
 from reportlab.pdfgen.canvas import Canvas
 
-from fireground.engine.scenario import Scenario
+from fireground.engine.board.model import Scenario
 
 from . import symbols as sym
 from .kit import FONT, FONT_BOLD, draw_text, new_canvas, paper_size
@@ -33,7 +33,7 @@ def scenario_basis(scenario: Scenario | None, lay: Layout) -> dict[str, int]:
     """What the counter quantities scale with (see ``basis`` in counters.yaml)."""
     if scenario is None:
         return {k: int(v) for k, v in lay.setting("default_basis").items()}
-    from fireground.engine.scenario import FeatureType
+    from fireground.engine.board.model import FeatureType
 
     from .cards import unit_catalogue
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from reportlab.pdfgen.canvas import Canvas
 
-from fireground.engine.scenario import FeatureType, Scenario
+from fireground.engine.board.model import FeatureType, Scenario
 
 from . import symbols as sym
 from .kit import FONT, FONT_BOLD

@@ -9,7 +9,7 @@ from typing import Any
 
 from reportlab.pdfgen.canvas import Canvas
 
-from fireground.engine.scenario import FeatureType, Scenario
+from fireground.engine.board.model import FeatureType, Scenario
 
 from .kit import FONT, FONT_BOLD
 from .mapview import MapView, Rect, style

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from fireground.engine.scenario import FeatureType, Location, Scenario
+from fireground.engine.board.model import FeatureType, Location, Scenario
 
 
 @dataclass

@@ -8,7 +8,7 @@ from typing import Any
 
 from reportlab.pdfgen.canvas import Canvas
 
-from fireground.engine.scenario import Scenario
+from fireground.engine.board.model import Scenario
 
 from .layout import CM, Layout, layout
 

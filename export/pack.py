@@ -12,8 +12,8 @@ import sys
 from collections.abc import Iterable
 from pathlib import Path
 
-from fireground.engine.errors import UsageError
-from fireground.engine.scenario import Scenario
+from fireground.engine.board.model import Scenario
+from fireground.engine.core.errors import UsageError
 
 KINDS: tuple[str, ...] = ("plans", "cards", "reference", "counters", "turns", "briefing")
 DEFAULT_TURNS = 6
@@ -106,8 +106,8 @@ def export_pack(
 
 def cli_export(args: argparse.Namespace) -> int:
     """``fireground export FILE --out DIR [...]``: print each file written."""
-    from fireground.engine.checks import error_lines
-    from fireground.engine.io import load_scenario
+    from fireground.engine.games.blitz.checks.run import error_lines
+    from fireground.engine.scenario.io import load_scenario
 
     only = parse_only(args.only)  # bad usage before any work
     scenario = load_scenario(args.file)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from fireground.engine.scenario import Scenario
+from fireground.engine.board.model import Scenario
 
 from . import planaids as aids
 from .kit import new_canvas, paper_size

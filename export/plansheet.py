@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from reportlab.pdfgen.canvas import Canvas
 
-from fireground.engine.scenario import AreaKind, Scenario
+from fireground.engine.board.model import AreaKind, Scenario
 
 from . import planaids as aids
 from .kit import draw_calibration, draw_text, paper_size

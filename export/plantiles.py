@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from reportlab.pdfgen.canvas import Canvas
 
-from fireground.engine.scenario import Scenario
+from fireground.engine.board.model import Scenario
 
 from . import planaids as aids
 from .kit import draw_calibration, draw_text, paper_size

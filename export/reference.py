@@ -18,7 +18,7 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import KeepTogether
 from reportlab.platypus.flowables import Flowable
 
-from fireground.engine.scenario import Scenario
+from fireground.engine.board.model import Scenario
 
 from . import flow
 from .kit import paper_size
@@ -32,7 +32,7 @@ class Rules:
     """Dotted look-ups into the ruleset with house rules applied."""
 
     def __init__(self, scenario: Scenario | None) -> None:
-        from fireground.engine import ruleset as rs
+        from fireground.engine.core import ruleset as rs
 
         name = scenario.ruleset if scenario is not None else "blitz"
         house = dict(scenario.house_rules) if scenario is not None else {}

@@ -14,7 +14,7 @@ from typing import Any
 from reportlab.platypus import KeepTogether
 from reportlab.platypus.flowables import Flowable
 
-from fireground.engine.scenario import Scenario
+from fireground.engine.board.model import Scenario
 
 from . import flow
 from .briefing import fit_map, report_page
@@ -118,7 +118,7 @@ def _score_rows(score: Mapping[str, Any]) -> list[list[str]]:
 
 def simulate_log(scenario: Scenario, turns: int, seed: int | None) -> dict[str, Any]:
     """Play ``turns`` turns with the engine's autopilot; the log object."""
-    from fireground.engine.simulate import new_game
+    from fireground.engine.play.simulate import new_game
 
     game = new_game(scenario, seed)
     game.run(turns)

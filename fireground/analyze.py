@@ -19,7 +19,7 @@ def _check_out(out: str) -> None:
 
 
 def cmd_analyze(args: argparse.Namespace) -> int:
-    from fireground.engine.analysis import cli_analyze
+    from fireground.engine.play.analysis import cli_analyze
 
     if args.out:
         _check_out(args.out)

@@ -58,7 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     c = cmd(
         "simulate",
-        _lazy("fireground.engine.simulate", "cli_simulate"),
+        _lazy("fireground.engine.play.simulate", "cli_simulate"),
         "play turns with the standing-orders autopilot",
     )
     c.add_argument("file")
@@ -202,7 +202,7 @@ def _out_of_range(args: argparse.Namespace) -> str | None:
 
 
 def _report(exc: Exception) -> int:
-    from fireground.engine.errors import ScenarioError, UsageError
+    from fireground.engine.core.errors import ScenarioError, UsageError
 
     if isinstance(exc, ScenarioError | UsageError):
         print(str(exc), file=sys.stderr)

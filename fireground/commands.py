@@ -1,7 +1,7 @@
 """Handlers of the file-level commands: check, convert, schema, new, GeoJSON.
 
 Each ``cmd_*(args) -> int`` returns the exit code of cli.md. Bad files raise
-:class:`~fireground.engine.errors.ScenarioError`, which :func:`fireground.cli.main` prints
+:class:`~fireground.engine.core.errors.ScenarioError`, which :func:`fireground.cli.main` prints
 as ``FILE:LINE:COL: message`` with exit code 2.
 """
 
@@ -14,9 +14,9 @@ import sys
 from importlib import resources
 from typing import Any
 
-from fireground.engine.errors import ScenarioError, UsageError
-from fireground.engine.io import atomic_write, dump_scenario, json_schema, load_scenario
-from fireground.engine.scenario import FORMAT_VERSION
+from fireground.engine.board.model import FORMAT_VERSION
+from fireground.engine.core.errors import ScenarioError, UsageError
+from fireground.engine.scenario.io import atomic_write, dump_scenario, json_schema, load_scenario
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
@@ -37,7 +37,10 @@ def _finding_dict(f: Any) -> dict[str, Any]:
 
 def cmd_check(args: argparse.Namespace) -> int:
     """Load FILE (format errors: exit 2), run the checks (errors: exit 1)."""
-    from fireground.engine.checks import check, finding_position  # only `check` needs them
+    from fireground.engine.games.blitz.checks.run import (  # only `check` needs them
+        check,
+        finding_position,
+    )
 
     try:
         s = load_scenario(args.file)
@@ -121,7 +124,7 @@ def cmd_new(args: argparse.Namespace) -> int:
 
 def cmd_import_geojson(args: argparse.Namespace) -> int:
     """Make a scenario from a GeoJSON FeatureCollection (engine/geojson.py does the work)."""
-    from fireground.engine.geojson import cli_import_geojson
+    from fireground.geojson import cli_import_geojson
 
     rc: int = cli_import_geojson(args)
     return rc
@@ -129,7 +132,7 @@ def cmd_import_geojson(args: argparse.Namespace) -> int:
 
 def cmd_export_geojson(args: argparse.Namespace) -> int:
     """Write the map of a scenario as GeoJSON (engine/geojson.py does the work)."""
-    from fireground.engine.geojson import cli_export_geojson
+    from fireground.geojson import cli_export_geojson
 
     rc: int = cli_export_geojson(args)
     return rc

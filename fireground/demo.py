@@ -16,9 +16,9 @@ DEMO_TURNS = 10
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from fireground.engine.checks import check
-    from fireground.engine.io import load_scenario
-    from fireground.engine.simulate import new_game
+    from fireground.engine.games.blitz.checks.run import check
+    from fireground.engine.play.simulate import new_game
+    from fireground.engine.scenario.io import load_scenario
     from fireground.export.pack import export_pack
 
     out = Path(args.out)

@@ -42,11 +42,21 @@ import math
 import os
 import sys
 
-from .errors import Diagnostic, UsageError
-from .geojson_common import DEFAULT_METRES_PER_CM
-from .geojson_read import REPAIR_TOLERANCE, Imported, from_geojson, load_geojson
-from .geojson_write import GeoReference, dumps_geojson, georeference, to_geojson
-from .io import atomic_write, load_scenario, save_scenario
+from fireground.engine.core.errors import Diagnostic, UsageError
+from fireground.engine.scenario.geojson.common import DEFAULT_METRES_PER_CM
+from fireground.engine.scenario.geojson.read import (
+    REPAIR_TOLERANCE,
+    Imported,
+    from_geojson,
+    load_geojson,
+)
+from fireground.engine.scenario.geojson.write import (
+    GeoReference,
+    dumps_geojson,
+    georeference,
+    to_geojson,
+)
+from fireground.engine.scenario.io import atomic_write, load_scenario, save_scenario
 
 __all__ = [
     "DEFAULT_METRES_PER_CM",

@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 import shapely
 
-from fireground.engine.graph import build_graph
-from fireground.engine.io import load_scenario, save_scenario
-from fireground.engine.scenario import AreaKind, FeatureType, Material, Scenario
-from fireground.engine.synthetic import synthetic_city
+from fireground.engine.board.graph import build_graph
+from fireground.engine.board.model import AreaKind, FeatureType, Material, Scenario
+from fireground.engine.scenario.io import load_scenario, save_scenario
+from fireground.engine.scenario.synthetic import synthetic_city
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLES = REPO / "examples"
@@ -142,7 +142,7 @@ def test_examples_use_every_feature_type_and_material() -> None:
 
 
 def test_examples_check_clean(example: tuple[str, Scenario]) -> None:
-    checks = pytest.importorskip("fireground.engine.checks")
+    checks = pytest.importorskip("fireground.engine.games.blitz.checks.run")
     name, s = example
     findings = checks.check(s)
     errors = [f for f in findings if str(f.severity).lower().endswith("error")]
@@ -197,7 +197,7 @@ def test_synthetic_city_round_trips(tmp_path: Path) -> None:
 
 
 def test_synthetic_city_checks_without_errors() -> None:
-    checks = pytest.importorskip("fireground.engine.checks")
+    checks = pytest.importorskip("fireground.engine.games.blitz.checks.run")
     findings = checks.check(synthetic_city(600, seed=4))
     assert [f for f in findings if str(f.severity).lower().endswith("error")] == []
 

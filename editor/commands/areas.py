@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING
 
-from fireground.engine.scenario import Area
+from fireground.engine.board.model import Area
 
 from .. import ops
 from ..geometry import Coord

@@ -6,7 +6,7 @@ from collections.abc import Hashable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from fireground.engine.scenario import Background
+from fireground.engine.board.model import Background
 
 from .base import ScenarioCommand
 

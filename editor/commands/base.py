@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtGui import QUndoCommand
 
-from fireground.engine.scenario import Scenario
+from fireground.engine.board.model import Scenario
 
 if TYPE_CHECKING:
     from ..document import Document

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from fireground.engine.scenario import Feature
+from fireground.engine.board.model import Feature
 
 from .. import ops
 from .base import ScenarioCommand

@@ -7,7 +7,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from fireground.engine.scenario import Scenario
+from fireground.engine.board.model import Scenario
 
 from .. import ops
 from .base import ScenarioCommand

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from fireground.engine.scenario import Location
+from fireground.engine.board.model import Location
 
 from .. import ops
 from .base import ScenarioCommand

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from fireground.engine.scenario import Background, Scenario
+from fireground.engine.board.model import Background, Scenario
 
 from ..background import IMAGE_FILTER, new_background
 from ..commands import ChangeBackgroundCommand

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from fireground.engine.scenario import Location
+from fireground.engine.board.model import Location
 
 _WORDS = {
     "spread": ("spread", "caught", "did not catch"),

@@ -17,8 +17,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from fireground.engine.ruleset import unit_types
-from fireground.engine.scenario import ForceUnit, Scenario
+from fireground.engine.board.model import ForceUnit, Scenario
+from fireground.engine.core.ruleset import unit_types
 
 from .. import ops
 from ..commands import ChangeForcesCommand

@@ -16,7 +16,7 @@ from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
-from fireground.engine.scenario import Scenario
+from fireground.engine.board.model import Scenario
 
 from ..document import Document
 from ..local_check import LocalChecker
@@ -30,7 +30,7 @@ THREAD_ABOVE_S = 0.04
 def run_checks(s: Scenario) -> list[Any]:
     """The engine's findings, or one note saying the checks are not available."""
     try:
-        from fireground.engine.checks import check
+        from fireground.engine.games.blitz.checks.run import check
     except ImportError:
         return []
     return list(check(s))
@@ -176,7 +176,7 @@ def _timed(s: Scenario) -> tuple[list[Any], float]:
     the clock starts: the first check's one-off import cost must not mark a small map as
     slow (that would delay every later refresh by the slow path's longer debounce)."""
     with contextlib.suppress(ImportError):
-        import fireground.engine.checks  # noqa: F401
+        import fireground.engine.games.blitz.checks.run  # noqa: F401
     t = time.perf_counter()
     found = run_checks(s)
     return found, time.perf_counter() - t

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from fireground.engine.scenario import AreaKind, Building, FeatureType, Material, Scenario
+from fireground.engine.board.model import AreaKind, Building, FeatureType, Material, Scenario
 
 from .. import geometry
 from ..commands import AddBuildingCommand, ChangePropertiesCommand
@@ -342,7 +342,7 @@ class PropertiesPanel(QWidget):
 
 
 def _unit_types(s: Scenario) -> tuple[str, ...]:
-    from fireground.engine.ruleset import unit_types
+    from fireground.engine.core.ruleset import unit_types
 
     try:
         return unit_types(s.ruleset)

@@ -38,7 +38,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from fireground.engine.scenario import COMPASS, Objective, Scenario, Wind
+from fireground.engine.board.model import COMPASS, Objective, Scenario, Wind
 
 from ..commands import ChangeSettingsCommand
 from ..document import Document
@@ -315,13 +315,13 @@ class ScenarioPanel(QWidget):
         try:
             # the scenario loader's defensive reader: no aliases or tags, only true/false
             # are booleans (what typed text means here is what it means in the file)
-            from fireground.engine.yamlsafe import parse
+            from fireground.engine.core.yamlsafe import parse
 
             data = parse(text, "house rules", text_keys=False) if text else {}
             if not isinstance(data, dict):
                 raise ValueError("house rules are lines of 'rule: value'")
             data = dict(data)
-            from fireground.engine.ruleset import load_ruleset
+            from fireground.engine.core.ruleset import load_ruleset
 
             load_ruleset(self.doc.scenario.ruleset, data)
         except Exception as exc:  # the ruleset names the bad rule; show it, do not crash

@@ -82,7 +82,7 @@ class TestTurnPanel(QWidget):
 
     def run(self, turns: int) -> None:
         try:
-            from fireground.engine.simulate import new_game
+            from fireground.engine.play.simulate import new_game
         except ImportError:
             self.status.setText("The rules engine is not available.")
             return

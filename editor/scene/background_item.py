@@ -7,7 +7,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QImageReader, QPixmap
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsPixmapItem
 
-from fireground.engine.scenario import Background
+from fireground.engine.board.model import Background
 
 from .coords import to_scene
 

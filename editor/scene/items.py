@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from fireground.engine.scenario import Area, Feature, FeatureType
+from fireground.engine.board.model import Area, Feature, FeatureType
 
 from . import style
 from .coords import polygon_to_scene, to_scene

@@ -16,7 +16,7 @@ from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene
 
-from fireground.engine.scenario import Area, FeatureType, Location, Scenario
+from fireground.engine.board.model import Area, FeatureType, Location, Scenario
 
 from ..diff import area_diff
 from ..document import Document, Selection

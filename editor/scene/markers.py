@@ -10,7 +10,7 @@ from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QColor, QPainterPath
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QGraphicsScene
 
-from fireground.engine.scenario import Location
+from fireground.engine.board.model import Location
 
 from . import style
 from .coords import to_scene

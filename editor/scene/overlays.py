@@ -11,7 +11,7 @@ from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QGraphicsScene
 
-from fireground.engine.scenario import Location, Scenario
+from fireground.engine.board.model import Location, Scenario
 
 from . import style
 from .coords import polygon_to_scene, to_scene
@@ -72,7 +72,7 @@ class OverlaysMixin(_Scene):
             self._heat_overlay(s, self.heat)
         if not (self.overlays["adjacency"] or self.overlays["hose"] or self.overlays["wind"]):
             return
-        from fireground.engine.graph import build_graph
+        from fireground.engine.board.graph import build_graph
 
         g = build_graph(s)
         if self.overlays["adjacency"]:

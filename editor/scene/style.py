@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor, QPen
 
-from fireground.engine.scenario import AreaKind
+from fireground.engine.board.model import AreaKind
 
 FILL = {
     AreaKind.BUILDING: QColor("#e3cfae"),

@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor, QPainterPath
 from PySide6.QtWidgets import QGraphicsPathItem
 
-from fireground.engine.scenario import Area, AreaKind
+from fireground.engine.board.model import Area, AreaKind
 
 from .. import geometry, ops
 from ..commands import AddAreasCommand

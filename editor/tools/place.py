@@ -7,7 +7,7 @@ from typing import Any
 
 from PySide6.QtCore import Qt
 
-from fireground.engine.scenario import AreaKind, FeatureType
+from fireground.engine.board.model import AreaKind, FeatureType
 
 from .. import ops
 from ..commands import AddFeatureCommand, PaintStartCommand

@@ -21,7 +21,7 @@ import numpy.typing as npt
 import shapely
 from shapely.geometry.base import BaseGeometry
 
-from .scenario import Scenario
+from .model import Scenario
 
 IntArray = npt.NDArray[np.int64]
 #: Float slack when comparing a measured contact with ``min_contact_cm``.

@@ -9,7 +9,7 @@ computed by :mod:`.hose` and R-5 jump lines by :mod:`.jumps`.
 Inside, locations are integer node ids (``index``), with CSR arrays (``csr_indptr``,
 ``csr_indices``) for numpy users; the API speaks ``(area_id, level)``.
 
->>> from fireground.engine.scenario import Area, AreaKind, Scenario
+>>> from fireground.engine.board.model import Area, AreaKind, Scenario
 >>> sq = lambda x: ((x, 0), (x + 10, 0), (x + 10, 10), (x, 10))
 >>> s = Scenario(areas=(Area("A", AreaKind.STREET, sq(0)), Area("B", AreaKind.STREET, sq(10))))
 >>> build_graph(s).area_neighbours("A")
@@ -31,7 +31,7 @@ from . import hose
 from .adjacency import Adjacency, contacts, general_adjacency, grid_adjacency, location_edges
 from .hose import DEFAULT_MAX_HOSE_LENGTHS, max_hose_lengths
 from .jumps import JumpFinder, within_45
-from .scenario import Area, AreaId, AreaKind, FeatureType, Location, Scenario, Wind
+from .model import Area, AreaId, AreaKind, FeatureType, Location, Scenario, Wind
 from .shapes import raw_shapes, shapes, shapes_and_validity
 
 __all__ = [

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .scenario import Area, AreaKind, FeatureType, Location, Scenario
+from .model import Area, AreaKind, FeatureType, Location, Scenario
 
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
@@ -33,7 +33,7 @@ def hose_numbers(scenario: Scenario) -> tuple[int, int, int]:
     still gives pressure) from the scenario's ruleset with its house rules; from the plain
     ruleset, then :data:`FALLBACK_NUMBERS`, when those cannot be read (the checks report
     a bad ruleset or house rule themselves)."""
-    from .ruleset import load_ruleset, ruleset_data
+    from ..core.ruleset import load_ruleset, ruleset_data
 
     section: Any = None
     try:

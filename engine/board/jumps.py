@@ -21,7 +21,7 @@ import numpy.typing as npt
 import shapely
 from shapely.geometry import LineString
 
-from .scenario import Area, AreaKind
+from .model import Area, AreaKind
 
 
 def within_45(a: tuple[float, float], b: tuple[float, float], towards: float) -> bool:

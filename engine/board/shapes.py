@@ -15,7 +15,7 @@ import shapely
 from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 
-from .scenario import Area
+from .model import Area
 
 
 def shapes(areas: Iterable[Area]) -> npt.NDArray[np.object_]:

@@ -46,7 +46,11 @@ def ruleset_data(name: str) -> dict[str, Any]:
     if name not in KNOWN_RULESETS:
         hint = _did_you_mean(name, KNOWN_RULESETS)
         raise RulesetError(f"unknown ruleset {name!r}{hint}")
-    text = resources.files("fireground.engine.rulesets").joinpath(f"{name}.yaml").read_text("utf-8")
+    text = (
+        resources.files("fireground.engine.games.blitz.rulesets")
+        .joinpath(f"{name}.yaml")
+        .read_text("utf-8")
+    )
     # the same defensive reader as scenario files: only true/false are booleans (keys such
     # as ``on`` stay strings), no aliases or tags
     data = _plain(parse(text, f"{name}.yaml", text_keys=False))

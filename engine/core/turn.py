@@ -1,6 +1,9 @@
-"""One turn of BLITZ!: the ten steps in order (§2), every roll logged as one event.
+"""The turn driver: plays one turn by the step table a game hands it, every roll logged as
+one event.
 
-:class:`TurnContext` carries what the rules need (scenario, graph, ruleset, dice) and makes
+It knows no rule and no game: BLITZ!'s ten steps (§2) and its policies are handed in by
+the pack (``games/blitz/steps.py``). :class:`TurnContext` carries what the rules need
+(scenario, graph, ruleset, dice, policies) and makes
 every roll through :meth:`TurnContext.test` or :meth:`TurnContext.roll`, which append exactly
 one event each to ``ctx.events`` in the turn-log format. Rules that happen without a roll
 (an oil tank's spread, a collapse) are logged with :meth:`TurnContext.note`.
@@ -11,17 +14,25 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .dice import Dice
-from .graph import MapGraph
 from .ruleset import Ruleset
-from .scenario import Location, Scenario
-from .state import GameState, loc_dict
+
+if TYPE_CHECKING:  # types only: the driver plays any game's state on any board
+    from ..board.graph import MapGraph
+    from ..board.model import Location, Scenario
+    from ..games.blitz.state import GameState
 
 Event = dict[str, Any]
 #: one step (or one policy) of a turn: it acts on the state and logs through the context
-Step = Callable[["TurnContext", GameState], None]
+Step = Callable[["TurnContext", "GameState"], None]
+
+
+def loc_dict(loc: Location) -> dict[str, Any]:
+    """A location as the turn log writes it."""
+    return {"area": loc[0], "level": loc[1]}
+
 
 _OPS: dict[str, Callable[[int, int], bool]] = {
     ">=": operator.ge,
@@ -206,21 +217,13 @@ def share_memos(ctx: TurnContext, shared: dict[str, Any]) -> None:
         ctx.cache[key] = shared.setdefault(key, {})
 
 
-def begin_turn(state: GameState) -> None:
-    """Advance the turn counter and reset the per-turn bookkeeping."""
-    state.turn += 1
-    state.caught = set()
-    state.pending_damp_loss = {}
-    state.fire_at_start = dict(state.fire)
-
-
 def play_turn(ctx: TurnContext, state: GameState, plan: Sequence[tuple[int, Step]]) -> TurnLog:
     """Play one whole turn on ``state`` (mutated) by the step table ``plan`` (step number,
     function; in play order) and return its log (in the quiet mode, ``ctx.log_events``
     False, a log with no events and no state). The driver knows no rule: the game hands
     it its steps, as it hands the steps their policies (``ctx.policies``)."""
     ctx.reset_events()
-    begin_turn(state)
+    state.begin_turn()
     for number, fn in plan:
         ctx.step = number
         fn(ctx, state)

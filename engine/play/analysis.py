@@ -26,7 +26,9 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from .analysis_games import (
+from ..board.model import Scenario
+from ..core.errors import UsageError
+from .montecarlo import (
     FULL_CHUNK,
     SCORE_FIELDS,
     Outcomes,
@@ -35,7 +37,7 @@ from .analysis_games import (
     game_seeds,
     no_response_outcomes,
 )
-from .analysis_report import (
+from .report import (
     Z95,
     AnalysisReport,
     Difference,
@@ -53,8 +55,6 @@ from .analysis_report import (
     verdict,
     wilson,
 )
-from .errors import UsageError
-from .scenario import Scenario
 
 __all__ = [
     "FULL_CHUNK",
@@ -196,7 +196,7 @@ def cli_analyze(
 ) -> int:
     """``fireground analyze FILE [--games N] [--seed S] [--turns T] [--no-response]
     [--against OTHER] [--out REPORT.pdf] [--json]``."""
-    from .io import load_scenario
+    from ..scenario.io import load_scenario
 
     games = int(args.games)
     if games < 1:
@@ -204,7 +204,7 @@ def cli_analyze(
     turns = getattr(args, "turns", None)
     if turns is not None and turns < 0:
         raise UsageError(f"{args.file}: --turns must be 0 or more")
-    from .checks import error_lines
+    from ..games.blitz.checks.run import error_lines
 
     if args.out and write_pdf is None:
         raise UsageError(f"{args.file}: --out needs the PDF writer of fireground.export")

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .scenario import Location, Scenario
+from ..board.model import Location, Scenario
 
 #: score fields, in the order the scorecard prints them
 SCORE_FIELDS = ("destroyed", "burning", "dead", "injured", "rescued", "buried", "units_lost")
@@ -82,10 +82,10 @@ def no_response_outcomes(
     progress: Progress | None = None,
 ) -> Outcomes:
     """Fire, bombs and collapse alone, on the vectorised core."""
-    from .fastsim import run_games
+    from ..games.blitz.fastsim import run_games
 
     r = run_games(scenario, games, turns, seed, workers=workers, progress=progress)
-    from .graph import build_graph
+    from ..board.graph import build_graph
 
     locs = list(build_graph(scenario).locations)
     zeros = np.zeros(r.games, dtype=np.int64)
@@ -125,8 +125,8 @@ Prepared = tuple[Scenario, Any, Any, dict[str, Any]]
 def _prepare(scenario: Scenario) -> Prepared:
     """The graph, the ruleset and the map-only memos every full game of ``scenario`` shares
     (filled by the first games; a game's result does not depend on them being warm)."""
-    from .graph import build_graph
-    from .ruleset import load_ruleset
+    from ..board.graph import build_graph
+    from ..core.ruleset import load_ruleset
 
     rules = load_ruleset(scenario.ruleset, dict(scenario.house_rules))
     return (scenario, build_graph(scenario), rules, {})

@@ -11,8 +11,8 @@ from typing import Any
 
 import numpy as np
 
-from .analysis_games import SCORE_FIELDS, Outcomes
-from .scenario import AreaKind, Scenario
+from ..board.model import AreaKind, Scenario
+from .montecarlo import SCORE_FIELDS, Outcomes
 
 Z95 = 1.959963984540054
 

@@ -1,7 +1,7 @@
 """Play a scenario turn by turn: :func:`new_game` for code, :func:`cli_simulate` for
 ``fireground simulate``.
 
->>> from fireground.engine.scenario import Scenario
+>>> from fireground.engine.board.model import Scenario
 >>> game = new_game(Scenario(name="empty", bombing=False), seed=1)
 >>> game.run(2)[-1].turn
 2
@@ -17,15 +17,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .dice import Dice
-from .graph import MapGraph, build_graph
-from .log import dumps, log_object
-from .ruleset import Ruleset, RulesetError, load_ruleset
-from .scenario import Scenario
-from .score import scorecard
-from .state import GameState, initial_state
-from .steps import policies, steps
-from .turn import Step, TurnContext, TurnLog, play_turn, share_memos
+from ..board.graph import MapGraph, build_graph
+from ..board.model import Scenario
+from ..core.dice import Dice
+from ..core.log import dumps, log_object
+from ..core.ruleset import Ruleset, RulesetError, load_ruleset
+from ..core.turn import Step, TurnContext, TurnLog, play_turn, share_memos
+from ..games.blitz.score import scorecard
+from ..games.blitz.state import GameState, initial_state
+from ..games.blitz.steps import policies, steps
+
+#: the orders API, imported only when a game is given an orders file
+_ORDERS = "fireground.engine.games.blitz.orders.apply"
 
 
 @dataclass
@@ -104,7 +107,7 @@ def new_game(
 
 def _apply_orders(game: Game) -> None:
     try:
-        orders_mod = importlib.import_module(f"{__package__}.orders")
+        orders_mod = importlib.import_module(_ORDERS)
     except ImportError:
         return
     apply = getattr(orders_mod, "apply_orders", None)
@@ -135,14 +138,14 @@ def _summary_line(log: TurnLog) -> str:
 
 def _findings_errors(scenario: Scenario, path: str) -> list[str]:
     """The check errors of a scenario as ``FILE:LINE:COL: CODE message`` lines."""
-    from .checks import error_lines
+    from ..games.blitz.checks.run import error_lines
 
     return error_lines(scenario, path)
 
 
 def cli_simulate(args: argparse.Namespace) -> int:
     """``fireground simulate FILE [--turns N] [--seed S] [--log F] [--orders F] [--json]``."""
-    from .io import load_scenario
+    from ..scenario.io import load_scenario
 
     path: str = args.file
     scenario = load_scenario(path)
@@ -166,7 +169,7 @@ def cli_simulate(args: argparse.Namespace) -> int:
         print(f"{path}: {exc}", file=sys.stderr)
         return 1
     if getattr(args, "orders", None):
-        orders_mod = importlib.import_module(f"{__package__}.orders")
+        orders_mod = importlib.import_module(_ORDERS)
         game.orders = orders_mod.load_orders(args.orders)
     out = sys.stdout
     if not args.json:
@@ -177,7 +180,7 @@ def cli_simulate(args: argparse.Namespace) -> int:
             print(_summary_line(log), file=out)
     score = game.score()
     if args.log:
-        from .io import atomic_write
+        from ..scenario.io import atomic_write
 
         atomic_write(args.log, game.log_json().encode("utf-8"), backup=False)
     if args.json:

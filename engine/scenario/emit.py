@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from .scenario import FORMAT_VERSION, Feature, ForceUnit, Objective, Scale, Scenario, Wind
+from ..board.model import FORMAT_VERSION, Feature, ForceUnit, Objective, Scale, Scenario, Wind
 
 SCHEMA_URL = "https://fireground.invalid/schema/scenario-v1.schema.json"
 """Where the header comment points yaml-language-server (``fireground schema`` prints it)."""

@@ -23,10 +23,13 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from ..board.model import FORMAT_VERSION, Scenario
+from ..core.errors import Diagnostic, ScenarioError
+from ..core.ruleset import KNOWN_RULESETS, RulesetError, unit_types
+from ..core.yamlsafe import MDict, MList, decode, parse, position
 from . import migrate as _migrate
 from .emit import dump_scenario
-from .errors import Diagnostic, ScenarioError
-from .model import (
+from .validate import (
     FEATURE_MODELS,
     OBJECTIVE_MODELS,
     RANGES,
@@ -36,9 +39,6 @@ from .model import (
     semantic_errors,
     to_scenario,
 )
-from .ruleset import KNOWN_RULESETS, RulesetError, unit_types
-from .scenario import FORMAT_VERSION, Scenario
-from .yamlsafe import MDict, MList, decode, parse, position
 
 __all__ = [
     "MAX_BYTES",

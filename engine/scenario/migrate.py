@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .scenario import FORMAT_VERSION
+from ..board.model import FORMAT_VERSION
 
 Data = dict[str, Any]
 Step = Callable[[Data], Data]

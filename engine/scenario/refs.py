@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from .model_schema import EntryModel, OccupantsModel, ProtectModel, ScenarioModel, StoreModel
+from .schema import EntryModel, OccupantsModel, ProtectModel, ScenarioModel, StoreModel
 
 Path = tuple[str | int, ...]
 #: One semantic problem: where (a path into the file's data) and what; ``near`` is the

@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
-from .scenario import COMPASS
+from ..board.model import COMPASS
 
 #: Inclusive ranges of the numbers the format limits (scenario-format.md).
 RANGES: dict[str, tuple[int, int]] = {

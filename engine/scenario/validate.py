@@ -11,8 +11,27 @@ Cross-references (ids that must resolve, levels that must exist) are checked by
 
 from __future__ import annotations
 
-from .model_refs import Path, Problem, semantic_errors
-from .model_schema import (
+from ..board.model import (
+    FORMAT_VERSION,
+    Area,
+    AreaKind,
+    Background,
+    Building,
+    Feature,
+    FeatureType,
+    ForceUnit,
+    Geo,
+    LocationRef,
+    LocationValue,
+    Material,
+    Objective,
+    Scale,
+    Scenario,
+    Start,
+    Wind,
+)
+from .refs import Path, Problem, semantic_errors
+from .schema import (
     FEATURE_MODELS,
     ID_PATTERN,
     OBJECTIVE_MODELS,
@@ -49,25 +68,6 @@ from .model_schema import (
     _FeatureBase,
     field_names,
     model_at,
-)
-from .scenario import (
-    FORMAT_VERSION,
-    Area,
-    AreaKind,
-    Background,
-    Building,
-    Feature,
-    FeatureType,
-    ForceUnit,
-    Geo,
-    LocationRef,
-    LocationValue,
-    Material,
-    Objective,
-    Scale,
-    Scenario,
-    Start,
-    Wind,
 )
 
 __all__ = [

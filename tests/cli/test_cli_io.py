@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from fireground.cli import main
-from fireground.engine import migrate
-from fireground.engine.io import dump_scenario, json_schema, load_scenario, loads_scenario
+from fireground.engine.scenario import migrate
+from fireground.engine.scenario.io import dump_scenario, json_schema, load_scenario, loads_scenario
 
 REPO = Path(__file__).resolve().parents[2]
 GOOD = REPO / "templates" / "street.fg.yaml"
@@ -55,7 +55,7 @@ def test_check_clean_file_exits_0(good: Path, capsys: pytest.CaptureFixture[str]
 def test_check_findings_exit_1_with_positions(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    pytest.importorskip("fireground.engine.checks")
+    pytest.importorskip("fireground.engine.games.blitz.checks.run")
     p = tmp_path / "o.fg.yaml"
     p.write_text(OVERLAP)
     rc, out, _ = run(["check", str(p)], capsys)
@@ -66,7 +66,7 @@ def test_check_findings_exit_1_with_positions(
 
 
 def test_check_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    pytest.importorskip("fireground.engine.checks")
+    pytest.importorskip("fireground.engine.games.blitz.checks.run")
     p = tmp_path / "o.fg.yaml"
     p.write_text(OVERLAP)
     rc, out, _ = run(["check", str(p), "--json"], capsys)
@@ -226,7 +226,7 @@ def test_new_unknown_template(tmp_path: Path, capsys: pytest.CaptureFixture[str]
 
 
 def test_every_template_loads_and_checks_clean() -> None:
-    checks = pytest.importorskip("fireground.engine.checks")
+    checks = pytest.importorskip("fireground.engine.games.blitz.checks.run")
     for path in sorted((REPO / "templates").glob("*.fg.yaml")):
         s = load_scenario(path)
         errors = [f for f in checks.check(s) if f.severity == "error"]

@@ -201,7 +201,7 @@ def test_exit_code(
 
 
 def test_max_turns_matches_the_format() -> None:
-    from fireground.engine.model_schema import RANGES
+    from fireground.engine.scenario.schema import RANGES
 
     assert RANGES["turns"][1] == cli.MAX_TURNS
 
@@ -260,7 +260,7 @@ def test_subprocess_exit_code(q: Path, args: str, code: int) -> None:
 def test_analyze_bad_out_fails_before_the_games(
     q: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, out: str
 ) -> None:
-    from fireground.engine import analysis
+    from fireground.engine.play import analysis
 
     def no_games(*args: object, **kwargs: object) -> None:
         raise AssertionError("the Monte Carlo run started")

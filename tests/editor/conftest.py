@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from editor_helpers import sq
 
-from fireground.engine.scenario import Area, AreaKind, Building, Feature, FeatureType, Scenario
+from fireground.engine.board.model import Area, AreaKind, Building, Feature, FeatureType, Scenario
 
 
 @pytest.fixture

@@ -12,8 +12,8 @@ from PySide6.QtWidgets import QPushButton
 from fireground.editor.analyze import Cancelled, burn_chances
 from fireground.editor.commands import PaintStartCommand
 from fireground.editor.scene.overlays import heat_color
-from fireground.engine.analysis import outcomes
-from fireground.engine.scenario import Scenario
+from fireground.engine.board.model import Scenario
+from fireground.engine.play.analysis import outcomes
 
 
 def redness(c: QColor) -> int:
@@ -29,7 +29,7 @@ def test_heat_colours_get_redder_with_the_chance() -> None:
 def test_burn_chances_are_the_engines(small: Scenario) -> None:
     from dataclasses import replace
 
-    from fireground.engine.scenario import LocationValue, Start
+    from fireground.engine.board.model import LocationValue, Start
 
     s = replace(small, start=Start(fires=(LocationValue("H1", 0, 3),)), turns=8)
     seen: list[int] = []
@@ -43,7 +43,7 @@ def test_burn_chances_are_the_engines(small: Scenario) -> None:
     assert all(short.chances[loc] <= b.chances[loc] for loc in b.chances)
     assert short.chances[("H2", 1)] < b.chances[("H2", 1)]
     # The same games played in one call of the engine give the same counts.
-    from fireground.engine.analysis import game_seeds
+    from fireground.engine.play.analysis import game_seeds
 
     total = 0.0
     for n, sd in zip([25, 25, 10], game_seeds(7, 3), strict=True):
@@ -95,7 +95,7 @@ def test_analyze_draws_a_heat_map_that_follows_the_chances(qtbot, window) -> Non
 
 def test_analyze_refuses_a_scenario_with_errors(qtbot, window) -> None:  # type: ignore[no-untyped-def]
     from fireground.editor.commands import AddAreasCommand
-    from fireground.engine.scenario import Area, AreaKind
+    from fireground.engine.board.model import Area, AreaKind
 
     win = window
     # A bow-tie polygon is a geometry error.

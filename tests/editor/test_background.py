@@ -13,9 +13,14 @@ from PySide6.QtGui import QColor, QImage
 from fireground.editor import background as bgmod
 from fireground.editor.commands import ChangeBackgroundCommand
 from fireground.editor.document import Document
-from fireground.engine.errors import ScenarioError
-from fireground.engine.io import dump_scenario, load_scenario, loads_scenario, save_scenario
-from fireground.engine.scenario import Background, Scenario
+from fireground.engine.board.model import Background, Scenario
+from fireground.engine.core.errors import ScenarioError
+from fireground.engine.scenario.io import (
+    dump_scenario,
+    load_scenario,
+    loads_scenario,
+    save_scenario,
+)
 
 HEAD = "fireground: 1\nruleset: blitz\nname: traced\n"
 

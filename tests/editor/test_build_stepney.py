@@ -17,8 +17,8 @@ from editor_helpers import at, click, hover
 from PySide6.QtCore import QPoint, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QPushButton, QToolButton, QWidget
 
-from fireground.engine.io import load_scenario
-from fireground.engine.scenario import FeatureType
+from fireground.engine.board.model import FeatureType
+from fireground.engine.scenario.io import load_scenario
 
 SHOTS = os.environ.get("FIREGROUND_E2E_SHOTS")
 

@@ -10,9 +10,9 @@ from PySide6.QtCore import QPoint, QPointF, Qt
 
 from fireground.editor.commands import AddAreasCommand, PaintStartCommand
 from fireground.editor.scene.items import MarkerText
-from fireground.engine.graph import build_graph
-from fireground.engine.io import load_scenario
-from fireground.engine.scenario import Area, AreaKind
+from fireground.engine.board.graph import build_graph
+from fireground.engine.board.model import Area, AreaKind
+from fireground.engine.scenario.io import load_scenario
 
 
 def at(win, x: float, y: float) -> QPoint:  # type: ignore[no-untyped-def]
@@ -296,7 +296,7 @@ def test_build_a_terrace_from_scratch(qtbot, qapp, recovery_dir: Path, tmp_path:
     save: the file loads back and checks clean of errors."""
     from fireground.editor.document import Document
     from fireground.editor.main_window import MainWindow
-    from fireground.engine.checks import check
+    from fireground.engine.games.blitz.checks.run import check
 
     win = MainWindow(Document())
     win.ask_unsaved = 0x00800000

@@ -9,7 +9,7 @@ from editor_helpers import sq
 
 from fireground.editor import commands as c
 from fireground.editor.document import Document
-from fireground.engine.scenario import (
+from fireground.engine.board.model import (
     Area,
     AreaKind,
     Building,

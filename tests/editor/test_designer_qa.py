@@ -12,8 +12,8 @@ from PySide6.QtWidgets import QApplication, QToolButton
 
 from fireground.editor.scene.items import FeatureItem, MarkerText
 from fireground.editor.scene.map_view import SNAP_PX
-from fireground.engine.graph import build_graph
-from fireground.engine.scenario import AreaKind, FeatureType
+from fireground.engine.board.graph import build_graph
+from fireground.engine.board.model import AreaKind, FeatureType
 
 TOOL_KEYS = {
     "Select": Qt.Key_V,
@@ -263,10 +263,10 @@ def test_first_check_is_not_slowed_by_the_import(monkeypatch, small) -> None:  #
     import fireground.engine as engine_pkg
     from fireground.editor.panels.issues import _timed
 
-    monkeypatch.delitem(sys.modules, "fireground.engine.checks")
+    monkeypatch.delitem(sys.modules, "fireground.engine.games.blitz.checks.run")
     monkeypatch.setattr(engine_pkg, "checks", engine_pkg.checks, raising=False)
     found, secs = _timed(small)
-    assert "fireground.engine.checks" in sys.modules  # it was imported afresh …
+    assert "fireground.engine.games.blitz.checks.run" in sys.modules  # it was imported afresh …
     assert secs < 0.3  # … and the clock did not see it
     assert isinstance(found, list)
 

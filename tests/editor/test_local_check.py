@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from fireground.editor import ops
 from fireground.editor.local_check import LocalChecker
-from fireground.engine.checks import check
-from fireground.engine.scenario import Area, AreaKind
-from fireground.engine.synthetic import synthetic_city
+from fireground.engine.board.model import Area, AreaKind
+from fireground.engine.games.blitz.checks.run import check
+from fireground.engine.scenario.synthetic import synthetic_city
 
 
 def key(findings: list) -> set[tuple[str, str | None, str]]:  # type: ignore[type-arg]

@@ -6,8 +6,8 @@ from editor_helpers import sq
 from shapely.geometry import Polygon
 
 from fireground.editor import geometry, ops
-from fireground.engine.graph import build_graph
-from fireground.engine.scenario import Area, AreaKind, LocationValue, Scenario
+from fireground.engine.board.graph import build_graph
+from fireground.engine.board.model import Area, AreaKind, LocationValue, Scenario
 
 
 def test_split_footprint_into_cells_covers_it(small: Scenario) -> None:

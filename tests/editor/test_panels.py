@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import QPointF, Qt
 
 from fireground.editor.commands import ChangeSettingsCommand
-from fireground.engine.scenario import FeatureType, Wind
+from fireground.engine.board.model import FeatureType, Wind
 
 
 def test_properties_edit_the_selected_areas_together(qtbot, window) -> None:  # type: ignore[no-untyped-def]
@@ -123,7 +123,7 @@ def test_overlays_draw_adjacency_reach_and_wind(qtbot, window) -> None:  # type:
     from PySide6.QtCore import Qt as _Qt
 
     from fireground.editor.commands import AddAreasCommand
-    from fireground.engine.scenario import Area, AreaKind
+    from fireground.engine.board.model import Area, AreaKind
 
     win = window
     doc = win.doc

@@ -13,7 +13,7 @@ from fireground.editor import recovery
 from fireground.editor.commands import ChangeSettingsCommand
 from fireground.editor.document import Document
 from fireground.editor.main_window import MainWindow
-from fireground.engine.io import load_scenario
+from fireground.engine.scenario.io import load_scenario
 
 CHILD = textwrap.dedent(
     """
@@ -22,7 +22,7 @@ CHILD = textwrap.dedent(
     from fireground.editor.commands import ChangeSettingsCommand
     from fireground.editor.document import Document
     from fireground.editor.main_window import MainWindow
-    from fireground.engine.io import load_scenario
+    from fireground.engine.scenario.io import load_scenario
 
     app = QApplication([])
     path = sys.argv[1]
@@ -112,7 +112,7 @@ def test_start_up_offers_to_restore_after_a_crash(
     from PySide6.QtCore import Qt
 
     from fireground.editor.app import open_window, start_window
-    from fireground.engine.io import save_scenario
+    from fireground.engine.scenario.io import save_scenario
 
     original = tmp_path / "small.fg.yaml"
     save_scenario(small, original)

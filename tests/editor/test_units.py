@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QComboBox, QFormLayout, QLineEdit, QSpinBox, QWidg
 from fireground.editor import ops
 from fireground.editor.commands import AddFeatureCommand, ChangeForcesCommand
 from fireground.editor.scene.items import UnitItem
-from fireground.engine.scenario import Feature, FeatureType, ForceUnit
+from fireground.engine.board.model import Feature, FeatureType, ForceUnit
 
 
 @pytest.fixture
@@ -132,7 +132,7 @@ def test_several_units_at_once_and_delete(qtbot, crewed) -> None:  # type: ignor
 def test_unit_edits_are_checked_like_the_loader() -> None:
     from editor_helpers import sq
 
-    from fireground.engine.scenario import Area, AreaKind, Building, Scenario
+    from fireground.engine.board.model import Area, AreaKind, Building, Scenario
 
     s = Scenario(
         buildings=(Building("b", levels=2),),

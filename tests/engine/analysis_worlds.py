@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import math
 
-from fireground.engine.scenario import (
+from fireground.engine.board.model import (
     Area,
     AreaKind,
     Building,

@@ -16,8 +16,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from fireground.engine.ruleset import unit_types
-from fireground.engine.scenario import (
+from fireground.engine.board.model import (
     COMPASS,
     Area,
     AreaKind,
@@ -34,6 +33,7 @@ from fireground.engine.scenario import (
     Start,
     Wind,
 )
+from fireground.engine.core.ruleset import unit_types
 
 #: Ids a YAML 1.1 reader would turn into booleans, numbers or null.
 TRICKY_IDS = ("NO", "no", "on", "OFF", "yes", "y", "n", "true", "null", "012", "1e3", "0x1F",

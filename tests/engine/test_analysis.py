@@ -11,8 +11,7 @@ import numpy as np
 import pytest
 from analysis_worlds import close, fire_at, mixed_scenario, row
 
-from fireground.engine import analysis, fastsim
-from fireground.engine.scenario import (
+from fireground.engine.board.model import (
     Feature,
     FeatureType,
     LocationValue,
@@ -21,6 +20,8 @@ from fireground.engine.scenario import (
     Start,
     Wind,
 )
+from fireground.engine.games.blitz import fastsim
+from fireground.engine.play import analysis
 
 
 def first_turn(scenario: Scenario, games: int = 200_000, seed: int = 1) -> fastsim.Batch:
@@ -109,7 +110,7 @@ def test_oil_store_flares_and_spreads() -> None:
 
 # -- the fast core agrees with the reference engine ---------------------------------------------
 def reference_burns(scenario: Scenario, games: int, turns: int) -> tuple[list, np.ndarray]:
-    from fireground.engine.simulate import new_game
+    from fireground.engine.play.simulate import new_game
 
     m = fastsim.build_model(scenario)
     index = {loc: k for k, loc in enumerate(m.locations)}
@@ -139,7 +140,7 @@ def test_fast_core_agrees_with_reference_engine(which: str, repo) -> None:  # ty
     from statistics import NormalDist
 
     if which == "stepney":
-        from fireground.engine.io import load_scenario
+        from fireground.engine.scenario.io import load_scenario
 
         scenario = dataclasses.replace(
             load_scenario(repo / "examples" / "stepney.fg.yaml"), forces=()
@@ -177,7 +178,7 @@ def test_same_seed_same_games_on_one_or_two_workers() -> None:
 
 def test_report_json_shape_and_verdict(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
     from fireground.cli import main
-    from fireground.engine.io import save_scenario
+    from fireground.engine.scenario.io import save_scenario
 
     s = mixed_scenario()
     path = tmp_path / "mixed.fg.yaml"
@@ -255,7 +256,7 @@ def test_analyze_refuses_a_map_with_nowhere_to_burn(no_response: bool) -> None:
 
 
 def test_judged_text_keeps_a_rare_loss_visible() -> None:
-    from fireground.engine.analysis_report import ObjectiveStat, judged_text
+    from fireground.engine.play.report import ObjectiveStat, judged_text
 
     def stat(mean: float | None, measure: str = "destroyed") -> ObjectiveStat:
         return ObjectiveStat("x", "protect", 1, 2, 0.5, 0.1, 0.9, mean, measure)

@@ -7,8 +7,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from fireground.engine import analysis
-from fireground.engine.io import load_scenario
+from fireground.engine.play import analysis
+from fireground.engine.scenario.io import load_scenario
 
 pypdf = pytest.importorskip("pypdf")
 
@@ -23,7 +23,7 @@ def test_autopilot_games_are_the_same_on_one_or_two_workers(repo: Path) -> None:
         assert np.array_equal(one.score[f], two.score[f])
     assert one.objectives.shape == (4, len(s.objectives))
     # a game is the reference engine's game for its seed
-    from fireground.engine.simulate import new_game
+    from fireground.engine.play.simulate import new_game
 
     seed0 = analysis.game_seeds(11, 4)[0]
     game = new_game(s, seed0)
@@ -71,7 +71,7 @@ def test_objectives_report_what_they_are_judged_on(repo: Path, no_response: bool
     contain = next(k for k, o in enumerate(s.objectives) if o.type == "contain")
     assert np.array_equal(out.figures[:, contain], out.destroyed.sum(axis=1))
     if not no_response:
-        from fireground.engine.simulate import new_game
+        from fireground.engine.play.simulate import new_game
 
         game = new_game(s, analysis.game_seeds(5, 6)[2])
         game.run(12)

@@ -7,9 +7,7 @@ from typing import Any
 
 import pytest
 
-from fireground.engine import checks as checks_mod
-from fireground.engine.checks import Finding, check, errors
-from fireground.engine.scenario import (
+from fireground.engine.board.model import (
     Area,
     AreaKind,
     Building,
@@ -22,6 +20,8 @@ from fireground.engine.scenario import (
     Scenario,
     Start,
 )
+from fireground.engine.games.blitz.checks import run as checks_mod
+from fireground.engine.games.blitz.checks.run import Finding, check, errors
 
 ST, OP, WA, BU = AreaKind.STREET, AreaKind.OPEN, AreaKind.WATER, AreaKind.BUILDING
 F = FeatureType

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from fireground.cli import main
-from fireground.engine.checks import background_image_path, check
-from fireground.engine.io import load_scenario, loads_scenario
-from fireground.engine.scenario import Background, Scenario
+from fireground.engine.board.model import Background, Scenario
+from fireground.engine.games.blitz.checks.run import background_image_path, check
+from fireground.engine.scenario.io import load_scenario, loads_scenario
 
 MAP = """\
 fireground: 1

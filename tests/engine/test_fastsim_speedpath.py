@@ -12,8 +12,7 @@ import numpy as np
 import pytest
 from analysis_worlds import close, fire_at, mixed_scenario, row
 
-from fireground.engine import analysis, fastsim
-from fireground.engine.scenario import (
+from fireground.engine.board.model import (
     Feature,
     FeatureType,
     LocationRef,
@@ -24,6 +23,8 @@ from fireground.engine.scenario import (
     Start,
     Wind,
 )
+from fireground.engine.games.blitz import fastsim
+from fireground.engine.play import analysis
 
 needs_kernel = pytest.mark.skipif(
     fastsim.kernels() is None, reason="no numba kernel (numba missing or FIREGROUND_NO_NUMBA)"

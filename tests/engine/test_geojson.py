@@ -11,8 +11,10 @@ from typing import Any
 import pytest
 
 from fireground.cli import main
-from fireground.engine.errors import ScenarioError
-from fireground.engine.geojson import (
+from fireground.engine.board.model import FeatureType, Geo
+from fireground.engine.core.errors import ScenarioError
+from fireground.engine.scenario.io import load_scenario
+from fireground.geojson import (
     GeoReference,
     dumps_geojson,
     from_geojson,
@@ -20,8 +22,6 @@ from fireground.engine.geojson import (
     load_geojson,
     to_geojson,
 )
-from fireground.engine.io import load_scenario
-from fireground.engine.scenario import FeatureType, Geo
 
 REPO = Path(__file__).resolve().parents[2]
 FIXTURE = REPO / "tests" / "fixtures" / "geojson" / "paternoster_27700.geojson"

@@ -15,10 +15,10 @@ from typing import Any
 import pytest
 
 from fireground.cli import main
-from fireground.engine.errors import ScenarioError
-from fireground.engine.geojson import dumps_geojson, from_geojson, load_geojson, to_geojson
-from fireground.engine.io import dump_scenario, load_scenario, loads_scenario
-from fireground.engine.scenario import Geo
+from fireground.engine.board.model import Geo
+from fireground.engine.core.errors import ScenarioError
+from fireground.engine.scenario.io import dump_scenario, load_scenario, loads_scenario
+from fireground.geojson import dumps_geojson, from_geojson, load_geojson, to_geojson
 
 REPO = Path(__file__).resolve().parents[2]
 FIXTURES = REPO / "tests" / "fixtures" / "geojson"

@@ -8,10 +8,10 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from fireground.engine import adjacency
-from fireground.engine import shapes as shapes_mod
-from fireground.engine.graph import MapGraph, build_graph, max_hose_lengths
-from fireground.engine.scenario import (
+from fireground.engine.board import adjacency
+from fireground.engine.board import shapes as shapes_mod
+from fireground.engine.board.graph import MapGraph, build_graph, max_hose_lengths
+from fireground.engine.board.model import (
     Area,
     AreaKind,
     Building,

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from fireground.engine import hose_steps
-from fireground.engine.io import load_scenario
-from fireground.engine.simulate import new_game
+from fireground.engine.games.blitz.reach import hose_steps
+from fireground.engine.play.simulate import new_game
+from fireground.engine.scenario.io import load_scenario
 
 EXAMPLES = sorted((Path(__file__).resolve().parents[2] / "examples").glob("*.fg.yaml"))
 

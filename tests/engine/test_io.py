@@ -14,18 +14,18 @@ import pytest
 from hypothesis import given, settings
 from strategies import scenarios
 
-from fireground.engine import migrate
-from fireground.engine.emit import text
-from fireground.engine.errors import ScenarioError
-from fireground.engine.io import (
+from fireground.engine.board.model import Area, AreaKind, Building, Scenario
+from fireground.engine.core.errors import ScenarioError
+from fireground.engine.core.yamlsafe import parse
+from fireground.engine.scenario import migrate
+from fireground.engine.scenario.emit import text
+from fireground.engine.scenario.io import (
     dump_scenario,
     json_schema,
     load_scenario,
     loads_scenario,
     save_scenario,
 )
-from fireground.engine.scenario import Area, AreaKind, Building, Scenario
-from fireground.engine.yamlsafe import parse
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = """\

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from fireground.engine.errors import ScenarioError
-from fireground.engine.io import MAX_BYTES, MAX_ERRORS, load_scenario, loads_scenario
-from fireground.engine.yamlsafe import MAX_DEPTH, parse
+from fireground.engine.core.errors import ScenarioError
+from fireground.engine.core.yamlsafe import MAX_DEPTH, parse
+from fireground.engine.scenario.io import MAX_BYTES, MAX_ERRORS, load_scenario, loads_scenario
 
 HEAD = "fireground: 1\nruleset: blitz\n"  # two lines: bodies below start on line 3
 AREA = "  - {id: R1, kind: street, polygon: [[0, 0], [10, 0], [10, 10], [0, 10]]}\n"

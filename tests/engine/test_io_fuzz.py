@@ -16,10 +16,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import scenarios
 
-from fireground.engine.errors import ScenarioError
-from fireground.engine.io import dump_scenario, loads_scenario
-from fireground.engine.scenario import Scenario
-from fireground.engine.yamlsafe import parse
+from fireground.engine.board.model import Scenario
+from fireground.engine.core.errors import ScenarioError
+from fireground.engine.core.yamlsafe import parse
+from fireground.engine.scenario.io import dump_scenario, loads_scenario
 
 POSITION = re.compile(r"^<string>(:\d+:\d+)?: \S")
 

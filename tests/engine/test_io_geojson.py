@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 
 from fireground.cli import main
-from fireground.engine.errors import ScenarioError
-from fireground.engine.geojson import from_geojson, load_geojson, to_geojson
-from fireground.engine.io import load_scenario
+from fireground.engine.core.errors import ScenarioError
+from fireground.engine.scenario.io import load_scenario
+from fireground.geojson import from_geojson, load_geojson, to_geojson
 
 REPO = Path(__file__).resolve().parents[2]
 E0, N0 = 532_100.0, 181_200.0  # British National Grid metres, near St Paul's

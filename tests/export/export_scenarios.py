@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from fireground.engine.scenario import (
+from fireground.engine.board.model import (
     Area,
     AreaKind,
     Building,

@@ -12,8 +12,8 @@ from export_scenarios import grid_scenario, small_scenario
 from pdfread import rects
 from pypdf import PdfReader
 
-from fireground.engine.errors import UsageError
-from fireground.engine.scenario import LocationValue
+from fireground.engine.board.model import LocationValue
+from fireground.engine.core.errors import UsageError
 from fireground.export import layout as layout_mod
 from fireground.export.briefing import write_briefing
 from fireground.export.counters import counter_counts, counter_side, write_counters

@@ -11,7 +11,7 @@ from export_scenarios import small_scenario, square
 from pypdf import PdfReader
 
 from fireground.cli import main
-from fireground.engine.scenario import Area, AreaKind, Building, Scenario
+from fireground.engine.board.model import Area, AreaKind, Building, Scenario
 from fireground.export.pack import export_pack
 from fireground.export.turn_report import event_text, write_turn_report
 
@@ -172,7 +172,7 @@ def test_cli_export_bad_only_is_usage_error(tmp_path: Path, capsys) -> None:
 def test_cli_png_plans_follow_dpi_option(tmp_path: Path, capsys) -> None:
     from PIL import Image
 
-    from fireground.engine.io import save_scenario
+    from fireground.engine.scenario.io import save_scenario
 
     src = tmp_path / "s.fg.yaml"
     save_scenario(small_scenario(), src)

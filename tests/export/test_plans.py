@@ -10,7 +10,7 @@ from export_scenarios import grid_scenario, small_scenario, square
 from pdfread import placements, rects, subpaths
 from pypdf import PdfReader
 
-from fireground.engine.scenario import Area, AreaKind, Building, Scenario
+from fireground.engine.board.model import Area, AreaKind, Building, Scenario
 from fireground.export.layout import CM, MM
 from fireground.export.plans import TileGrid, plan_tiles, tile_options, write_plans
 

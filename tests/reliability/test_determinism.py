@@ -27,7 +27,7 @@ pytestmark = pytest.mark.slow
 
 def _has_simulate() -> bool:
     try:
-        return importlib.util.find_spec("fireground.engine.simulate") is not None
+        return importlib.util.find_spec("fireground.engine.play.simulate") is not None
     except ImportError:
         return False
 
@@ -44,7 +44,7 @@ def _run(args: list[str], hash_seed: str, cwd: Path) -> subprocess.CompletedProc
     )
 
 
-@pytest.mark.skipif(not _has_simulate(), reason="fireground.engine.simulate not written yet")
+@pytest.mark.skipif(not _has_simulate(), reason="fireground.engine.play.simulate not written yet")
 @pytest.mark.parametrize("example", EXAMPLES, ids=lambda p: p.name.split(".")[0])
 def test_simulate_logs_are_identical_across_hash_seeds(example: Path, tmp_path: Path) -> None:
     def one(seed: str) -> tuple[bytes, bytes]:

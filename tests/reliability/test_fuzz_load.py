@@ -29,11 +29,11 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 
-from fireground.engine.checks import check
-from fireground.engine.errors import ScenarioError
-from fireground.engine.io import dump_scenario, loads_scenario
-from fireground.engine.scenario import Scenario
-from fireground.engine.yamlsafe import parse
+from fireground.engine.board.model import Scenario
+from fireground.engine.core.errors import ScenarioError
+from fireground.engine.core.yamlsafe import parse
+from fireground.engine.games.blitz.checks.run import check
+from fireground.engine.scenario.io import dump_scenario, loads_scenario
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "tests" / "engine"))

@@ -32,8 +32,13 @@ from pathlib import Path
 import pytest
 
 from fireground.cli import main
-from fireground.engine.io import dump_scenario, load_scenario, loads_scenario, save_scenario
-from fireground.engine.synthetic import synthetic_city
+from fireground.engine.scenario.io import (
+    dump_scenario,
+    load_scenario,
+    loads_scenario,
+    save_scenario,
+)
+from fireground.engine.scenario.synthetic import synthetic_city
 
 pytestmark = pytest.mark.slow
 
@@ -76,12 +81,12 @@ SERVER = textwrap.dedent(
     """
     import os, select, signal, sys, time
     from fireground.cli import main
-    import fireground.commands, fireground.engine.io
+    import fireground.commands, fireground.engine.scenario.io
     from PySide6.QtWidgets import QApplication
     from fireground.editor.commands import ChangeSettingsCommand
     from fireground.editor.document import Document
     from fireground.editor.main_window import MainWindow
-    from fireground.engine.io import load_scenario
+    from fireground.engine.scenario.io import load_scenario
 
     def editor(path, ready):
         app = QApplication([])

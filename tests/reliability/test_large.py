@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from fireground.engine.checks import check
-from fireground.engine.io import load_scenario
-from fireground.engine.synthetic import write_synthetic_city
+from fireground.engine.games.blitz.checks.run import check
+from fireground.engine.scenario.io import load_scenario
+from fireground.engine.scenario.synthetic import write_synthetic_city
 
 pytestmark = pytest.mark.slow
 
@@ -52,7 +52,7 @@ EXPORT_CHILD = textwrap.dedent(
     """
     import resource, sys
     from pathlib import Path
-    from fireground.engine.io import load_scenario
+    from fireground.engine.scenario.io import load_scenario
     from fireground.export.pack import export_pack
 
     s = load_scenario(sys.argv[1])
@@ -89,7 +89,7 @@ EDITOR_CHILD = textwrap.dedent(
     from PySide6.QtWidgets import QApplication
     from fireground.editor.document import Document
     from fireground.editor.main_window import MainWindow
-    from fireground.engine.io import load_scenario
+    from fireground.engine.scenario.io import load_scenario
 
     app = QApplication([])
     path = sys.argv[1]

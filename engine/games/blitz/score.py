@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .ruleset import Ruleset
-from .scenario import Objective, Scenario
+from ...board.model import Objective, Scenario
+from ...core.ruleset import Ruleset
 from .state import GameState
 from .units import LOST
 

@@ -12,8 +12,9 @@ from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import Any
 
-from .ruleset import Ruleset
-from .scenario import AreaKind, FeatureType, Location, Material, Scenario
+from ...board.model import AreaKind, FeatureType, Location, Material, Scenario
+from ...core.ruleset import Ruleset
+from ...core.turn import loc_dict
 from .units import VEHICLE, Casualty, HoseLine, UnitState, make_units
 
 _unit_loc = attrgetter("loc")
@@ -21,10 +22,6 @@ _unit_loc = attrgetter("loc")
 
 def _unit_id(u: UnitState) -> str:
     return u.id
-
-
-def loc_dict(loc: Location) -> dict[str, Any]:
-    return {"area": loc[0], "level": loc[1]}
 
 
 @dataclass
@@ -115,6 +112,13 @@ class GameState:
             fire_at_start=dict(self.fire_at_start),
             extra=_deep_copy(self.extra),
         )
+
+    def begin_turn(self) -> None:
+        """Advance the turn counter and reset the per-turn bookkeeping."""
+        self.turn += 1
+        self.caught = set()
+        self.pending_damp_loss = {}
+        self.fire_at_start = dict(self.fire)
 
     def to_log(self) -> dict[str, Any]:
         """The ``state`` object of the turn log: every list sorted."""

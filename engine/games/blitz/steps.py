@@ -7,9 +7,10 @@ no rule imports the autopilot or the orders.
 
 from __future__ import annotations
 
-from . import autopilot, orders
+from ...core.turn import Policies, Step
+from . import autopilot
+from .orders import apply as orders
 from .rules import bombing, damage, fatigue, fire, firefighting, movement, rescue, water
-from .turn import Policies, Step
 
 
 def steps() -> list[tuple[int, Step]]:

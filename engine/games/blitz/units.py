@@ -6,8 +6,8 @@ team of its equipment, whose ``parent`` is the unit id (``E1.1``, ``E1.2``...). 
 medical vehicles get foot crews the same way (``rescue.crews`` in the ruleset). Stands move,
 man branches, climb ladders and tire; vehicles drive; pumps feed hoses.
 
->>> from fireground.engine.ruleset import load_ruleset
->>> from fireground.engine.scenario import ForceUnit, Scenario
+>>> from fireground.engine.core.ruleset import load_ruleset
+>>> from fireground.engine.board.model import ForceUnit, Scenario
 >>> units = make_units(Scenario(forces=(ForceUnit("E1", "general_appliance", entry="A"),)),
 ...                    load_ruleset())
 >>> sorted(units)
@@ -21,8 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .ruleset import Ruleset
-from .scenario import Location, Scenario
+from ...board.model import Location, Scenario
+from ...core.ruleset import Ruleset
 
 #: kinds of unit state: a vehicle, a piece of equipment (trailer or skid pump), a stand
 VEHICLE, EQUIPMENT, STAND = "vehicle", "equipment", "stand"

@@ -9,8 +9,8 @@ import json
 import math
 from typing import Any
 
-from .errors import Diagnostic, ScenarioError
-from .yamlsafe import parse, position
+from ...core.errors import Diagnostic, ScenarioError
+from ...core.yamlsafe import parse, position
 
 DEFAULT_METRES_PER_CM = 0.5
 POINT_KEYS = ("level", "material", "pressure", "points", "count", "name", "text")

@@ -11,9 +11,9 @@ from typing import Any
 import shapely
 from shapely.geometry import Point, Polygon
 
-from .geojson_common import POINT_KEYS, Report, as_text, num, show, suggest, with_article
-from .model import RANGES
-from .scenario import AreaKind, FeatureType, Geo, Material
+from ...board.model import AreaKind, FeatureType, Geo, Material
+from ..validate import RANGES
+from .common import POINT_KEYS, Report, as_text, num, show, suggest, with_article
 
 _AREA_KEYS = ("id", "kind", "building", "levels", "name", "basement", "building_name")
 #: Each point feature type: its own keys, and which of them it needs.

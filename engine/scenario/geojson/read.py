@@ -15,23 +15,14 @@ import shapely
 from pydantic import ValidationError
 from shapely.geometry import Polygon
 
-from .errors import Diagnostic, ScenarioError
-from .geojson_common import (
-    DEFAULT_METRES_PER_CM,
-    from_local,
-    is_lonlat,
-    lower,
-    num,
-    show,
-    tidy,
-    to_local,
-)
-from .geojson_props import FoundArea, FoundPoint, PropertyReader
-from .io import MAX_BYTES
-from .model import ScenarioModel, semantic_errors, to_scenario
-from .ruleset import KNOWN_RULESETS, unit_types
-from .scenario import Geo, Scenario
-from .yamlsafe import decode
+from ...board.model import Geo, Scenario
+from ...core.errors import Diagnostic, ScenarioError
+from ...core.ruleset import KNOWN_RULESETS, unit_types
+from ...core.yamlsafe import decode
+from ..io import MAX_BYTES
+from ..validate import ScenarioModel, semantic_errors, to_scenario
+from .common import DEFAULT_METRES_PER_CM, from_local, is_lonlat, lower, num, show, tidy, to_local
+from .props import FoundArea, FoundPoint, PropertyReader
 
 #: A repair by make_valid is accepted when what it drops or adds is at most this share.
 REPAIR_TOLERANCE = 0.01

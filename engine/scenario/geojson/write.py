@@ -10,8 +10,8 @@ from typing import Any
 
 from shapely.geometry import Point
 
-from .geojson_common import DEFAULT_METRES_PER_CM, POINT_KEYS, from_local, is_lonlat, tidy
-from .scenario import Geo, Scenario
+from ...board.model import Geo, Scenario
+from .common import DEFAULT_METRES_PER_CM, POINT_KEYS, from_local, is_lonlat, tidy
 
 _TAG = re.compile(
     r"^\[geojson origin=(?P<x>[^,\s]+),(?P<y>\S+) metres_per_cm=(?P<k>\S+?)"

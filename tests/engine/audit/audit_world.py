@@ -12,10 +12,8 @@ from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from typing import Any
 
-from fireground.engine.dice import Dice, ScriptedDice
-from fireground.engine.graph import build_graph
-from fireground.engine.ruleset import load_ruleset
-from fireground.engine.scenario import (
+from fireground.engine.board.graph import build_graph
+from fireground.engine.board.model import (
     Area,
     AreaKind,
     Building,
@@ -28,10 +26,12 @@ from fireground.engine.scenario import (
     Start,
     Wind,
 )
-from fireground.engine.state import GameState, initial_state
-from fireground.engine.steps import policies
-from fireground.engine.turn import TurnContext
-from fireground.engine.units import STAND, VEHICLE, HoseLine, UnitState
+from fireground.engine.core.dice import Dice, ScriptedDice
+from fireground.engine.core.ruleset import load_ruleset
+from fireground.engine.core.turn import TurnContext
+from fireground.engine.games.blitz.state import GameState, initial_state
+from fireground.engine.games.blitz.steps import policies
+from fireground.engine.games.blitz.units import STAND, VEHICLE, HoseLine, UnitState
 
 Loc = tuple[str, int]
 _KIND = {"B": AreaKind.BUILDING, "S": AreaKind.STREET, "O": AreaKind.OPEN, "W": AreaKind.WATER}

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from audit_world import evs, grid, play, stand, vehicle
 
-from fireground.engine.rules import bombing, fire
-from fireground.engine.scenario import Wind
+from fireground.engine.board.model import Wind
+from fireground.engine.games.blitz.rules import bombing, fire
 
 B00, B01, B02, B03 = ("B00", 0), ("B01", 0), ("B02", 0), ("B03", 0)
 

@@ -15,11 +15,11 @@ from fractions import Fraction as F
 import pytest
 from audit_world import assert_binomial, grid, hose, play, stand
 
-from fireground.engine.dice import Dice
-from fireground.engine.rules import bombing, fatigue, fire, movement, rescue
-from fireground.engine.rules import firefighting as ff
-from fireground.engine.scenario import ForceUnit, Wind
-from fireground.engine.units import Casualty, HoseLine
+from fireground.engine.board.model import ForceUnit, Wind
+from fireground.engine.core.dice import Dice
+from fireground.engine.games.blitz.rules import bombing, fatigue, fire, movement, rescue
+from fireground.engine.games.blitz.rules import firefighting as ff
+from fireground.engine.games.blitz.units import Casualty, HoseLine
 
 N = 2000
 B00, B01, B02, B03 = ("B00", 0), ("B01", 0), ("B02", 0), ("B03", 0)

@@ -6,14 +6,14 @@ from __future__ import annotations
 import pytest
 from audit_world import evs, grid, hose, play, stand, vehicle
 
-from fireground.engine.rules import bombing, damage, movement, rescue
-from fireground.engine.rules import firefighting as ff
-from fireground.engine.ruleset import load_ruleset, unit_types
-from fireground.engine.scenario import ForceUnit
-from fireground.engine.simulate import new_game
-from fireground.engine.steps import steps
-from fireground.engine.turn import play_turn
-from fireground.engine.units import EQUIPMENT, STAND, HoseLine, UnitState
+from fireground.engine.board.model import ForceUnit
+from fireground.engine.core.ruleset import load_ruleset, unit_types
+from fireground.engine.core.turn import play_turn
+from fireground.engine.games.blitz.rules import bombing, damage, movement, rescue
+from fireground.engine.games.blitz.rules import firefighting as ff
+from fireground.engine.games.blitz.steps import steps
+from fireground.engine.games.blitz.units import EQUIPMENT, STAND, HoseLine, UnitState
+from fireground.engine.play.simulate import new_game
 
 B00, B01, B02 = ("B00", 0), ("B01", 0), ("B02", 0)
 
@@ -181,7 +181,7 @@ def test_ladder_reaches_only_up_to_its_rating():
     ctx, st = play(sc)
     assert movement.pitch_ladder(ctx, st, st.units["E1"], "B01")
     movement.advance_work(ctx, st)
-    from fireground.engine.rules import reach
+    from fireground.engine.games.blitz.rules import reach
 
     tops = sorted(t for t, _ in reach.ladder_links(st)[("S00", 0)])
     assert tops == [("B01", 1), ("B01", 2)]
@@ -246,7 +246,7 @@ def test_rescue_team_rolls_once_per_turn_however_many_are_buried():
 
 # -- §10 ------------------------------------------------------------------------------------------
 def test_activity_is_counted_only_for_stands():
-    from fireground.engine.rules import fatigue
+    from fireground.engine.games.blitz.rules import fatigue
 
     ctx, st = play(grid(["SS"], forces=[ForceUnit("E1", "general_appliance", area="S00")]))
     e1 = st.units["E1"]
@@ -286,7 +286,7 @@ def test_small_pump_team_feeds_two_lines():
     for i in (1, 2, 3):
         st.units[f"SP.{i}"] = UnitState(f"SP.{i}", "fire_team", STAND, ("S01", 0), parent="SP")
         hose(st, f"H{i}", "SP", [("S00", 0), ("S01", 0)], B02, [f"SP.{i}"], water=0)
-    from fireground.engine.rules import water
+    from fireground.engine.games.blitz.rules import water
 
     water.step_water(ctx, st)
     assert [st.hoses[f"H{i}"].water for i in (1, 2, 3)] == [1, 1, 0]
@@ -313,8 +313,8 @@ def test_play_turn_runs_every_step_on_a_quiet_map():
 def test_carriers_take_their_own_casualties_up_to_capacity(utype, wanted, other, capacity, turns):
     # §9: ambulance crews carry the injured (an ambulance holds 3), mortuary crews the dead
     # (a mortuary lorry holds 8), out through an entry
-    from fireground.engine.autopilot import standing_orders
-    from fireground.engine.units import Casualty
+    from fireground.engine.games.blitz.autopilot import standing_orders
+    from fireground.engine.games.blitz.units import Casualty
 
     sc = grid(["SSSB"], entries={"in": "S00"}, forces=[ForceUnit("A1", utype, entry="in")])
     ctx, st = play(sc)

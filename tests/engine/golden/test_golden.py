@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from fireground.engine.io import load_scenario
-from fireground.engine.simulate import new_game
+from fireground.engine.play.simulate import new_game
+from fireground.engine.scenario.io import load_scenario
 
 HERE = Path(__file__).resolve().parent
 EXAMPLES = sorted((HERE.parents[2] / "examples").glob("*.fg.yaml"))
@@ -72,8 +72,8 @@ def test_log_shape(path):
 
 SCRIPT = """
 import hashlib, sys
-from fireground.engine.io import load_scenario
-from fireground.engine.simulate import new_game
+from fireground.engine.scenario.io import load_scenario
+from fireground.engine.play.simulate import new_game
 g = new_game(load_scenario(sys.argv[1]), 7)
 g.run(8)
 print(hashlib.sha256(g.log_json().encode()).hexdigest())
@@ -145,7 +145,7 @@ def test_quiet_mode_plays_the_same_game_when_the_fire_is_big(path):
     not burning (``spread_plan._by_target``) instead of walking every fire: the same
     rolls, in the same order, turn by turn, through a whole game (and the switch does
     happen)."""
-    from fireground.engine.rules import spread_plan
+    from fireground.engine.games.blitz.rules import spread_plan
 
     sc = load_scenario(path)
     switched = 0
@@ -170,7 +170,7 @@ def test_no_state_leaks_between_games_in_one_process():
         sc = load_scenario(path)
         new_game(sc, 3).run(4)
         new_game(sc, 5, log_events=False).run(4)
-    from fireground.engine.ruleset import load_ruleset
+    from fireground.engine.core.ruleset import load_ruleset
 
     hr = load_ruleset("blitz", {"growth.on": 5, "hose.max_lengths": 6})
     new_game(load_scenario(SMALL[0]), 7, rules=hr).run(4)

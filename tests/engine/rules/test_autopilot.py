@@ -6,11 +6,10 @@ import hypothesis.strategies as hs
 from hypothesis import given, settings
 from test_units_world import uworld
 
-from fireground.engine.rules import water
-from fireground.engine.scenario import ForceUnit
-from fireground.engine.simulate import new_game
-from fireground.engine.steps import steps
-from fireground.engine.turn import begin_turn
+from fireground.engine.board.model import ForceUnit
+from fireground.engine.games.blitz.rules import water
+from fireground.engine.games.blitz.steps import steps
+from fireground.engine.play.simulate import new_game
 
 
 def rules_in(logs, rule):
@@ -123,7 +122,7 @@ def test_turn_properties(world_seed):
     max_len = ctx.rules.int("hose.max_lengths")
     for _ in range(10):
         ctx.events = []
-        begin_turn(st)
+        st.begin_turn()
         for number, fn in steps():
             ctx.step = number
             fn(ctx, st)
@@ -143,7 +142,7 @@ def test_turn_properties(world_seed):
 def test_team_uses_a_deployed_pump_in_its_street_when_its_own_is_full_or_dry():
     from test_units_world import add_hose, usetup
 
-    from fireground.engine.autopilot import feeding_pump
+    from fireground.engine.games.blitz.autopilot import feeding_pump
 
     sc = uworld(
         ["SSB"],

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from test_units_world import add_hose, events, usetup, uworld
 
-from fireground.engine import autopilot
-from fireground.engine.dice import Dice
-from fireground.engine.rules import movement
-from fireground.engine.scenario import ForceUnit
-from fireground.engine.simulate import new_game
+from fireground.engine.board.model import ForceUnit
+from fireground.engine.core.dice import Dice
+from fireground.engine.games.blitz import autopilot
+from fireground.engine.games.blitz.rules import movement
+from fireground.engine.play.simulate import new_game
 
 
 def rules_in(logs, rule):

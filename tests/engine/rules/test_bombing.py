@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from test_fire_world import put_unit, rules_of, setup, world
 
-from fireground.engine.dice import ScriptedDice
-from fireground.engine.rules import bombing
-from fireground.engine.units import EQUIPMENT, STAND, VEHICLE, HoseLine
+from fireground.engine.core.dice import ScriptedDice
+from fireground.engine.games.blitz.rules import bombing
+from fireground.engine.games.blitz.units import EQUIPMENT, STAND, VEHICLE, HoseLine
 
 B00, B01 = ("B00", 0), ("B01", 0)
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from test_fire_world import put_unit, rules_of, setup, world
 
-from fireground.engine.rules import damage
-from fireground.engine.units import VEHICLE
+from fireground.engine.games.blitz.rules import damage
+from fireground.engine.games.blitz.units import VEHICLE
 
 B00, B01 = ("B00", 0), ("B01", 0)
 

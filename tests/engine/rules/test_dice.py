@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from fireground.engine.dice import Dice, DiceExhausted, ScriptedDice
+from fireground.engine.core.dice import Dice, DiceExhausted, ScriptedDice
 
 
 def test_same_seed_same_rolls_and_points():

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from test_units_world import events, usetup, uworld
 
-from fireground.engine.rules import fatigue
-from fireground.engine.scenario import ForceUnit
-from fireground.engine.units import STAND, UnitState
+from fireground.engine.board.model import ForceUnit
+from fireground.engine.games.blitz.rules import fatigue
+from fireground.engine.games.blitz.units import STAND, UnitState
 
 
 def crew(task="fight", active=0, status="ok", dice=(), canteen=False):

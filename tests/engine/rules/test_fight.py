@@ -12,12 +12,12 @@ import math
 import pytest
 from test_units_world import add_hose, events, usetup, uworld
 
-from fireground.engine.dice import Dice
-from fireground.engine.rules import firefighting as ff
-from fireground.engine.rules import movement as mv
-from fireground.engine.rules import reach
-from fireground.engine.scenario import ForceUnit
-from fireground.engine.units import STAND, UnitState
+from fireground.engine.board.model import ForceUnit
+from fireground.engine.core.dice import Dice
+from fireground.engine.games.blitz.rules import firefighting as ff
+from fireground.engine.games.blitz.rules import movement as mv
+from fireground.engine.games.blitz.rules import reach
+from fireground.engine.games.blitz.units import STAND, UnitState
 
 N = 2000
 

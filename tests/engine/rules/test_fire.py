@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from test_fire_world import put_unit, rules_of, setup, world
 
-from fireground.engine.dice import DiceExhausted
-from fireground.engine.rules import fire
-from fireground.engine.scenario import Wind
-from fireground.engine.units import VEHICLE
+from fireground.engine.board.model import Wind
+from fireground.engine.core.dice import DiceExhausted
+from fireground.engine.games.blitz.rules import fire
+from fireground.engine.games.blitz.units import VEHICLE
 
 B00, B01, B02, B03 = ("B00", 0), ("B01", 0), ("B02", 0), ("B03", 0)
 
@@ -304,7 +304,7 @@ def test_reignite_oil_store_goes_to_five():
 
 # -- roads -------------------------------------------------------------------------------------------
 def test_road_fire_capped_and_burns_out_without_embers():
-    from fireground.engine.rules.bombing import incendiary
+    from fireground.engine.games.blitz.rules.bombing import incendiary
 
     ctx, st = setup(world(["SB"]), [1])
     incendiary(ctx, st, ("S00", 0))

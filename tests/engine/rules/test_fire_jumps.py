@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 from test_fire_world import put_unit, rules_of, setup, world
 
-from fireground.engine.graph import build_graph
-from fireground.engine.rules import fire
-from fireground.engine.scenario import Wind
-from fireground.engine.units import VEHICLE
+from fireground.engine.board.graph import build_graph
+from fireground.engine.board.model import Wind
+from fireground.engine.games.blitz.rules import fire
+from fireground.engine.games.blitz.units import VEHICLE
 
 B00 = ("B00", 0)
 

@@ -8,10 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_fire_world import setup, world
 
-from fireground.engine.dice import Dice
-from fireground.engine.rules import bombing, damage, fire
-from fireground.engine.scenario import COMPASS, AreaKind, Wind
-from fireground.engine.turn import begin_turn
+from fireground.engine.board.model import COMPASS, AreaKind, Wind
+from fireground.engine.core.dice import Dice
+from fireground.engine.games.blitz.rules import bombing, damage, fire
 
 MY_STEPS = [
     (1, fire.step_spread),
@@ -63,7 +62,7 @@ def play(sc, damp, dmg, seed, turns=8):
     state.damage.update(dmg)
     history = []
     for _ in range(turns):
-        begin_turn(state)
+        state.begin_turn()
         ctx.events = []
         for number, fn in MY_STEPS:
             ctx.step = number
@@ -120,7 +119,7 @@ def test_every_roll_is_one_event(case, seed):
     ctx, state = setup(sc, Counting(seed))
     state.damage.update(dmg)
     for _ in range(4):
-        begin_turn(state)
+        state.begin_turn()
         for number, fn in MY_STEPS:
             ctx.step = number
             fn(ctx, state)

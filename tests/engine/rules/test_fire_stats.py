@@ -15,12 +15,12 @@ from fractions import Fraction as F
 import pytest
 from test_fire_world import put_unit, setup, world
 
-from fireground.engine.dice import Dice
-from fireground.engine.rules import bombing, damage, fire
-from fireground.engine.scenario import Wind
-from fireground.engine.state import GameState
-from fireground.engine.turn import TurnContext
-from fireground.engine.units import STAND, VEHICLE
+from fireground.engine.board.model import Wind
+from fireground.engine.core.dice import Dice
+from fireground.engine.core.turn import TurnContext
+from fireground.engine.games.blitz.rules import bombing, damage, fire
+from fireground.engine.games.blitz.state import GameState
+from fireground.engine.games.blitz.units import STAND, VEHICLE
 
 N = 3000
 B00, B01 = ("B00", 0), ("B01", 0)

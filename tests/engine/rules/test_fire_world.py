@@ -10,10 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from fireground.engine.dice import Dice, ScriptedDice
-from fireground.engine.graph import build_graph
-from fireground.engine.ruleset import load_ruleset
-from fireground.engine.scenario import (
+from fireground.engine.board.graph import build_graph
+from fireground.engine.board.model import (
     Area,
     AreaKind,
     Building,
@@ -25,10 +23,12 @@ from fireground.engine.scenario import (
     Start,
     Wind,
 )
-from fireground.engine.state import GameState, initial_state
-from fireground.engine.steps import policies
-from fireground.engine.turn import TurnContext
-from fireground.engine.units import STAND, VEHICLE, UnitState
+from fireground.engine.core.dice import Dice, ScriptedDice
+from fireground.engine.core.ruleset import load_ruleset
+from fireground.engine.core.turn import TurnContext
+from fireground.engine.games.blitz.state import GameState, initial_state
+from fireground.engine.games.blitz.steps import policies
+from fireground.engine.games.blitz.units import STAND, VEHICLE, UnitState
 
 KINDS = {"B": AreaKind.BUILDING, "S": AreaKind.STREET, "O": AreaKind.OPEN, "W": AreaKind.WATER}
 

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from fireground.engine.io import load_scenario
-from fireground.engine.rules import reach
-from fireground.engine.simulate import new_game
+from fireground.engine.games.blitz.rules import reach
+from fireground.engine.play.simulate import new_game
+from fireground.engine.scenario.io import load_scenario
 
 EXAMPLES = sorted((Path(__file__).resolve().parents[3] / "examples").glob("*.fg.yaml"))
 
@@ -87,7 +87,7 @@ def test_a_start_off_the_map_is_numbered_too():
 def test_links_that_cost_nothing_keep_the_order():
     """A house rule can make stairs free: zero-cost links join the list of the cost being
     settled, still in (cost, location) order, as in the textbook search."""
-    from fireground.engine.ruleset import load_ruleset
+    from fireground.engine.core.ruleset import load_ruleset
 
     rules = load_ruleset("blitz", {"movement.stairs": 0, "hose.lay_stairs": 0})
     path = max(EXAMPLES, key=lambda p: p.stat().st_size)

@@ -8,8 +8,9 @@ import json
 import pytest
 from test_units_world import add_hose, events, usetup, uworld
 
-from fireground.engine.errors import ScenarioError
-from fireground.engine.orders import (
+from fireground.engine.board.model import ForceUnit
+from fireground.engine.core.errors import ScenarioError
+from fireground.engine.games.blitz.orders.apply import (
     Order,
     OrderError,
     apply_due,
@@ -17,9 +18,8 @@ from fireground.engine.orders import (
     give_order,
     loads_orders,
 )
-from fireground.engine.rules import movement as mv
-from fireground.engine.scenario import ForceUnit
-from fireground.engine.simulate import new_game
+from fireground.engine.games.blitz.rules import movement as mv
+from fireground.engine.play.simulate import new_game
 
 FORCES = [
     ForceUnit("E1", "general_appliance", area="S00"),

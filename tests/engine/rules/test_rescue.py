@@ -7,10 +7,10 @@ import math
 import pytest
 from test_units_world import events, usetup, uworld
 
-from fireground.engine.dice import Dice
-from fireground.engine.rules import rescue
-from fireground.engine.scenario import ForceUnit
-from fireground.engine.units import Casualty
+from fireground.engine.board.model import ForceUnit
+from fireground.engine.core.dice import Dice
+from fireground.engine.games.blitz.rules import rescue
+from fireground.engine.games.blitz.units import Casualty
 
 L = ("B01", 0)
 N = 2000
@@ -145,8 +145,8 @@ def test_casualty_status_frequencies(doctor, probs):
 
 
 def test_ambulance_carries_the_injured_out_through_an_entry():
-    from fireground.engine.autopilot import standing_orders
-    from fireground.engine.rules import movement as mv
+    from fireground.engine.games.blitz.autopilot import standing_orders
+    from fireground.engine.games.blitz.rules import movement as mv
 
     sc = uworld(
         ["SSSB"], entries={"in": "S00"},

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from fireground.engine.ruleset import RulesetError, load_ruleset, unit_types
+from fireground.engine.core.ruleset import RulesetError, load_ruleset, unit_types
 
 SECTION_11 = {
     # type: (ladder ratings, pumps, water, fire teams, hose lengths, vehicle)

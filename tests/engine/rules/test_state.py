@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from test_fire_world import put_unit, setup, world
 
-from fireground.engine.scenario import LocationRef, LocationValue, Start
-from fireground.engine.units import Casualty
+from fireground.engine.board.model import LocationRef, LocationValue, Start
+from fireground.engine.games.blitz.units import Casualty
 
 
 def test_initial_state_from_start():

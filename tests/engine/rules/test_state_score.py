@@ -6,9 +6,9 @@ from dataclasses import replace
 
 from test_fire_world import put_unit, setup, world
 
-from fireground.engine.ruleset import load_ruleset
-from fireground.engine.scenario import Objective
-from fireground.engine.score import scorecard
+from fireground.engine.board.model import Objective
+from fireground.engine.core.ruleset import load_ruleset
+from fireground.engine.games.blitz.score import scorecard
 
 
 def score_of(objectives, prep):

@@ -5,16 +5,16 @@ from __future__ import annotations
 import pytest
 from test_units_world import events, usetup, uworld
 
-from fireground.engine.rules import movement as mv
-from fireground.engine.rules import reach
-from fireground.engine.scenario import ForceUnit
-from fireground.engine.units import HoseLine, Ladder
+from fireground.engine.board.model import ForceUnit
+from fireground.engine.games.blitz.rules import movement as mv
+from fireground.engine.games.blitz.rules import reach
+from fireground.engine.games.blitz.units import HoseLine, Ladder
 
 B00, B01, B02 = ("B00", 0), ("B01", 0), ("B02", 0)
 
 
 def stand(st, uid, loc, **kw):
-    from fireground.engine.units import STAND, UnitState
+    from fireground.engine.games.blitz.units import STAND, UnitState
 
     u = UnitState(uid, "fire_team", STAND, loc, **kw)
     st.units[uid] = u

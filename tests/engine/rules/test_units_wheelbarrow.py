@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 from test_units_world import add_hose, events, usetup, uworld
 
-from fireground.engine.orders import Order, OrderError, check, give_order
-from fireground.engine.rules import movement as mv
-from fireground.engine.rules import water
-from fireground.engine.scenario import ForceUnit
+from fireground.engine.board.model import ForceUnit
+from fireground.engine.games.blitz.orders.apply import Order, OrderError, check, give_order
+from fireground.engine.games.blitz.rules import movement as mv
+from fireground.engine.games.blitz.rules import water
 
 S00, O01, O02, S01, S02 = ("S00", 0), ("O01", 0), ("O02", 0), ("S01", 0), ("S02", 0)
 
@@ -146,7 +146,7 @@ def test_carry_order_picks_up_walks_and_set_down_connects():
     wb, s = st.units["WB"], team_at(st, "E1.1", O01)
     st.units["OF"].loc = O01
     give_order(ctx, st, Order("E1.1", "carry", pump="WB", to=O02), during_turn=True)
-    from fireground.engine.orders import apply_due
+    from fireground.engine.games.blitz.orders.apply import apply_due
 
     apply_due(ctx, st)
     assert s.loc == O02 and wb.loc == O02 and mv.carrier_of(st, wb) is s
@@ -296,7 +296,7 @@ def test_move_order_recovers_the_trailer_pump_before_driving():
     ctx, st = usetup(sc)
     sp = st.units["SP"]
     sp.deployed = True
-    from fireground.engine.orders import apply_due
+    from fireground.engine.games.blitz.orders.apply import apply_due
 
     give_order(ctx, st, Order("SP", "move", to=S01), during_turn=True)
     apply_due(ctx, st)

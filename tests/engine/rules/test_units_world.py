@@ -13,12 +13,12 @@ from typing import Any
 
 from test_fire_world import setup, world
 
-from fireground.engine.dice import Dice
-from fireground.engine.ruleset import load_ruleset
-from fireground.engine.scenario import Feature, FeatureType, ForceUnit, Scenario
-from fireground.engine.state import GameState
-from fireground.engine.turn import TurnContext
-from fireground.engine.units import STAND, VEHICLE, HoseLine, make_units
+from fireground.engine.board.model import Feature, FeatureType, ForceUnit, Scenario
+from fireground.engine.core.dice import Dice
+from fireground.engine.core.ruleset import load_ruleset
+from fireground.engine.core.turn import TurnContext
+from fireground.engine.games.blitz.state import GameState
+from fireground.engine.games.blitz.units import STAND, VEHICLE, HoseLine, make_units
 
 
 def uworld(

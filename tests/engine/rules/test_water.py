@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from test_units_world import add_hose, events, usetup, uworld
 
-from fireground.engine.rules import movement as mv
-from fireground.engine.rules import water
-from fireground.engine.scenario import ForceUnit
+from fireground.engine.board.model import ForceUnit
+from fireground.engine.games.blitz.rules import movement as mv
+from fireground.engine.games.blitz.rules import water
 
 S00, S01, B = ("S00", 0), ("S01", 0), ("B02", 0)
 

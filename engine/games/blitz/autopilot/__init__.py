@@ -26,8 +26,8 @@ Every unit also preserves itself (R-7, in the movement step).
 
 from __future__ import annotations
 
+from ....core.turn import TurnContext
 from ..state import GameState
-from ..turn import TurnContext
 from ..units import STAND, VEHICLE
 from .casualties import PARK_NEAR_TURNS, _carrier, _crew_vehicle, _doctor, _rescue_sites, _rescuer
 from .jobs import P_IN_MAX, RISKY, best_job, feeding_pump

@@ -4,12 +4,12 @@ doctor goes where casualties are being found."""
 
 from __future__ import annotations
 
-from ..hose_steps import steps_to
+from ....board.model import Location
+from ....core.turn import TurnContext
+from ..reach.hose_steps import steps_to
 from ..rules import movement as mv
 from ..rules import reach
-from ..scenario import Location
 from ..state import GameState
-from ..turn import TurnContext
 from ..units import UnitState, crew_of
 
 

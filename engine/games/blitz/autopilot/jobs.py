@@ -3,12 +3,12 @@ from where a branch stands, and the pump a new line runs from."""
 
 from __future__ import annotations
 
+from ....board.model import AreaKind, Location
+from ....core.turn import TurnContext
 from ..rules import fire as fire_rules
 from ..rules import movement as mv
 from ..rules import reach
-from ..scenario import AreaKind, Location
 from ..state import GameState
-from ..turn import TurnContext
 from ..units import HoseLine, UnitState
 from .priorities import _p_extinguish, _p_heat, coverage, fire_priority
 

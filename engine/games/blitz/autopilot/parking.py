@@ -3,13 +3,13 @@ back), the water to connect to there, and the ladders to pitch or strike."""
 
 from __future__ import annotations
 
-from ..hose_steps import steps_to
+from ....board.model import AreaKind, FeatureType, Location
+from ....core.turn import TurnContext
+from ..reach.hose_steps import steps_to
 from ..rules import fire as fire_rules
 from ..rules import movement as mv
 from ..rules import reach
-from ..scenario import AreaKind, FeatureType, Location
 from ..state import GameState
-from ..turn import TurnContext
 from ..units import UnitState, crew_of
 from .priorities import _fire_sources, _vehicle_areas, coverage
 

@@ -4,11 +4,11 @@ standing orders (fire does not change in step 6)."""
 
 from __future__ import annotations
 
+from ....board.model import FeatureType, Location
+from ....core.turn import TurnContext
 from ..rules import fire as fire_rules
 from ..rules import reach
-from ..scenario import FeatureType, Location
 from ..state import GameState
-from ..turn import TurnContext
 from ..units import VEHICLE
 
 

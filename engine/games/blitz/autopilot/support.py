@@ -4,12 +4,12 @@ street, fire parties attack small fires and refill."""
 
 from __future__ import annotations
 
+from ....board.model import AreaKind, Location
+from ....core.turn import TurnContext
 from ..rules import movement as mv
 from ..rules import reach
 from ..rules.firefighting import party_targets, refill_point
-from ..scenario import AreaKind, Location
 from ..state import GameState
-from ..turn import TurnContext
 from ..units import STAND, UnitState
 from .parking import _water_at, choose_parking, choose_water
 from .priorities import _small_fires

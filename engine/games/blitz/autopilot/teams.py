@@ -4,12 +4,12 @@ it up when the work is done."""
 
 from __future__ import annotations
 
+from ....board.model import AreaKind, Location
+from ....core.turn import TurnContext
 from ..rules import fire as fire_rules
 from ..rules import movement as mv
 from ..rules import reach
-from ..scenario import AreaKind, Location
 from ..state import GameState, pump_of
-from ..turn import TurnContext
 from ..units import VEHICLE, HoseLine, UnitState, crew_of
 from .jobs import _next_target, best_job, feeding_pump
 from .parking import (

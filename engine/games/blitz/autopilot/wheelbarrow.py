@@ -3,12 +3,12 @@ reach of a fire, sets it down, connects it and lays a line from it."""
 
 from __future__ import annotations
 
-from ..hose_steps import steps_to
+from ....board.model import AreaKind, Location
+from ....core.turn import TurnContext
+from ..reach.hose_steps import steps_to
 from ..rules import movement as mv
 from ..rules import reach
-from ..scenario import AreaKind, Location
 from ..state import GameState
-from ..turn import TurnContext
 from ..units import UnitState
 from .jobs import best_job
 from .parking import _water_at, choose_water

@@ -7,10 +7,10 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Literal
 
-from .graph import MapGraph, build_graph
-from .ruleset import Ruleset, load_ruleset
-from .scenario import AreaKind, Location, Scenario
-from .shapes import raw_shapes
+from ....board.graph import MapGraph, build_graph
+from ....board.model import AreaKind, Location, Scenario
+from ....board.shapes import raw_shapes
+from ....core.ruleset import Ruleset, load_ruleset
 
 Severity = Literal["error", "warning"]
 #: Highest ladder rating when the ruleset lists none (turntable ladder, §7).

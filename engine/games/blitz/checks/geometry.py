@@ -8,8 +8,8 @@ from collections.abc import Iterator
 import numpy as np
 import shapely
 
-from .checks_context import CheckContext, Finding
-from .scenario import AreaKind
+from ....board.model import AreaKind
+from .context import CheckContext, Finding
 
 #: Areas closer than this (cm) that do not touch are reported as a drawing slip.
 NEAR_MISS_CM = 1.0

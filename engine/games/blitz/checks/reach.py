@@ -7,9 +7,9 @@ from collections import deque
 from collections.abc import Iterator
 from typing import Any
 
-from .checks_context import CheckContext, Finding, Severity
-from .hose import max_hose_lengths
-from .scenario import AreaKind, FeatureType, Location
+from ....board.hose import max_hose_lengths
+from ....board.model import AreaKind, FeatureType, Location
+from .context import CheckContext, Finding, Severity
 
 
 def _forces(ctx: CheckContext) -> Iterator[Finding]:

@@ -7,9 +7,9 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 
-from .checks_context import CheckContext, Finding
-from .ruleset import KNOWN_RULESETS, load_ruleset
-from .scenario import AreaKind, FeatureType, Scenario
+from ....board.model import AreaKind, FeatureType, Scenario
+from ....core.ruleset import KNOWN_RULESETS, load_ruleset
+from .context import CheckContext, Finding
 
 
 def _ruleset(ctx: CheckContext) -> Iterator[Finding]:

@@ -9,7 +9,7 @@ The checks themselves live in :mod:`.checks_refs` (values and references),
 :mod:`.checks_geometry` (polygons and overlaps) and :mod:`.checks_reach` (units, feet and
 water); :mod:`.checks_context` holds :class:`Finding` and the shared inputs.
 
->>> from fireground.engine.scenario import Area, AreaKind, Feature, FeatureType, Scenario
+>>> from fireground.engine.board.model import Area, AreaKind, Feature, FeatureType, Scenario
 >>> s = Scenario(areas=(Area("R1", AreaKind.STREET, ((0, 0), (10, 0), (10, 10), (0, 10))),),
 ...              features=(Feature(FeatureType.HYDRANT, "R1", pressure=3),))
 >>> check(s)
@@ -20,11 +20,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-from . import checks_geometry, checks_reach, checks_refs
-from .checks_context import DEFAULT_LADDER_REACH, CheckContext, Finding, Severity
-from .checks_geometry import NEAR_MISS_CM, SIZE_HIGH, SIZE_LOW
-from .checks_refs import background_image_path
-from .scenario import Scenario
+from ....board.model import Scenario
+from . import geometry as checks_geometry
+from . import reach as checks_reach
+from . import refs as checks_refs
+from .context import DEFAULT_LADDER_REACH, CheckContext, Finding, Severity
+from .geometry import NEAR_MISS_CM, SIZE_HIGH, SIZE_LOW
+from .refs import background_image_path
 
 __all__ = [
     "DEFAULT_LADDER_REACH",

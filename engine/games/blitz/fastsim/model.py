@@ -10,9 +10,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..graph import MapGraph, build_graph
-from ..ruleset import Ruleset, load_ruleset
-from ..scenario import AreaKind, FeatureType, Location, Material, Scenario
+from ....board.graph import MapGraph, build_graph
+from ....board.model import AreaKind, FeatureType, Location, Material, Scenario
+from ....core.ruleset import Ruleset, load_ruleset
 
 I8 = npt.NDArray[np.int8]
 I16 = npt.NDArray[np.int16]

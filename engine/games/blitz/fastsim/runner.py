@@ -9,8 +9,8 @@ from typing import Any, cast
 import numpy as np
 import numpy.typing as npt
 
-from ..graph import build_graph
-from ..scenario import Scenario
+from ....board.graph import build_graph
+from ....board.model import Scenario
 from .batch import Batch
 from .model import (
     CLIMB,
@@ -32,7 +32,7 @@ def kernels() -> Any:
     if os.environ.get("FIREGROUND_NO_NUMBA"):
         return None
     try:
-        from .. import _fastkernels
+        from . import numba_kernels as _fastkernels
     except ImportError:
         return None
     return _fastkernels
@@ -79,7 +79,7 @@ def kernel_tables(model: FastModel) -> dict[str, Any]:
     cached = model.extra.get("kernel")
     if cached is not None:
         return cast(dict[str, Any], cached)
-    from .. import _fastkernels as fk
+    from . import numba_kernels as fk
 
     p, m = model.params, model
     vec = np.zeros(fk.P_SIZE, dtype=np.int64)
@@ -203,7 +203,7 @@ def run_kernel(
     :func:`kernel_state`) receives each game's final state when given."""
     import numba  # type: ignore[import-not-found, unused-ignore]
 
-    from .. import _fastkernels as fk
+    from . import numba_kernels as fk
 
     t = kernel_tables(model)
     n = model.n
@@ -240,7 +240,7 @@ def kernel_state(
 ) -> tuple[FastResult, dict[str, npt.NDArray[np.int16]]]:
     """Play on the kernel and keep every game's final state, by name (``fire``, ``damp``,
     ``damage``, ``rubble``, ``fate``, ...; each ``[games, N]``): for tests and debugging."""
-    from .. import _fastkernels as fk
+    from . import numba_kernels as fk
 
     states = np.zeros((games, fk.S_ROWS, model.n), dtype=np.int16)
     result = run_kernel(model, games, turns, run_key(seed), states=states)

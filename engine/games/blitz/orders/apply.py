@@ -32,22 +32,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from .orders_check import (
-    KINDS,
-    MESSENGERS,
-    Order,
-    OrderError,
-    _home_pump,
-    _source,
-    _unit,
-    check,
-)
-from .orders_file import OrderBook, apply_orders, load_orders, loads_orders
-from .rules import movement as mv
-from .rules import reach
-from .state import GameState
-from .turn import TurnContext
-from .units import STAND, UnitState
+from ....core.turn import TurnContext
+from ..rules import movement as mv
+from ..rules import reach
+from ..state import GameState
+from ..units import STAND, UnitState
+from .check import KINDS, MESSENGERS, Order, OrderError, _home_pump, _source, _unit, check
+from .file import OrderBook, apply_orders, load_orders, loads_orders
 
 
 # -- the API ---------------------------------------------------------------------------------

@@ -7,12 +7,12 @@ import itertools
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from .rules import movement as mv
-from .rules import reach
-from .scenario import AreaKind, Location
-from .state import GameState, pump_of
-from .turn import TurnContext
-from .units import STAND, UnitState
+from ....board.model import AreaKind, Location
+from ....core.turn import TurnContext
+from ..rules import movement as mv
+from ..rules import reach
+from ..state import GameState, pump_of
+from ..units import STAND, UnitState
 
 KINDS = (
     "move", "pitch_ladder", "lay_hose", "connect", "stream", "damp_down", "rescue", "rest",
@@ -138,7 +138,7 @@ def check(ctx: TurnContext, state: GameState, order: Order) -> None:
             raise OrderError("§4", "damping down is for a location that is not burning")
     elif k == "rescue":
         at = _need(order, "at")
-        from .rules.rescue import SEARCHERS, root_type
+        from ..rules.rescue import SEARCHERS, root_type
 
         if u.kind != STAND or root_type(state, u) not in SEARCHERS:
             raise OrderError("§9", f"{u.id} is not a rescue team")

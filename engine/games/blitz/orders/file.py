@@ -7,10 +7,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .errors import Diagnostic, ScenarioError
-from .orders_check import KINDS, Order
-from .scenario import Location
-from .yamlsafe import Mark, decode, parse
+from ....board.model import Location
+from ....core.errors import Diagnostic, ScenarioError
+from ....core.yamlsafe import Mark, decode, parse
+from .check import KINDS, Order
 
 
 @dataclass

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from itertools import repeat
 
-from ..scenario import AreaKind, FeatureType, Location
+from ....board.model import AreaKind, FeatureType, Location
+from ....core.turn import TurnContext
 from ..state import GameState
-from ..turn import TurnContext
 from ..units import UnitState
 
 #: ``fire.get(nb, 0)`` for every neighbour at C speed: ``map(fire.get, nbs, _ZEROS)``

@@ -10,9 +10,9 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, cast
 
-from ..scenario import AreaKind, Location
+from ....board.model import AreaKind, Location
+from ....core.turn import TurnContext
 from ..state import GameState
-from ..turn import TurnContext
 from ..units import UnitState
 from .danger import _ZEROS, area_kind, heat, neighbours
 

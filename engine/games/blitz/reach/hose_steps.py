@@ -16,9 +16,9 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Sequence
 
-from .rules import reach
-from .scenario import Location
-from .turn import TurnContext
+from ....board.model import Location
+from ....core.turn import TurnContext
+from .danger import neighbours, water_area_set
 
 #: the table is used up to this many locations (it takes n * n * 2 bytes: 8 MB at most)
 TABLE_MAX = 2000
@@ -50,7 +50,7 @@ def bfs_steps(ctx: TurnContext, sources: Sequence[Location], limit: int) -> dict
     for s in sources:
         dist[s] = 0
         q.append(s)
-    water = reach.water_area_set(ctx)
+    water = water_area_set(ctx)
     dry: dict[Location, tuple[Location, ...]] = ctx.cache.setdefault("dry_neighbours", {})
     while q:
         loc = q.popleft()
@@ -59,7 +59,7 @@ def bfs_steps(ctx: TurnContext, sources: Sequence[Location], limit: int) -> dict
             continue
         nbs = dry.get(loc)
         if nbs is None:
-            nbs = dry[loc] = tuple(nb for nb in reach.neighbours(ctx, loc) if nb[0] not in water)
+            nbs = dry[loc] = tuple(nb for nb in neighbours(ctx, loc) if nb[0] not in water)
         d += 1
         for nb in nbs:
             if nb not in dist:

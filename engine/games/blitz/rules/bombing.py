@@ -10,9 +10,9 @@ from typing import Any
 
 import shapely
 
-from ..scenario import AreaKind, FeatureType, Location
+from ....board.model import AreaKind, FeatureType, Location
+from ....core.turn import TurnContext
 from ..state import GameState
-from ..turn import TurnContext
 from ..units import STAND
 from . import damage
 from .ignition import ignite, is_flammable, is_open_ground

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from collections import deque
 
-from ..scenario import AreaKind, Location
+from ....board.model import AreaKind, Location
+from ....core.turn import TurnContext
 from ..state import GameState
-from ..turn import TurnContext
 from ..units import STAND, UnitState
 from .ignition import sorted_locations
 from .reach import area_kind, area_neighbours

@@ -3,9 +3,9 @@ and climbing, pumps connected to their water source; and step 6's work in progre
 
 from __future__ import annotations
 
-from ..scenario import AreaKind, FeatureType
+from ....board.model import AreaKind, FeatureType
+from ....core.turn import TurnContext
 from ..state import GameState
-from ..turn import TurnContext
 from ..units import Ladder, UnitState, crew_of
 from . import reach
 from .acting import mark

@@ -10,9 +10,9 @@ re-exported here.
 
 from __future__ import annotations
 
-from ..scenario import Location, Material
+from ....board.model import Location, Material
+from ....core.turn import TurnContext
 from ..state import GameState, store_at
-from ..turn import TurnContext
 from ..units import VEHICLE
 from .ignition import downwind as downwind
 from .ignition import fire_cap as fire_cap

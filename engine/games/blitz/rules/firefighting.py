@@ -10,9 +10,9 @@ them, then refill.
 
 from __future__ import annotations
 
-from ..scenario import AreaKind, Location
+from ....board.model import AreaKind, Location
+from ....core.turn import TurnContext
 from ..state import GameState
-from ..turn import TurnContext
 from ..units import HoseLine, UnitState
 from . import fire as fire_rules
 from . import reach

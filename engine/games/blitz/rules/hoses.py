@@ -6,9 +6,9 @@ from __future__ import annotations
 import itertools
 import math
 
-from ..scenario import AreaKind, Location
+from ....board.model import AreaKind, Location
+from ....core.turn import TurnContext
 from ..state import GameState
-from ..turn import TurnContext
 from ..units import HoseLine, UnitState, path_steps
 from . import reach
 from .acting import mark

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..scenario import AreaKind, Location, Material
+from ....board.model import AreaKind, Location, Material
+from ....core.turn import TurnContext
 from ..state import GameState, store_at
-from ..turn import TurnContext
 from ..units import EQUIPMENT, VEHICLE
 from .reach import area_kind, neighbours
 

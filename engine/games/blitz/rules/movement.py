@@ -22,9 +22,9 @@ in :mod:`.acting`. This module re-exports them all: callers use ``movement.<name
 
 from __future__ import annotations
 
-from ..scenario import AreaKind, FeatureType, Location
+from ....board.model import AreaKind, FeatureType, Location
+from ....core.turn import TurnContext
 from ..state import GameState
-from ..turn import TurnContext
 from ..units import STAND, VEHICLE, UnitState
 from . import reach
 from .acting import acted, mark

@@ -12,27 +12,27 @@ from __future__ import annotations
 
 from collections import deque
 
-from ..scenario import AreaKind, Location
+from ....board.model import AreaKind, Location
+from ....core.turn import TurnContext
+from ..reach.danger import area_kind as area_kind
+from ..reach.danger import area_neighbours as area_neighbours
+from ..reach.danger import heat as heat
+from ..reach.danger import heat_test as heat_test
+from ..reach.danger import hydrant_areas as hydrant_areas
+from ..reach.danger import neighbours as neighbours
+from ..reach.danger import unsafe as unsafe
+from ..reach.danger import water_area_set as water_area_set
+from ..reach.danger import water_areas as water_areas
+from ..reach.foot import Link as Link
+from ..reach.foot import _static_links as _static_links
+from ..reach.foot import foot_links as foot_links
+from ..reach.foot import foot_search as foot_search
+from ..reach.foot import ladder_links as ladder_links
+from ..reach.foot import link_between as link_between
+from ..reach.foot import nearest as nearest
+from ..reach.foot import passable as passable
+from ..reach.foot import path_to as path_to
 from ..state import GameState
-from ..turn import TurnContext
-from .danger import area_kind as area_kind
-from .danger import area_neighbours as area_neighbours
-from .danger import heat as heat
-from .danger import heat_test as heat_test
-from .danger import hydrant_areas as hydrant_areas
-from .danger import neighbours as neighbours
-from .danger import unsafe as unsafe
-from .danger import water_area_set as water_area_set
-from .danger import water_areas as water_areas
-from .foot import Link as Link
-from .foot import _static_links as _static_links
-from .foot import foot_links as foot_links
-from .foot import foot_search as foot_search
-from .foot import ladder_links as ladder_links
-from .foot import link_between as link_between
-from .foot import nearest as nearest
-from .foot import passable as passable
-from .foot import path_to as path_to
 
 
 # -- range ----------------------------------------------------------------------------------

@@ -12,9 +12,9 @@
 
 from __future__ import annotations
 
-from ..scenario import Location
+from ....board.model import Location
+from ....core.turn import TurnContext
 from ..state import GameState
-from ..turn import TurnContext
 from ..units import STAND, Casualty, UnitState
 
 SEARCHERS = frozenset({"rescue_team", "heavy_rescue"})

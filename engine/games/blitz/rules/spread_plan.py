@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from ..scenario import AreaKind, Location, Material
+from ....board.model import AreaKind, Location, Material
+from ....core.turn import TurnContext
 from ..state import GameState, store_at
-from ..turn import TurnContext
 from .ignition import downwind, ignite, jump_lines, sorted_locations, spread_targets
 from .reach import area_kind
 

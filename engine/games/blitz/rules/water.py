@@ -14,9 +14,9 @@ pressure. Water never goes below zero.
 
 from __future__ import annotations
 
-from ..scenario import FeatureType
+from ....board.model import FeatureType
+from ....core.turn import TurnContext
 from ..state import GameState
-from ..turn import TurnContext
 from ..units import HoseLine, UnitState
 
 

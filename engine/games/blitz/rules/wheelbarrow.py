@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from ....core.turn import TurnContext
 from ..state import GameState
-from ..turn import TurnContext
 from ..units import STAND, UnitState
 from .equipment import disconnect
 
