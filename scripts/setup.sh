@@ -34,10 +34,18 @@ if [ ! -x .venv/bin/python ]; then
     echo "setup: creating .venv"
     "$PYTHON" -m venv .venv
 fi
+# Everything comes from requirements.lock (exact versions, with hashes), so every machine gets
+# the versions the project was tested with; fireground itself goes in editable, with no
+# dependency resolution of its own. `make lock` rewrites the lock, `make test-latest` tries
+# the newest versions pyproject.toml allows.
 stamp=.venv/.fireground-installed
-if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ scripts/setup.sh -nt "$stamp" ]; then
-    echo "setup: installing fireground and its test tools into .venv"
-    .venv/bin/python -m pip install -q --upgrade pip
-    .venv/bin/python -m pip install -q -e '.[test]'
+if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ requirements.lock -nt "$stamp" ] \
+        || [ scripts/setup.sh -nt "$stamp" ]; then
+    echo "setup: installing the locked dependencies and fireground into .venv"
+    .venv/bin/python -m pip install -q --disable-pip-version-check --require-hashes \
+        --no-deps -r requirements.lock
+    .venv/bin/python -m pip install -q --disable-pip-version-check --no-deps \
+        --no-build-isolation -e .
+    .venv/bin/python scripts/check_lock.py .venv/bin/python
     touch "$stamp"
 fi

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import os
+import re
 import subprocess
 import sys
 import tomllib
 from pathlib import Path
+
+import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -65,3 +69,34 @@ def _timed(cmd: list[str]) -> float:
     t = time.perf_counter()
     subprocess.run(cmd, capture_output=True, timeout=60, check=True)
     return time.perf_counter() - t
+
+
+@pytest.mark.skipif(
+    bool(os.environ.get("FIREGROUND_UNLOCKED")), reason="make test-latest: newest, not locked"
+)
+def test_environment_is_exactly_the_lock() -> None:
+    """The interpreter running the tests holds exactly the versions of requirements.lock,
+    and nothing the lock does not name (the set-up installs from it with --no-deps)."""
+    r = subprocess.run(
+        [sys.executable, str(REPO / "scripts" / "check_lock.py")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert r.returncode == 0, r.stderr
+
+
+def test_lock_covers_every_requirement_of_pyproject() -> None:
+    """Each dependency and extra of pyproject.toml is pinned in the lock (so `make lock` was
+    run after pyproject.toml last changed its requirements)."""
+    project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
+    wanted = list(project["dependencies"])
+    for extra in project["optional-dependencies"].values():
+        wanted += extra
+    lock = (REPO / "requirements.lock").read_text()
+    pinned = {
+        re.sub(r"[-_.]+", "-", m.group(1)).lower()
+        for m in re.finditer(r"^([A-Za-z0-9][A-Za-z0-9._-]*)==", lock, re.M)
+    }
+    names = {re.sub(r"[-_.]+", "-", re.split(r"[<>=!~;\[ ]", w)[0]).lower() for w in wanted}
+    assert names <= pinned, f"not in requirements.lock: {sorted(names - pinned)}"

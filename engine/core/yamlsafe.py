@@ -145,8 +145,14 @@ def parse(text: str, filename: str, *, text_keys: bool = True) -> Any:
         return _build(_events(text), filename, text_keys)
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
-        what = " ".join(x for x in (e.context, e.problem) if x) or "YAML syntax error"
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        if e.problem and "nesting depth" in e.problem:
+            # Newer libyaml (0.2.6+) caps flow nesting itself while its scanner reads ahead,
+            # before our own depth count sees the events: same refusal, same words.
+            raise ScenarioError.at(
+                filename, line, col, f"nesting deeper than {MAX_DEPTH} levels"
+            ) from None
+        what = " ".join(x for x in (e.context, e.problem) if x) or "YAML syntax error"
         raise ScenarioError.at(filename, line, col, f"YAML syntax error: {what}") from None
     except yaml.YAMLError as e:  # ReaderError and other unmarked problems
         raise ScenarioError.at(filename, 1, 1, f"unreadable YAML: {e}") from None

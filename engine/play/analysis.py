@@ -222,6 +222,15 @@ def cli_analyze(
         for line in errors:
             print(line, file=sys.stderr)
         return 1
+    if args.no_response:
+        from .fastsim.runner import kernels
+
+        fk = kernels()
+        if fk is not None and not fk.compiled():
+            print(
+                "fireground: compiling the fast simulation kernel (once per install; about 15 s)…",
+                file=sys.stderr,
+            )
     workers = int(os.environ.get("FIREGROUND_WORKERS", "0")) or (os.cpu_count() or 1)
     bar = ProgressBar(games * (2 if other else 1), "analyze")
     report, out = analyze(

@@ -58,7 +58,11 @@ def _generated(name: str, folder: Path) -> Path:
     return p
 
 
-GENERATED_WHERE = {"deep_nesting.fg.yaml": "3:106", "huge.fg.yaml": "1:1"}
+#: Where each generated file is refused: LINE:COL, or LINE and the columns it may fall in
+#: (deep nesting: libyaml 0.2.6+ caps flow nesting in its scanner, before the loader's own
+#: count of 100 levels, so the column depends on the build; it is always inside the run of
+#: brackets that starts at column 7).
+GENERATED_WHERE = {"deep_nesting.fg.yaml": (3, 107, 6 + 500_000), "huge.fg.yaml": "1:1"}
 
 
 def _have(module: str, attr: str) -> bool:
@@ -138,7 +142,12 @@ def test_hostile_file_is_refused(
     assert "Traceback" not in err + out
     assert elapsed < 5.0
     where = FORMAT_LEVEL.get(name) or GENERATED_WHERE.get(name)
-    if where is not None:
+    if isinstance(where, tuple):
+        line, first, last = where
+        m = re.search(rf"{re.escape(str(path))}:{line}:(\d+): nesting deeper", err)
+        assert m and first <= int(m.group(1)) <= last, err
+        assert rc == 2
+    elif where is not None:
         assert f"{path}:{where}: " in err, err
         assert rc == 2
     elif "--json" in argv:  # findings with their line in JSON

@@ -23,10 +23,31 @@ matrix ``S`` (rows ``S_*``) so that it stays in the first-level cache.
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
 from typing import Any
 
 import numba  # type: ignore[import-not-found, unused-ignore]
 import numpy as np
+import platformdirs
+
+
+def cache_dir() -> Path:
+    """Where the compiled kernel is kept: numba's own folder when the user set one
+    (``NUMBA_CACHE_DIR``), else fireground's folder in the user cache. An installed wheel's
+    site-packages may not be writable, and an editable install's tree is no place for it."""
+    own = os.environ.get("NUMBA_CACHE_DIR")
+    return Path(own) if own else Path(platformdirs.user_cache_dir("fireground")) / "numba"
+
+
+def compiled() -> bool:
+    """True when the kernel was compiled and cached before (for this numba, this file and
+    this CPU, as numba's index records): the first run of an install compiles for a while."""
+    return any(cache_dir().rglob(f"{Path(__file__).stem}.play_games-*.nbi"))
+
+
+# read when each function below is decorated: set before them
+numba.config.CACHE_DIR = str(cache_dir())  # type: ignore[attr-defined, unused-ignore]
 
 # positions in the parameter vector P (fastsim.kernel_tables fills it)
 P_FIRE_START = 0
