@@ -223,7 +223,7 @@ def cli_analyze(
             print(line, file=sys.stderr)
         return 1
     if args.no_response:
-        from .fastsim.runner import kernels
+        from ..games.blitz.fastsim.runner import kernels
 
         fk = kernels()
         if fk is not None and not fk.compiled():

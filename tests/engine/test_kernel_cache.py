@@ -44,7 +44,7 @@ def test_first_run_compiles_into_the_user_cache_and_says_so(tmp_path: Path) -> N
 
 
 def test_cache_folder_follows_numba_cache_dir(monkeypatch: pytest.MonkeyPatch) -> None:
-    from fireground.engine import _fastkernels as fk
+    from fireground.engine.games.blitz.fastsim import numba_kernels as fk
 
     monkeypatch.setenv("NUMBA_CACHE_DIR", "/somewhere/else")
     assert fk.cache_dir() == Path("/somewhere/else")
