@@ -141,6 +141,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     cmd(
+        "games",
+        _lazy("fireground.commands", "cmd_games"),
+        "list the installed games (id and version)",
+    )
+
+    cmd(
         "schema",
         _lazy("fireground.commands", "cmd_schema"),
         "print the JSON Schema of the scenario format",

@@ -94,6 +94,16 @@ def cmd_schema(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_games(args: argparse.Namespace) -> int:
+    """``fireground games``: every installed game pack as ``ID VERSION``, one a line, found
+    through its ``fireground.games`` entry point (no pack is imported)."""
+    from fireground.engine.core.packs import available_packs
+
+    for game_id, version in sorted(available_packs().items()):
+        print(f"{game_id} {version}")
+    return 0
+
+
 def template_names() -> list[str]:
     root = resources.files("fireground.templates")
     return sorted(

@@ -238,6 +238,11 @@ class ScenarioModel(_Strict):
     model_config = ConfigDict(title="fireground scenario")
 
     fireground: Literal[1] = Field(description="format version")
+    game: Literal["blitz"] | None = Field(
+        None,
+        description="extension: the game the scenario is for (engine/scenario/envelope.py);"
+        " no key means blitz",
+    )
     name: str = ""
     description: str = ""
     ruleset: Annotated[str, Field(description="rules to play, e.g. blitz")]
