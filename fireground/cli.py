@@ -58,7 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     c = cmd(
         "simulate",
-        _lazy("fireground.engine.play.simulate", "cli_simulate"),
+        _lazy("fireground.simulate", "cmd_simulate"),
         "play turns with the standing-orders autopilot",
     )
     c.add_argument("file")

@@ -1,5 +1,5 @@
-"""Play a scenario turn by turn: :func:`new_game` for code, :func:`cli_simulate` for
-``fireground simulate``.
+"""Play a scenario turn by turn: :func:`new_game` (``fireground simulate`` prints it, in
+fireground/simulate.py).
 
 >>> from fireground.engine.board.model import Scenario
 >>> game = new_game(Scenario(name="empty", bombing=False), seed=1)
@@ -9,26 +9,18 @@
 
 from __future__ import annotations
 
-import argparse
-import importlib
-import json
-import sys
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from ..board.graph import MapGraph, build_graph
 from ..board.model import Scenario
 from ..core.dice import Dice
 from ..core.log import dumps, log_object
-from ..core.ruleset import Ruleset, RulesetError, load_ruleset
+from ..core.ruleset import Ruleset, load_ruleset
 from ..core.turn import Step, TurnContext, TurnLog, play_turn, share_memos
 from ..games.blitz.score import scorecard
 from ..games.blitz.state import GameState, initial_state
 from ..games.blitz.steps import policies, steps
-
-#: the orders API, imported only when a game is given an orders file
-_ORDERS = "fireground.engine.games.blitz.orders.apply"
 
 
 @dataclass
@@ -106,92 +98,6 @@ def new_game(
 
 
 def _apply_orders(game: Game) -> None:
-    try:
-        orders_mod = importlib.import_module(_ORDERS)
-    except ImportError:
-        return
-    apply = getattr(orders_mod, "apply_orders", None)
-    if apply is not None:
-        apply(game, game.orders)
+    from ..games.blitz.orders.file import apply_orders
 
-
-# -- command line ----------------------------------------------------------------------------
-def _summary_line(log: TurnLog) -> str:
-    st = log.state
-    fires = st["fires"]
-    hottest = max((f["fire"] for f in fires), default=0)
-    destroyed = sum(1 for d in st["damage"] if d["damage"] >= 5)
-    rules: dict[str, int] = {}
-    for ev in log.events:
-        if ev.get("success") and ev.get("need") != "table":
-            rules[ev["rule"]] = rules.get(ev["rule"], 0) + 1
-    shown = ", ".join(f"{k} {v}" for k, v in sorted(rules.items()))
-    bomb = next((ev.get("result") for ev in log.events if ev["rule"] == "bomb_run"), None)
-    extra = f"; bombing: {bomb}" if bomb and bomb != "nothing" else ""
-    return (
-        f"turn {log.turn:3d}: {len(fires)} burning (max {hottest}), {len(st['embers'])} embers, "
-        f"{destroyed} destroyed, {len(st['casualties'])} casualties"
-        + (f"; {shown}" if shown else "")
-        + extra
-    )
-
-
-def _findings_errors(scenario: Scenario, path: str) -> list[str]:
-    """The check errors of a scenario as ``FILE:LINE:COL: CODE message`` lines."""
-    from ..games.blitz.checks.run import error_lines
-
-    return error_lines(scenario, path)
-
-
-def cli_simulate(args: argparse.Namespace) -> int:
-    """``fireground simulate FILE [--turns N] [--seed S] [--log F] [--orders F] [--json]``."""
-    from ..scenario.io import load_scenario
-
-    path: str = args.file
-    scenario = load_scenario(path)
-    errors = _findings_errors(scenario, path)
-    if errors:
-        for line in errors:
-            print(line, file=sys.stderr)
-        return 1
-    turns = args.turns if args.turns is not None else scenario.turns
-    if turns < 0:
-        print(f"{path}: --turns must be 0 or more", file=sys.stderr)
-        return 2
-    if args.log:  # refuse a bad --log before playing, not after
-        log_path = Path(args.log)
-        if log_path.is_dir() or not log_path.resolve().parent.is_dir():
-            print(f"{args.log}: cannot write the log there", file=sys.stderr)
-            return 2
-    try:
-        game = new_game(scenario, args.seed)
-    except RulesetError as exc:
-        print(f"{path}: {exc}", file=sys.stderr)
-        return 1
-    if getattr(args, "orders", None):
-        orders_mod = importlib.import_module(_ORDERS)
-        game.orders = orders_mod.load_orders(args.orders)
-    out = sys.stdout
-    if not args.json:
-        print(f"{scenario.name or path}: {turns} turns, seed {game.seed}", file=out)
-    for _ in range(turns):
-        log = game.step()
-        if not args.json:
-            print(_summary_line(log), file=out)
-    score = game.score()
-    if args.log:
-        from ..scenario.io import atomic_write
-
-        atomic_write(args.log, game.log_json().encode("utf-8"), backup=False)
-    if args.json:
-        print(json.dumps(score, indent=2, sort_keys=True), file=out)
-    else:
-        print(
-            f"score: {score['destroyed']} destroyed, {score['burning']} burning, "
-            f"{score['dead']} dead, {score['injured']} injured, {score['rescued']} rescued, "
-            f"{score['units_lost']} units lost",
-            file=out,
-        )
-        for o in score["objectives"]:
-            print(f"  objective {o['type']}: {'met' if o['met'] else 'failed'}", file=out)
-    return 0
+    apply_orders(game, game.orders)

@@ -80,9 +80,9 @@ COMMANDS = {
     "check --json": (lambda f, tmp: ["check", f, "--json"], "fireground.commands", "cmd_check", True),
     "convert": (lambda f, tmp: ["convert", f, str(tmp / "out.fg.yaml")], "fireground.commands", "cmd_convert", False),
     "convert in place": (lambda f, tmp: ["convert", f], "fireground.commands", "cmd_convert", False),
-    "simulate": (lambda f, tmp: ["simulate", f, "--turns", "1"], "fireground.engine.play.simulate", "cli_simulate", True),
+    "simulate": (lambda f, tmp: ["simulate", f, "--turns", "1"], "fireground.simulate", "cmd_simulate", True),
     "export": (lambda f, tmp: ["export", f, "--out", str(tmp / "pack")], "fireground.export.pack", "cli_export", True),
-    "analyze": (lambda f, tmp: ["analyze", f, "--games", "2"], "fireground.engine.play.analysis", "cli_analyze", True),
+    "analyze": (lambda f, tmp: ["analyze", f, "--games", "2"], "fireground.analyze", "cmd_analyze", True),
     "export-geojson": (lambda f, tmp: ["export-geojson", f, "--out", str(tmp / "m.geojson")], "fireground.geojson", "to_geojson", False),
 }  # fmt: skip
 
