@@ -21,8 +21,9 @@ from pathlib import Path
 
 from fireground.engine.board.graph import build_graph
 from fireground.engine.core.ruleset import load_ruleset
-from fireground.engine.games.blitz import fastsim
-from fireground.engine.play import analysis
+from fireground.engine.games.blitz.fastsim import model as fastsim_model
+from fireground.engine.games.blitz.fastsim import runner
+from fireground.engine.play import montecarlo
 from fireground.engine.play.simulate import new_game
 from fireground.engine.scenario.io import load_scenario
 
@@ -52,27 +53,27 @@ def main() -> None:
     path = largest()
     sc = load_scenario(path)
     cores = os.cpu_count() or 1
-    model = fastsim.build_model(sc)
+    model = fastsim_model.build_model(sc)
     n = model.n
     games = 256 if a.quick else a.games
     print(f"map: {path.name}, {n} locations, {a.turns} turns, {cores} cores")
 
-    kern = fastsim.kernels()
+    kern = runner.kernels()
     t = time.perf_counter()
-    fastsim.run_games(sc, 16, 2, seed=0, model=model)  # warm-up: numba compiles or loads
+    runner.run_games(sc, 16, 2, seed=0, model=model)  # warm-up: numba compiles or loads
     warm = time.perf_counter() - t
     if kern is not None:
         hits = sum(kern.play_games.stats.cache_hits.values())
         how = "loaded from numba's cache" if hits else "compiled (nothing cached yet)"
         print(f"kernel ready in {warm:.2f} s, {how}; not counted below")
     t = time.perf_counter()
-    fastsim.run_games(sc, games, a.turns, seed=1, workers=1, model=model)
+    runner.run_games(sc, games, a.turns, seed=1, workers=1, model=model)
     one = games * a.turns * n / (time.perf_counter() - t)
     t = time.perf_counter()
-    fastsim.run_games(sc, games, a.turns, seed=1, workers=cores, model=model)
+    runner.run_games(sc, games, a.turns, seed=1, workers=cores, model=model)
     many = games * a.turns * n / (time.perf_counter() - t)
     t = time.perf_counter()
-    fastsim.run_games_numpy(sc, games, a.turns, seed=1, workers=1, model=model)
+    runner.run_games_numpy(sc, games, a.turns, seed=1, workers=1, model=model)
     vec = games * a.turns * n / (time.perf_counter() - t)
 
     # the reference engine as the full-game analysis runs it (no event log, shared memos)
@@ -99,7 +100,7 @@ def main() -> None:
 
     sample = a.games if a.full else min(4 if a.quick else a.autopilot_games, a.games)
     t = time.perf_counter()
-    analysis.autopilot_outcomes(sc, sample, a.turns, seed=1, workers=cores)
+    montecarlo.autopilot_outcomes(sc, sample, a.turns, seed=1, workers=cores)
     dt = time.perf_counter() - t
     est = dt * a.games / sample
     kind = (

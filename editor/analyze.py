@@ -59,7 +59,8 @@ def burn_chances(
     location, the games in which it burned within ``turns`` turns (default: the whole
     night). Raises :class:`Cancelled` when ``cancel`` is set.
     """
-    from fireground.engine.play.analysis import game_seeds, outcomes
+    from fireground.engine.play.analysis import outcomes
+    from fireground.engine.play.montecarlo import game_seeds
 
     if games < 1:
         raise ValueError("play at least one game")

@@ -60,7 +60,8 @@ class RecoverySession:
 
     def write(self, scenario: Scenario, original: str | None) -> Path:
         """Write the autosave (atomically, so a crash mid-write keeps the last one)."""
-        from fireground.engine.scenario.io import atomic_write, dump_scenario
+        from fireground.engine.scenario.emit import dump_scenario
+        from fireground.engine.scenario.io import atomic_write
 
         atomic_write(self.scenario_file, dump_scenario(scenario).encode("utf-8"), backup=False)
         meta = {"original": original, "saved_at": time.time(), "pid": os.getpid()}

@@ -16,7 +16,8 @@ from typing import Any
 
 from fireground.engine.board.model import FORMAT_VERSION
 from fireground.engine.core.errors import ScenarioError, UsageError
-from fireground.engine.scenario.io import atomic_write, dump_scenario, json_schema, load_scenario
+from fireground.engine.scenario.emit import dump_scenario
+from fireground.engine.scenario.io import atomic_write, json_schema, load_scenario
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 

@@ -29,19 +29,15 @@ import shapely
 
 from . import hose
 from .adjacency import Adjacency, contacts, general_adjacency, grid_adjacency, location_edges
-from .hose import DEFAULT_MAX_HOSE_LENGTHS, max_hose_lengths
+from .hose import max_hose_lengths
 from .jumps import JumpFinder, within_45
 from .model import Area, AreaId, AreaKind, FeatureType, Location, Scenario, Wind
-from .shapes import raw_shapes, shapes, shapes_and_validity
+from .shapes import shapes, shapes_and_validity
 
 __all__ = [
-    "DEFAULT_MAX_HOSE_LENGTHS",
-    "Adjacency",
     "IntArray",
     "MapGraph",
     "build_graph",
-    "max_hose_lengths",
-    "raw_shapes",
 ]
 
 IntArray = npt.NDArray[np.int64]
@@ -368,7 +364,7 @@ class MapGraph:
         starts = [(n, k) for k, n in enumerate(map(self._node, sources)) if n is not None]
         indptr, indices, water = self.csr_indptr, self.csr_indices, self._water_nodes
         if ladders > 0:
-            links = hose.ladder_links(
+            links = hose.ladder_hose_links(
                 self.scenario.areas, self._adj, self._levels, self._first_node, ladders
             )
             return hose.dijkstra(indptr, indices, water, starts, links)

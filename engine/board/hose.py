@@ -126,7 +126,7 @@ def dijkstra(
     return np.array(dist, dtype=np.int64), np.array(label, dtype=np.int64)
 
 
-def ladder_links(
+def ladder_hose_links(
     areas: Sequence[Area],
     adjacency: dict[int, dict[int, float]],
     levels: tuple[IntArray, IntArray],
@@ -135,6 +135,11 @@ def ladder_links(
 ) -> Links:
     """From a street/open area's level 0 up a ladder of ``rating`` into the levels
     1..rating of each adjacent building area (1 step in and 1 per level), and back.
+
+    These are *hose steps* up a ladder that could be pitched, for the map's hose reach (the
+    checks): a line climbing to level n runs 1 step into the building and n up. Not the
+    same cost as ``games/blitz/reach/foot.py``'s ``ladder_links``, which are *movement
+    points* for a stand climbing a ladder actually pitched (n to reach level n).
 
     ``levels`` is (lowest, highest) level by area index, ``first_node`` the node id of each
     area's lowest level.

@@ -20,56 +20,19 @@ from __future__ import annotations
 
 from ..board.model import Scenario
 from .montecarlo import (
-    FULL_CHUNK,
-    SCORE_FIELDS,
     Outcomes,
     Progress,
     autopilot_outcomes,
-    game_seeds,
     no_response_outcomes,
 )
 from .report import (
-    Z95,
     AnalysisReport,
-    Difference,
-    LocationStat,
-    ObjectiveStat,
-    ScoreStat,
-    compare,
-    holm,
-    judged_text,
-    objective_label,
-    place_name,
     summarise,
-    two_proportion_z,
-    verdict,
-    wilson,
 )
 
 __all__ = [
-    "FULL_CHUNK",
-    "SCORE_FIELDS",
-    "Z95",
-    "AnalysisReport",
-    "Difference",
-    "LocationStat",
-    "ObjectiveStat",
-    "Outcomes",
-    "ScoreStat",
     "analyze",
-    "autopilot_outcomes",
-    "compare",
-    "game_seeds",
-    "holm",
-    "judged_text",
-    "no_response_outcomes",
-    "objective_label",
     "outcomes",
-    "place_name",
-    "summarise",
-    "two_proportion_z",
-    "verdict",
-    "wilson",
 ]
 
 

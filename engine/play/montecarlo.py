@@ -82,7 +82,7 @@ def no_response_outcomes(
     progress: Progress | None = None,
 ) -> Outcomes:
     """Fire, bombs and collapse alone, on the vectorised core."""
-    from ..games.blitz.fastsim import run_games
+    from ..games.blitz.fastsim.runner import run_games
 
     r = run_games(scenario, games, turns, seed, workers=workers, progress=progress)
     from ..board.graph import build_graph

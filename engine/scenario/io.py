@@ -29,21 +29,13 @@ from ..core.ruleset import KNOWN_RULESETS, RulesetError, unit_types
 from ..core.yamlsafe import MDict, MList, decode, parse, position
 from . import migrate as _migrate
 from .emit import dump_scenario
-from .validate import (
-    FEATURE_MODELS,
-    OBJECTIVE_MODELS,
-    RANGES,
-    ScenarioModel,
-    field_names,
-    model_at,
-    semantic_errors,
-    to_scenario,
-)
+from .refs import semantic_errors
+from .schema import FEATURE_MODELS, OBJECTIVE_MODELS, RANGES, ScenarioModel, field_names, model_at
+from .validate import to_scenario
 
 __all__ = [
     "MAX_BYTES",
     "MAX_ERRORS",
-    "dump_scenario",
     "json_schema",
     "load_scenario",
     "loads_scenario",

@@ -14,7 +14,8 @@ import pytest
 
 from fireground.cli import main
 from fireground.engine.scenario import migrate
-from fireground.engine.scenario.io import dump_scenario, json_schema, load_scenario, loads_scenario
+from fireground.engine.scenario.emit import dump_scenario
+from fireground.engine.scenario.io import json_schema, load_scenario, loads_scenario
 
 REPO = Path(__file__).resolve().parents[2]
 GOOD = REPO / "templates" / "street.fg.yaml"

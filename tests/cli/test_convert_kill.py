@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from fireground.engine.scenario.io import dump_scenario, loads_scenario
+from fireground.engine.scenario.emit import dump_scenario
+from fireground.engine.scenario.io import loads_scenario
 
 KILLS = 25  # issue 7 asks for 50: ~40 s on the shared CI machine; 25 keeps ~20 s
 

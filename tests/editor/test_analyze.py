@@ -43,7 +43,7 @@ def test_burn_chances_are_the_engines(small: Scenario) -> None:
     assert all(short.chances[loc] <= b.chances[loc] for loc in b.chances)
     assert short.chances[("H2", 1)] < b.chances[("H2", 1)]
     # The same games played in one call of the engine give the same counts.
-    from fireground.engine.play.analysis import game_seeds
+    from fireground.engine.play.montecarlo import game_seeds
 
     total = 0.0
     for n, sd in zip([25, 25, 10], game_seeds(7, 3), strict=True):

@@ -15,12 +15,8 @@ from fireground.editor.commands import ChangeBackgroundCommand
 from fireground.editor.document import Document
 from fireground.engine.board.model import Background, Scenario
 from fireground.engine.core.errors import ScenarioError
-from fireground.engine.scenario.io import (
-    dump_scenario,
-    load_scenario,
-    loads_scenario,
-    save_scenario,
-)
+from fireground.engine.scenario.emit import dump_scenario
+from fireground.engine.scenario.io import load_scenario, loads_scenario, save_scenario
 
 HEAD = "fireground: 1\nruleset: blitz\nname: traced\n"
 

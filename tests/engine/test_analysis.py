@@ -20,34 +20,34 @@ from fireground.engine.board.model import (
     Start,
     Wind,
 )
-from fireground.engine.games.blitz import fastsim
-from fireground.engine.play import analysis
+from fireground.engine.games.blitz.fastsim import batch, model, runner
+from fireground.engine.play import analysis, montecarlo, report
 
 
-def first_turn(scenario: Scenario, games: int = 200_000, seed: int = 1) -> fastsim.Batch:
-    b = fastsim.Batch(fastsim.build_model(scenario), games, np.random.default_rng(seed))
+def first_turn(scenario: Scenario, games: int = 200_000, seed: int = 1) -> batch.Batch:
+    b = batch.Batch(model.build_model(scenario), games, np.random.default_rng(seed))
     b.play_turn()
     return b
 
 
 # -- statistics ---------------------------------------------------------------------------
 def test_wilson_known_values() -> None:
-    lo, hi = analysis.wilson(50, 100)
+    lo, hi = report.wilson(50, 100)
     assert lo == pytest.approx(0.40383, abs=1e-5) and hi == pytest.approx(0.59617, abs=1e-5)
-    lo, hi = analysis.wilson(0, 10)
+    lo, hi = report.wilson(0, 10)
     assert lo == pytest.approx(0.0) and hi == pytest.approx(0.27753, abs=1e-5)
-    lo, hi = analysis.wilson(10, 10)
+    lo, hi = report.wilson(10, 10)
     assert lo == pytest.approx(0.72247, abs=1e-5) and hi == pytest.approx(1.0)
-    lo, hi = analysis.wilson(1, 20)
+    lo, hi = report.wilson(1, 20)
     assert lo == pytest.approx(0.00888, abs=1e-5) and hi == pytest.approx(0.23613, abs=1e-5)
 
 
 def test_two_proportion_z_and_holm() -> None:
-    z, p = analysis.two_proportion_z(60, 100, 40, 100)
+    z, p = report.two_proportion_z(60, 100, 40, 100)
     assert z == pytest.approx(2.8284, abs=1e-4) and p == pytest.approx(0.004678, abs=1e-5)
-    assert analysis.two_proportion_z(0, 10, 0, 10) == (0.0, 1.0)
-    assert analysis.holm([0.01, 0.04, 0.03]) == [True, False, False]
-    assert analysis.holm([0.001, 0.02, 0.04]) == [True, True, True]
+    assert report.two_proportion_z(0, 10, 0, 10) == (0.0, 1.0)
+    assert report.holm([0.01, 0.04, 0.03]) == [True, False, False]
+    assert report.holm([0.001, 0.02, 0.04]) == [True, True, True]
 
 
 # -- the fast core plays the rules' exact chances ----------------------------------------------
@@ -112,7 +112,7 @@ def test_oil_store_flares_and_spreads() -> None:
 def reference_burns(scenario: Scenario, games: int, turns: int) -> tuple[list, np.ndarray]:
     from fireground.engine.play.simulate import new_game
 
-    m = fastsim.build_model(scenario)
+    m = model.build_model(scenario)
     index = {loc: k for k, loc in enumerate(m.locations)}
     burned = np.zeros((games, m.n), dtype=bool)
     for loc in scenario.start.fires:
@@ -150,11 +150,11 @@ def test_fast_core_agrees_with_reference_engine(which: str, repo) -> None:  # ty
         scenario = mixed_scenario()
         ref_games, turns = 400, 12
     locs, ref = reference_burns(scenario, ref_games, turns)
-    fast = fastsim.run_games(scenario, 20_000, turns, seed=7)
+    fast = runner.run_games(scenario, 20_000, turns, seed=7)
     crit = NormalDist().inv_cdf(1 - 0.0005 / len(locs))
     worst = 0.0
     for k, loc in enumerate(locs):
-        z, _ = analysis.two_proportion_z(
+        z, _ = report.two_proportion_z(
             int(ref[:, k].sum()), ref_games, int(fast.burned[:, k].sum()), fast.games
         )
         worst = max(worst, abs(z))
@@ -167,12 +167,12 @@ def test_fast_core_agrees_with_reference_engine(which: str, repo) -> None:  # ty
 # -- determinism and the report -------------------------------------------------------------
 def test_same_seed_same_games_on_one_or_two_workers() -> None:
     s = mixed_scenario()
-    one = fastsim.run_games(s, 600, 10, seed=3, workers=1)
-    two = fastsim.run_games(s, 600, 10, seed=3, workers=2)
+    one = runner.run_games(s, 600, 10, seed=3, workers=1)
+    two = runner.run_games(s, 600, 10, seed=3, workers=2)
     assert np.array_equal(one.burned, two.burned)
     assert np.array_equal(one.first_alight, two.first_alight)
     assert np.array_equal(one.destroyed, two.destroyed)
-    other = fastsim.run_games(s, 600, 10, seed=4, workers=1)
+    other = runner.run_games(s, 600, 10, seed=4, workers=1)
     assert not np.array_equal(one.first_alight, other.first_alight)
 
 
@@ -205,8 +205,8 @@ def test_report_json_shape_and_verdict(tmp_path, capsys) -> None:  # type: ignor
     assert {"area", "level", "name", "burn", "destroyed", "first_alight"} <= set(
         data["locations"][0]
     )
-    assert len(data["locations"]) == len(fastsim.build_model(s).locations)
-    assert set(data["scorecard"]) == set(analysis.SCORE_FIELDS)
+    assert len(data["locations"]) == len(model.build_model(s).locations)
+    assert set(data["scorecard"]) == set(montecarlo.SCORE_FIELDS)
     assert sum(data["scorecard"]["destroyed"]["histogram"].values()) == 300
     for o in data["objectives"]:
         assert 0 <= o["low"] <= o["chance"] <= o["high"] <= 1
@@ -226,11 +226,11 @@ def test_against_finds_real_differences_only() -> None:
     )
     ra, oa = analysis.analyze(s, 800, 10, seed=1, no_response=True)
     rb, ob = analysis.analyze(hotter, 800, 10, seed=2, no_response=True)
-    diffs = analysis.compare(ra, oa, rb, ob)
+    diffs = report.compare(ra, oa, rb, ob)
     sig = {d.label for d in diffs if d.significant}
     assert "C1 level 0 burns" in sig
     rc, oc = analysis.analyze(s, 800, 10, seed=9, no_response=True)
-    assert not any(d.significant for d in analysis.compare(ra, oa, rc, oc))
+    assert not any(d.significant for d in report.compare(ra, oa, rc, oc))
 
 
 # The numba kernel against the numpy path: tests/engine/test_fastsim_speedpath.py (they draw

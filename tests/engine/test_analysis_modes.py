@@ -7,7 +7,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from fireground.engine.play import analysis
+from fireground.engine.play import analysis, montecarlo
+from fireground.engine.play import report as play_report
 from fireground.engine.scenario.io import load_scenario
 
 pypdf = pytest.importorskip("pypdf")
@@ -15,17 +16,17 @@ pypdf = pytest.importorskip("pypdf")
 
 def test_autopilot_games_are_the_same_on_one_or_two_workers(repo: Path) -> None:
     s = load_scenario(repo / "examples" / "stepney.fg.yaml")
-    one = analysis.autopilot_outcomes(s, 4, 4, seed=11, workers=1, chunk=2)
-    two = analysis.autopilot_outcomes(s, 4, 4, seed=11, workers=2, chunk=2)
+    one = montecarlo.autopilot_outcomes(s, 4, 4, seed=11, workers=1, chunk=2)
+    two = montecarlo.autopilot_outcomes(s, 4, 4, seed=11, workers=2, chunk=2)
     assert np.array_equal(one.first_alight, two.first_alight)
     assert np.array_equal(one.destroyed, two.destroyed)
-    for f in analysis.SCORE_FIELDS:
+    for f in montecarlo.SCORE_FIELDS:
         assert np.array_equal(one.score[f], two.score[f])
     assert one.objectives.shape == (4, len(s.objectives))
     # a game is the reference engine's game for its seed
     from fireground.engine.play.simulate import new_game
 
-    seed0 = analysis.game_seeds(11, 4)[0]
+    seed0 = montecarlo.game_seeds(11, 4)[0]
     game = new_game(s, seed0)
     game.run(4)
     assert int(one.score["burning"][0]) == len(game.state.fire)
@@ -57,7 +58,7 @@ def test_objectives_report_what_they_are_judged_on(repo: Path, no_response: bool
     one its verdict follows from, and the report gives its mean; in full games it is the
     scorecard's own figure for the game's seed."""
     s = load_scenario(repo / "examples" / "paternoster.fg.yaml")
-    run = analysis.no_response_outcomes if no_response else analysis.autopilot_outcomes
+    run = montecarlo.no_response_outcomes if no_response else montecarlo.autopilot_outcomes
     out = run(s, 6, 12, seed=5)
     assert out.figures is not None and out.figures.shape == out.objectives.shape
     for k, o in enumerate(s.objectives):
@@ -73,13 +74,13 @@ def test_objectives_report_what_they_are_judged_on(repo: Path, no_response: bool
     if not no_response:
         from fireground.engine.play.simulate import new_game
 
-        game = new_game(s, analysis.game_seeds(5, 6)[2])
+        game = new_game(s, montecarlo.game_seeds(5, 6)[2])
         game.run(12)
         card = game.score()["objectives"]
         assert [int(x) for x in out.figures[2]] == [
             int(c.get("rescued", c.get("destroyed"))) for c in card
         ]
-    report = analysis.summarise(s, out, "test", 5, None)
+    report = play_report.summarise(s, out, "test", 5, None)
     for k, o in enumerate(report.objectives):
         assert o.mean == pytest.approx(float(out.figures[:, k].mean()))
         assert o.measure == ("rescued" if s.objectives[k].type == "rescue" else "destroyed")

@@ -21,7 +21,8 @@ from fireground.engine.board.model import (
     Start,
 )
 from fireground.engine.games.blitz.checks import run as checks_mod
-from fireground.engine.games.blitz.checks.run import Finding, check, errors
+from fireground.engine.games.blitz.checks.context import Finding
+from fireground.engine.games.blitz.checks.run import check, errors
 
 ST, OP, WA, BU = AreaKind.STREET, AreaKind.OPEN, AreaKind.WATER, AreaKind.BUILDING
 F = FeatureType

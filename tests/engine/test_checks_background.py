@@ -9,7 +9,8 @@ import pytest
 
 from fireground.cli import main
 from fireground.engine.board.model import Background, Scenario
-from fireground.engine.games.blitz.checks.run import background_image_path, check
+from fireground.engine.games.blitz.checks.refs import background_image_path
+from fireground.engine.games.blitz.checks.run import check
 from fireground.engine.scenario.io import load_scenario, loads_scenario
 
 MAP = """\

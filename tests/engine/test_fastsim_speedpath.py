@@ -24,10 +24,11 @@ from fireground.engine.board.model import (
     Wind,
 )
 from fireground.engine.games.blitz import fastsim
-from fireground.engine.play import analysis
+from fireground.engine.games.blitz.fastsim import batch, model, runner
+from fireground.engine.play import report
 
 needs_kernel = pytest.mark.skipif(
-    fastsim.kernels() is None, reason="no numba kernel (numba missing or FIREGROUND_NO_NUMBA)"
+    runner.kernels() is None, reason="no numba kernel (numba missing or FIREGROUND_NO_NUMBA)"
 )
 
 GAMES = 200_000
@@ -35,9 +36,9 @@ GAMES = 200_000
 
 def one_turn(
     scenario: Scenario, games: int = GAMES, turns: int = 1
-) -> tuple[fastsim.FastModel, fastsim.FastResult, dict[str, np.ndarray]]:
-    m = fastsim.build_model(scenario)
-    result, state = fastsim.kernel_state(m, games, turns, seed=1)
+) -> tuple[model.FastModel, model.FastResult, dict[str, np.ndarray]]:
+    m = model.build_model(scenario)
+    result, state = runner.kernel_state(m, games, turns, seed=1)
     return m, result, state
 
 
@@ -152,37 +153,37 @@ def test_all_clear_and_sticks_of_bombs() -> None:
 # -- the same games whatever the threads, chunks or processes ---------------------------------
 @needs_kernel
 def test_a_game_depends_on_its_number_only() -> None:
-    m = fastsim.build_model(mixed_scenario())
-    key = fastsim.run_key(5)
-    whole = fastsim.run_kernel(m, 40, 12, key, threads=1)
-    part = fastsim.run_kernel(m, 20, 12, key, first_game=10, threads=2)
+    m = model.build_model(mixed_scenario())
+    key = runner.run_key(5)
+    whole = runner.run_kernel(m, 40, 12, key, threads=1)
+    part = runner.run_kernel(m, 20, 12, key, first_game=10, threads=2)
     for f in ("burned", "destroyed", "first_alight", "fire", "all_clear_turn", "dead", "buried"):
         assert np.array_equal(getattr(whole, f)[10:30], getattr(part, f)), f
-    other = fastsim.run_kernel(m, 40, 12, fastsim.run_key(6), threads=1)
+    other = runner.run_kernel(m, 40, 12, runner.run_key(6), threads=1)
     assert not np.array_equal(whole.first_alight, other.first_alight)
 
 
 @needs_kernel
 def test_chunks_and_progress(monkeypatch: pytest.MonkeyPatch) -> None:
     s = mixed_scenario()
-    one = fastsim.run_games(s, 50, 8, seed=3, workers=1)
+    one = runner.run_games(s, 50, 8, seed=3, workers=1)
     monkeypatch.setattr(fastsim.runner, "KERNEL_CHUNK", 16)
     seen: list[int] = []
-    two = fastsim.run_games(s, 50, 8, seed=3, workers=2, progress=seen.append)
+    two = runner.run_games(s, 50, 8, seed=3, workers=2, progress=seen.append)
     assert seen == [16, 32, 48, 50]
     assert np.array_equal(one.first_alight, two.first_alight)
     assert np.array_equal(one.destroyed, two.destroyed)
     assert np.array_equal(one.buried, two.buried)
-    empty = fastsim.run_games(s, 0, 8, seed=3)
-    assert empty.burned.shape == (0, len(fastsim.build_model(s).locations))
+    empty = runner.run_games(s, 0, 8, seed=3)
+    assert empty.burned.shape == (0, len(model.build_model(s).locations))
 
 
 def test_numpy_path_is_the_same_on_one_or_two_processes(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("FIREGROUND_NO_NUMBA", "1")
-    assert fastsim.kernels() is None
+    assert runner.kernels() is None
     s = mixed_scenario()
-    one = fastsim.run_games(s, 600, 6, seed=3, workers=1)
-    two = fastsim.run_games(s, 600, 6, seed=3, workers=2)
+    one = runner.run_games(s, 600, 6, seed=3, workers=1)
+    two = runner.run_games(s, 600, 6, seed=3, workers=2)
     assert np.array_equal(one.first_alight, two.first_alight)
     assert np.array_equal(one.destroyed, two.destroyed)
 
@@ -224,9 +225,9 @@ def test_kernel_and_numpy_paths_agree(monkeypatch: pytest.MonkeyPatch) -> None:
     sample size (the standard error of a difference is at most 0.5 points)."""
     s = rich_scenario()
     turns, games = 12, 20_000
-    fast = fastsim.run_games(s, games, turns, seed=11)
+    fast = runner.run_games(s, games, turns, seed=11)
     monkeypatch.setenv("FIREGROUND_NO_NUMBA", "1")
-    slow = fastsim.run_games(s, games, turns, seed=12)
+    slow = runner.run_games(s, games, turns, seed=12)
     figures: list[tuple[str, np.ndarray, np.ndarray]] = []
     for k in range(fast.burned.shape[1]):
         figures.append((f"burn {k}", fast.burned[:, k], slow.burned[:, k]))
@@ -245,7 +246,7 @@ def test_kernel_and_numpy_paths_agree(monkeypatch: pytest.MonkeyPatch) -> None:
     crit = NormalDist().inv_cdf(1 - 0.0005 / len(figures))
     varied = 0
     for label, a, b in figures:
-        z, _ = analysis.two_proportion_z(int(a.sum()), games, int(b.sum()), games)
+        z, _ = report.two_proportion_z(int(a.sum()), games, int(b.sum()), games)
         assert abs(z) < crit, (label, a.mean(), b.mean(), z)
         varied += 0.05 < a.mean() < 0.95
     # the test has teeth: many of the figures are far from 0 and 1
@@ -259,9 +260,9 @@ def test_counts_and_work_lists_stay_true() -> None:
     burning neighbours) and its frontier and active lists, recomputed from the final fires.
     Road incendiaries that burned out exercise the going-out side."""
     s = rich_scenario()
-    m = fastsim.build_model(s)
+    m = model.build_model(s)
     p = m.params
-    r, st = fastsim.kernel_state(m, 3000, 12, seed=4)
+    r, st = runner.kernel_state(m, 3000, 12, seed=4)
     fire = st["fire"].astype(np.int64)
     burning = fire > 0
     in_dst = np.repeat(np.arange(m.n), np.diff(m.in_ptr))
@@ -288,8 +289,8 @@ def test_counts_and_work_lists_stay_true() -> None:
 @needs_kernel
 def test_no_turns_leaves_the_start() -> None:
     s = rich_scenario()
-    m = fastsim.build_model(s)
-    r = fastsim.run_games(s, 5, 0, seed=1, model=m)
+    m = model.build_model(s)
+    r = runner.run_games(s, 5, 0, seed=1, model=m)
     assert (r.fire == m.start_fire[None, :]).all()
     assert np.array_equal(r.burned, np.broadcast_to(m.start_fire > 0, r.burned.shape))
     assert (r.all_clear_turn == -1).all() and (r.dead == 0).all() and (r.buried == 0).all()
@@ -305,6 +306,6 @@ def test_damp_lost_when_the_damp_more_than_cancels_the_fire() -> None:
     assert not r.burned[:, k].any()
     assert close(float((st["damp"][:, k] == 1).mean()), 1 / 6, r.games)
     assert set(np.unique(st["damp"][:, k]).tolist()) == {1, 2}
-    b = fastsim.Batch(m, GAMES, np.random.default_rng(3))
+    b = batch.Batch(m, GAMES, np.random.default_rng(3))
     b.play_turn()
     assert close(float((b.damp[:, k] == 1).mean()), 1 / 6, b.g)

@@ -17,7 +17,8 @@ import pytest
 from fireground.cli import main
 from fireground.engine.board.model import Geo
 from fireground.engine.core.errors import ScenarioError
-from fireground.engine.scenario.io import dump_scenario, load_scenario, loads_scenario
+from fireground.engine.scenario.emit import dump_scenario
+from fireground.engine.scenario.io import load_scenario, loads_scenario
 from fireground.geojson import dumps_geojson, from_geojson, load_geojson, to_geojson
 
 REPO = Path(__file__).resolve().parents[2]

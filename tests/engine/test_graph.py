@@ -10,7 +10,8 @@ import pytest
 
 from fireground.engine.board import adjacency
 from fireground.engine.board import shapes as shapes_mod
-from fireground.engine.board.graph import MapGraph, build_graph, max_hose_lengths
+from fireground.engine.board.graph import MapGraph, build_graph
+from fireground.engine.board.hose import max_hose_lengths
 from fireground.engine.board.model import (
     Area,
     AreaKind,

@@ -18,14 +18,8 @@ from fireground.engine.board.model import Area, AreaKind, Building, Scenario
 from fireground.engine.core.errors import ScenarioError
 from fireground.engine.core.yamlsafe import parse
 from fireground.engine.scenario import migrate
-from fireground.engine.scenario.emit import text
-from fireground.engine.scenario.io import (
-    dump_scenario,
-    json_schema,
-    load_scenario,
-    loads_scenario,
-    save_scenario,
-)
+from fireground.engine.scenario.emit import dump_scenario, text
+from fireground.engine.scenario.io import json_schema, load_scenario, loads_scenario, save_scenario
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = """\

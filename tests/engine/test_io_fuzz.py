@@ -19,7 +19,8 @@ from strategies import scenarios
 from fireground.engine.board.model import Scenario
 from fireground.engine.core.errors import ScenarioError
 from fireground.engine.core.yamlsafe import parse
-from fireground.engine.scenario.io import dump_scenario, loads_scenario
+from fireground.engine.scenario.emit import dump_scenario
+from fireground.engine.scenario.io import loads_scenario
 
 POSITION = re.compile(r"^<string>(:\d+:\d+)?: \S")
 

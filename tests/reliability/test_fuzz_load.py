@@ -33,7 +33,8 @@ from fireground.engine.board.model import Scenario
 from fireground.engine.core.errors import ScenarioError
 from fireground.engine.core.yamlsafe import parse
 from fireground.engine.games.blitz.checks.run import check
-from fireground.engine.scenario.io import dump_scenario, loads_scenario
+from fireground.engine.scenario.emit import dump_scenario
+from fireground.engine.scenario.io import loads_scenario
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "tests" / "engine"))

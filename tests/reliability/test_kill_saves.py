@@ -32,12 +32,8 @@ from pathlib import Path
 import pytest
 
 from fireground.cli import main
-from fireground.engine.scenario.io import (
-    dump_scenario,
-    load_scenario,
-    loads_scenario,
-    save_scenario,
-)
+from fireground.engine.scenario.emit import dump_scenario
+from fireground.engine.scenario.io import load_scenario, loads_scenario, save_scenario
 from fireground.engine.scenario.synthetic import synthetic_city
 
 pytestmark = pytest.mark.slow

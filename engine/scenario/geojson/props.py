@@ -12,7 +12,7 @@ import shapely
 from shapely.geometry import Point, Polygon
 
 from ...board.model import AreaKind, FeatureType, Geo, Material
-from ..validate import RANGES
+from ..schema import RANGES
 from .common import POINT_KEYS, Report, as_text, num, show, suggest, with_article
 
 _AREA_KEYS = ("id", "kind", "building", "levels", "name", "basement", "building_name")

@@ -20,7 +20,9 @@ from ...core.errors import Diagnostic, ScenarioError
 from ...core.ruleset import KNOWN_RULESETS, unit_types
 from ...core.yamlsafe import decode
 from ..io import MAX_BYTES
-from ..validate import ScenarioModel, semantic_errors, to_scenario
+from ..refs import semantic_errors
+from ..schema import ScenarioModel
+from ..validate import to_scenario
 from .common import DEFAULT_METRES_PER_CM, from_local, is_lonlat, lower, num, show, tidy, to_local
 from .props import FoundArea, FoundPoint, PropertyReader
 

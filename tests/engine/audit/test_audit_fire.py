@@ -7,7 +7,7 @@ import pytest
 from audit_world import evs, grid, play, stand, vehicle
 
 from fireground.engine.board.model import Wind
-from fireground.engine.games.blitz.rules import bombing, fire
+from fireground.engine.games.blitz.rules import bombing, fire, ignition
 
 B00, B01, B02, B03 = ("B00", 0), ("B01", 0), ("B02", 0), ("B03", 0)
 
@@ -186,7 +186,7 @@ def test_incendiary_on_open_ground_is_a_road_fire():
 def test_reduced_below_one_a_building_fire_leaves_embers():
     # §3: "A fire reduced below 1 becomes embers" (and reignites on 2d6 = 12 in step 3).
     ctx, st = play(grid(["B"], fires={B00: 1}), [6, 6])
-    assert fire.reduce_fire(st, B00) == 0 and B00 in st.embers
+    assert ignition.reduce_fire(st, B00) == 0 and B00 in st.embers
     ctx.step = 3
     fire.step_reignite(ctx, st)
     assert st.fire == {B00: 1} and not st.embers

@@ -9,7 +9,8 @@ from audit_world import evs, grid, hose, play, stand, vehicle
 from fireground.engine.board.model import ForceUnit
 from fireground.engine.core.ruleset import load_ruleset, unit_types
 from fireground.engine.core.turn import play_turn
-from fireground.engine.games.blitz.rules import bombing, damage, movement, rescue
+from fireground.engine.games.blitz.reach import foot
+from fireground.engine.games.blitz.rules import bombing, damage, equipment, movement, rescue
 from fireground.engine.games.blitz.rules import firefighting as ff
 from fireground.engine.games.blitz.steps import steps
 from fireground.engine.games.blitz.units import EQUIPMENT, STAND, HoseLine, UnitState
@@ -153,8 +154,8 @@ def test_towed_pump_recovers_in_one_turn():
     ctx, st = play(grid(["SS"], forces=[ForceUnit("P", "light_pump", area="S00")]))
     p = st.units["P"]
     p.deployed = True
-    assert movement.stow(ctx, st, p)
-    movement.advance_work(ctx, st)
+    assert equipment.stow(ctx, st, p)
+    equipment.advance_work(ctx, st)
     assert not p.deployed and p.task == "idle"
 
 
@@ -169,7 +170,7 @@ def test_hose_laying_lorry_stops_off_open_street(block):
     h = HoseLine("H1", "X", [("S00", 0)], 1, lorry="HL", stock="HL")
     h.plan = [(row[i] + f"0{i}", 0) for i in range(1, 5)]
     st.hoses["H1"] = h
-    movement.advance_work(ctx, st)
+    equipment.advance_work(ctx, st)
     assert h.branch == ("S01", 0) and not h.plan and st.units["HL"].loc == ("S01", 0)
 
 
@@ -179,11 +180,10 @@ def test_ladder_reaches_only_up_to_its_rating():
         ["SB"], levels={"B01": 5}, forces=[ForceUnit("E1", "escape_carrying_unit", area="S00")]
     )
     ctx, st = play(sc)
-    assert movement.pitch_ladder(ctx, st, st.units["E1"], "B01")
-    movement.advance_work(ctx, st)
-    from fireground.engine.games.blitz.rules import reach
+    assert equipment.pitch_ladder(ctx, st, st.units["E1"], "B01")
+    equipment.advance_work(ctx, st)
 
-    tops = sorted(t for t, _ in reach.ladder_links(st)[("S00", 0)])
+    tops = sorted(t for t, _ in foot.ladder_links(st)[("S00", 0)])
     assert tops == [("B01", 1), ("B01", 2)]
 
 

@@ -142,7 +142,7 @@ def test_turn_properties(world_seed):
 def test_team_uses_a_deployed_pump_in_its_street_when_its_own_is_full_or_dry():
     from test_units_world import add_hose, usetup
 
-    from fireground.engine.games.blitz.autopilot import feeding_pump
+    from fireground.engine.games.blitz.autopilot.jobs import feeding_pump
 
     sc = uworld(
         ["SSB"],

@@ -8,7 +8,7 @@ from test_units_world import add_hose, events, usetup, uworld
 
 from fireground.engine.board.model import ForceUnit
 from fireground.engine.core.dice import Dice
-from fireground.engine.games.blitz import autopilot
+from fireground.engine.games.blitz.autopilot import parking
 from fireground.engine.games.blitz.rules import movement
 from fireground.engine.play.simulate import new_game
 
@@ -30,9 +30,9 @@ def test_parks_out_of_the_fires_reach_even_for_a_worse_hydrant():
     )
     game = new_game(sc, seed=4)
     ctx, st = game.ctx, game.state
-    assert autopilot.street_threat(ctx, st, "S05") == 1  # a neighbour burns
-    assert autopilot.street_threat(ctx, st, "S04") == 2  # B14 is next to the fire
-    assert autopilot.street_threat(ctx, st, "S01") > autopilot.THREAT_RANGE  # out of reach
+    assert parking.street_threat(ctx, st, "S05") == 1  # a neighbour burns
+    assert parking.street_threat(ctx, st, "S04") == 2  # B14 is next to the fire
+    assert parking.street_threat(ctx, st, "S01") > parking.THREAT_RANGE  # out of reach
     for seed in range(6):
         logs = new_game(sc, seed=seed).run(1)
         drive = rules_in(logs, "drive")
@@ -77,7 +77,7 @@ def test_an_appliance_tied_down_next_to_a_growing_fire_slips_its_lines_and_pulls
     assert st.hoses["H1"].cut
     e1 = st.units["E1"]
     assert e1.loc is not None and e1.loc[0] != "S03"
-    assert autopilot.street_threat(ctx, st, e1.loc[0]) >= 2
+    assert parking.street_threat(ctx, st, e1.loc[0]) >= 2
     assert any(e.get("cause") == "fire_near" for e in events(ctx, "withdraw"))
 
 

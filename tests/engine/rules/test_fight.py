@@ -14,6 +14,7 @@ from test_units_world import add_hose, events, usetup, uworld
 
 from fireground.engine.board.model import ForceUnit
 from fireground.engine.core.dice import Dice
+from fireground.engine.games.blitz.reach import danger
 from fireground.engine.games.blitz.rules import firefighting as ff
 from fireground.engine.games.blitz.rules import movement as mv
 from fireground.engine.games.blitz.rules import reach
@@ -243,7 +244,7 @@ def test_heat_frequency(h):
     ctx, st = usetup(uworld(["BBB"], fires=fires))
     ctx.dice = Dice(500 + h)
     u = UnitState("T", "fire_team", STAND, ("B01", 0))
-    hits = sum(reach.heat_test(ctx, st, u, ("B01", 0)) for _ in range(N))
+    hits = sum(danger.heat_test(ctx, st, u, ("B01", 0)) for _ in range(N))
     assert within_4_sigma(hits, N, (7 - h) / 6)
 
 

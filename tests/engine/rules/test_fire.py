@@ -7,7 +7,7 @@ from test_fire_world import put_unit, rules_of, setup, world
 
 from fireground.engine.board.model import Wind
 from fireground.engine.core.dice import DiceExhausted
-from fireground.engine.games.blitz.rules import fire
+from fireground.engine.games.blitz.rules import fire, ignition
 from fireground.engine.games.blitz.units import VEHICLE
 
 B00, B01, B02, B03 = ("B00", 0), ("B01", 0), ("B02", 0), ("B03", 0)
@@ -324,9 +324,9 @@ def test_reduce_fire_to_embers_and_road_out():
     st = setup(world(["BS"]))[1]
     st.fire = {B00: 2, ("S01", 0): 1}
     st.street_fire_age[("S01", 0)] = 1
-    assert fire.reduce_fire(st, B00) == 1
-    assert fire.reduce_fire(st, B00) == 0 and B00 in st.embers
-    assert fire.reduce_fire(st, ("S01", 0)) == 0 and ("S01", 0) not in st.embers
+    assert ignition.reduce_fire(st, B00) == 1
+    assert ignition.reduce_fire(st, B00) == 0 and B00 in st.embers
+    assert ignition.reduce_fire(st, ("S01", 0)) == 0 and ("S01", 0) not in st.embers
 
 
 def test_scripted_dice_catch_extra_rolls():

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from fireground.engine.games.blitz.rules import reach
+from fireground.engine.games.blitz.reach import danger, foot
 from fireground.engine.play.simulate import new_game
 from fireground.engine.scenario.io import load_scenario
 
@@ -21,7 +21,7 @@ def plain_dijkstra(ctx, state, start, budget, weight, goal=None, goals=None):
     """The textbook search: pops (cost, location), a neighbour improves only strictly."""
     col = {1: 1, 2: 2}.get(weight, 3)
     fail = ctx.rules.int("heat.always_fail_min")
-    ladders = reach.ladder_links(state)
+    ladders = foot.ladder_links(state)
     limit = budget if budget is not None else 1 << 60
     dist, prev, heap = {start: 0}, {}, [(0, start)]
     while heap:
@@ -30,11 +30,11 @@ def plain_dijkstra(ctx, state, start, budget, weight, goal=None, goals=None):
             continue
         if loc == goal or (goals is not None and loc in goals):
             break
-        for link in reach.foot_links(ctx, loc, ladders):
+        for link in foot.foot_links(ctx, loc, ladders):
             nb, nd = link[0], d + link[col]
             if nd > limit or nd >= dist.get(nb, nd + 1):
                 continue
-            if nb in state.fire or reach.heat(ctx, state, nb) >= fail:
+            if nb in state.fire or danger.heat(ctx, state, nb) >= fail:
                 continue
             dist[nb], prev[nb] = nd, loc
             heapq.heappush(heap, (nd, nb))
@@ -60,7 +60,7 @@ def test_the_same_costs_and_paths_as_a_plain_dijkstra(path, step6):
         weight = rng.choice([1, 2, 3])
         goal = rng.choice([None, rng.choice(locs)])
         goals = set(rng.sample(locs, 5)) if goal is None and rng.random() < 0.3 else None
-        got = reach.foot_search(ctx, state, start, budget, weight=weight, goal=goal, goals=goals)
+        got = foot.foot_search(ctx, state, start, budget, weight=weight, goal=goal, goals=goals)
         want = plain_dijkstra(ctx, state, start, budget, weight, goal, goals)
         if goal is not None and not step6:
             assert got == want  # whole answer, insertion order aside
@@ -69,7 +69,7 @@ def test_the_same_costs_and_paths_as_a_plain_dijkstra(path, step6):
             assert got[0] == want[0] and got[1] == want[1]
         for target in (goal,) if goal is not None else ():
             if target in want[0]:
-                assert reach.path_to(got[1], start, target) == reach.path_to(want[1], start, target)
+                assert foot.path_to(got[1], start, target) == foot.path_to(want[1], start, target)
             else:
                 assert target not in got[0]
         compared += len(want[0])
@@ -79,9 +79,9 @@ def test_the_same_costs_and_paths_as_a_plain_dijkstra(path, step6):
 def test_a_start_off_the_map_is_numbered_too():
     game = new_game(load_scenario(EXAMPLES[0]), 1)
     ctx, state = game.ctx, game.state
-    assert reach.foot_search(ctx, state, ("NO-SUCH-AREA", 0), 6) == ({("NO-SUCH-AREA", 0): 0}, {})
+    assert foot.foot_search(ctx, state, ("NO-SUCH-AREA", 0), 6) == ({("NO-SUCH-AREA", 0): 0}, {})
     start = sorted(ctx.graph.locations)[0]
-    assert reach.foot_search(ctx, state, start, 6) == plain_dijkstra(ctx, state, start, 6, 1)
+    assert foot.foot_search(ctx, state, start, 6) == plain_dijkstra(ctx, state, start, 6, 1)
 
 
 def test_links_that_cost_nothing_keep_the_order():
@@ -100,6 +100,6 @@ def test_links_that_cost_nothing_keep_the_order():
         start = rng.choice(locs)
         weight = rng.choice([1, 3])
         goal = rng.choice([None, rng.choice(locs)])
-        got = reach.foot_search(ctx, state, start, 12, weight=weight, goal=goal)
+        got = foot.foot_search(ctx, state, start, 12, weight=weight, goal=goal)
         want = plain_dijkstra(ctx, state, start, 12, weight, goal)
         assert got == want and list(got[0]) == list(want[0])

@@ -10,15 +10,10 @@ from test_units_world import add_hose, events, usetup, uworld
 
 from fireground.engine.board.model import ForceUnit
 from fireground.engine.core.errors import ScenarioError
-from fireground.engine.games.blitz.orders.apply import (
-    Order,
-    OrderError,
-    apply_due,
-    apply_orders,
-    give_order,
-    loads_orders,
-)
-from fireground.engine.games.blitz.rules import movement as mv
+from fireground.engine.games.blitz.orders.apply import apply_due, give_order
+from fireground.engine.games.blitz.orders.check import Order, OrderError
+from fireground.engine.games.blitz.orders.file import apply_orders, loads_orders
+from fireground.engine.games.blitz.rules import hoses
 from fireground.engine.play.simulate import new_game
 
 FORCES = [
@@ -52,7 +47,7 @@ def play_step6(ctx, st):
     st.turn += 1
     ctx.events = []
     apply_due(ctx, st)
-    mv.lay_hoses(ctx, st)
+    hoses.lay_hoses(ctx, st)
 
 
 # -- timing (R-9) ------------------------------------------------------------------------------

@@ -6,8 +6,9 @@ import pytest
 from test_units_world import events, usetup, uworld
 
 from fireground.engine.board.model import ForceUnit
+from fireground.engine.games.blitz.reach import danger, foot
+from fireground.engine.games.blitz.rules import equipment, hoses
 from fireground.engine.games.blitz.rules import movement as mv
-from fireground.engine.games.blitz.rules import reach
 from fireground.engine.games.blitz.units import HoseLine, Ladder
 
 B00, B01, B02 = ("B00", 0), ("B01", 0), ("B02", 0)
@@ -24,7 +25,7 @@ def stand(st, uid, loc, **kw):
 # -- heat ----------------------------------------------------------------------------------
 def test_heat_is_the_sum_of_neighbouring_fires():
     ctx, st = usetup(uworld(["BBB"], fires={B00: 3, B02: 2}))
-    assert reach.heat(ctx, st, B01) == 5 and reach.heat(ctx, st, B00) == 0
+    assert danger.heat(ctx, st, B01) == 5 and danger.heat(ctx, st, B00) == 0
 
 
 @pytest.mark.parametrize(
@@ -39,7 +40,7 @@ def test_heat_is_the_sum_of_neighbouring_fires():
 def test_heat_test(fires, dice, ok, rolled):
     ctx, st = usetup(uworld(["BBB"], fires=fires), dice)
     u = stand(st, "T", ("B01", 0))
-    assert reach.heat_test(ctx, st, u, B01) is ok
+    assert danger.heat_test(ctx, st, u, B01) is ok
     evs = events(ctx, "heat")
     assert len(evs) == int(rolled)
     if rolled:
@@ -106,7 +107,7 @@ def test_r7_withdraw_from_next_to_a_fire_5_in_a_heavy_damaged_location():
     st.damage[B00] = 4
     u = stand(st, "T", B01)
     v = stand(st, "V", ("B03", 0))
-    assert reach.unsafe(ctx, st, B01) and not reach.unsafe(ctx, st, B02)
+    assert danger.unsafe(ctx, st, B01) and not danger.unsafe(ctx, st, B02)
     mv.self_preservation(ctx, st)
     assert u.loc == B02 and v.loc == ("B03", 0)
 
@@ -114,7 +115,7 @@ def test_r7_withdraw_from_next_to_a_fire_5_in_a_heavy_damaged_location():
 def test_r7_does_not_trigger_below_heavy_damage():
     ctx, st = usetup(uworld(["BBB"], fires={B00: 5}))
     st.damage[B00] = 3
-    assert not reach.unsafe(ctx, st, B01)
+    assert not danger.unsafe(ctx, st, B01)
 
 
 # -- arrivals ------------------------------------------------------------------------------
@@ -193,7 +194,7 @@ def test_ladder_costs_two_points_a_level():
     st.units["L"] = lad = stand(st, "L", ("S00", 0))
     lad.ladders = [Ladder(2, at="S00", face="B01", height=2)]
     u = stand(st, "T", ("S00", 0))
-    links = {lk[0]: lk for lk in reach.foot_links(ctx, ("S00", 0), reach.ladder_links(st))}
+    links = {lk[0]: lk for lk in foot.foot_links(ctx, ("S00", 0), foot.ladder_links(st))}
     assert links[("B01", 2)][1] == 1 + 2 * 2 and links[("B01", 1)][1] == 3
     assert mv.walk(ctx, st, u, ("B01", 2)) and u.loc == ("B01", 2)
 
@@ -223,25 +224,25 @@ def _pump_and_team(rows, **kw):
 def test_hose_grows_one_length_a_turn_horizontally():
     ctx, st, e1, team = _pump_and_team(["SSSSSS"])
     route = [(f"S0{i}", 0) for i in range(6)]
-    h = mv.start_hose(ctx, st, [team], e1, route, None, e1)
+    h = hoses.start_hose(ctx, st, [team], e1, route, None, e1)
     assert e1.hose_left == 9 and h.lengths == 1
-    mv.lay_hoses(ctx, st)
+    hoses.lay_hoses(ctx, st)
     assert h.branch == ("S02", 0) and team.loc == ("S02", 0) and h.lengths == 1
     st.turn += 1
-    mv.lay_hoses(ctx, st)
+    hoses.lay_hoses(ctx, st)
     assert h.branch == ("S04", 0) and h.lengths == 2 and e1.hose_left == 8
     st.turn += 1
-    mv.lay_hoses(ctx, st)
+    hoses.lay_hoses(ctx, st)
     assert h.branch == ("S05", 0) and not h.plan and h.lengths == 3
 
 
 def test_hose_by_stairs_two_levels_a_turn():
     ctx, st, e1, team = _pump_and_team(["SB"], levels={"B01": 5}, stairs=["B01"])
     route = [("S00", 0), ("B01", 0), ("B01", 1), ("B01", 2), ("B01", 3)]
-    h = mv.start_hose(ctx, st, [team], e1, route, None, e1)
-    mv.lay_hoses(ctx, st)
+    h = hoses.start_hose(ctx, st, [team], e1, route, None, e1)
+    hoses.lay_hoses(ctx, st)
     assert h.branch == ("B01", 1)
-    mv.lay_hoses(ctx, st)
+    hoses.lay_hoses(ctx, st)
     assert h.branch == ("B01", 3) and h.lengths == 2
 
 
@@ -249,10 +250,10 @@ def test_hose_by_ladder_half_a_length_a_turn():
     ctx, st, e1, team = _pump_and_team(["SB"], levels={"B01": 3})
     e1.ladders[0].at, e1.ladders[0].face, e1.ladders[0].height = "S00", "B01", 1
     route = [("S00", 0), ("B01", 1)]  # 1 area + 1 level by ladder: 3 laying points
-    h = mv.start_hose(ctx, st, [team], e1, route, None, e1)
-    mv.lay_hoses(ctx, st)
+    h = hoses.start_hose(ctx, st, [team], e1, route, None, e1)
+    hoses.lay_hoses(ctx, st)
     assert h.branch == ("S00", 0) and h.progress == 2
-    mv.lay_hoses(ctx, st)
+    hoses.lay_hoses(ctx, st)
     assert h.branch == ("B01", 1) and team.loc == ("B01", 1)
 
 
@@ -260,17 +261,17 @@ def test_hose_stops_when_the_appliance_runs_out_of_lengths():
     ctx, st, e1, team = _pump_and_team(["SSSSSS"])
     e1.hose_left = 2
     route = [(f"S0{i}", 0) for i in range(6)]
-    h = mv.start_hose(ctx, st, [team], e1, route, None, e1)
+    h = hoses.start_hose(ctx, st, [team], e1, route, None, e1)
     for _ in range(3):
-        mv.lay_hoses(ctx, st)
+        hoses.lay_hoses(ctx, st)
     assert h.lengths == 2 and e1.hose_left == 0 and h.branch == ("S04", 0) and not h.plan
 
 
 def test_hose_needs_its_crew_at_the_advancing_end():
     ctx, st, e1, team = _pump_and_team(["SSSS"])
-    h = mv.start_hose(ctx, st, [team], e1, [(f"S0{i}", 0) for i in range(4)], None, e1)
+    h = hoses.start_hose(ctx, st, [team], e1, [(f"S0{i}", 0) for i in range(4)], None, e1)
     team.loc = ("S03", 0)
-    mv.lay_hoses(ctx, st)
+    hoses.lay_hoses(ctx, st)
     assert h.branch == ("S00", 0)
 
 
@@ -279,11 +280,11 @@ def test_recovering_takes_two_turns_a_length():
     h = HoseLine("H1", "E1", [(f"S0{i}", 0) for i in range(5)], 2, crew=["E1.1"], stock="E1")
     st.hoses["H1"] = h
     e1.hose_left = 8
-    mv.recover_hose(ctx, st, h)
+    hoses.recover_hose(ctx, st, h)
     for _ in range(3):
-        mv.advance_work(ctx, st)
+        equipment.advance_work(ctx, st)
     assert "H1" in st.hoses
-    mv.advance_work(ctx, st)
+    equipment.advance_work(ctx, st)
     assert "H1" not in st.hoses and e1.hose_left == 10 and team.loc == ("S00", 0)
 
 
@@ -294,34 +295,34 @@ def test_hose_laying_lorry_lays_six_street_areas_a_turn():
     h = HoseLine("H1", "X", [("S00", 0)], 1, lorry="HL", stock="HL")
     h.plan = [(f"S0{i}", 0) for i in range(1, 9)]
     st.hoses["H1"] = h
-    mv.advance_work(ctx, st)
+    equipment.advance_work(ctx, st)
     assert h.branch == ("S06", 0) and lorry.loc == ("S06", 0) and h.lengths == 3
 
 
 # -- ladders and deploying ------------------------------------------------------------------
 def test_ladder_takes_a_turn_to_pitch():
     ctx, st, e1, _team = _pump_and_team(["SB"], levels={"B01": 4})
-    assert mv.can_pitch(ctx, st, e1, "S00") is not None  # not a building
-    assert mv.pitch_ladder(ctx, st, e1, "B01")
-    assert not reach.ladder_links(st)
-    mv.advance_work(ctx, st)
-    assert {t for t, _ in reach.ladder_links(st)[("S00", 0)]} == {("B01", 1)}  # rating 1
+    assert equipment.can_pitch(ctx, st, e1, "S00") is not None  # not a building
+    assert equipment.pitch_ladder(ctx, st, e1, "B01")
+    assert not foot.ladder_links(st)
+    equipment.advance_work(ctx, st)
+    assert {t for t, _ in foot.ladder_links(st)[("S00", 0)]} == {("B01", 1)}  # rating 1
 
 
 def test_pitching_needs_a_fire_team_there():
     ctx, st, e1, _team = _pump_and_team(["SB"], levels={"B01": 4})
     for s in ("E1.1", "E1.2", "E1.3"):
         st.units[s].loc = ("B01", 0)
-    assert "fire team" in mv.can_pitch(ctx, st, e1, "B01")
+    assert "fire team" in equipment.can_pitch(ctx, st, e1, "B01")
 
 
 def test_hook_ladder_climbs_a_level_a_turn():
     ctx, st, e1, _team = _pump_and_team(["SB"], levels={"B01": 4})
     e1.ladders = [Ladder(3, hook=True)]
-    mv.pitch_ladder(ctx, st, e1, "B01")
+    equipment.pitch_ladder(ctx, st, e1, "B01")
     heights = []
     for _ in range(4):
-        mv.advance_work(ctx, st)
+        equipment.advance_work(ctx, st)
         heights.append(e1.ladders[0].height)
     assert heights == [1, 2, 3, 3]
 
@@ -332,11 +333,11 @@ def test_hook_ladder_climbs_a_level_a_turn():
 def test_deploy_times(utype, turns):
     ctx, st = usetup(uworld(["SS"], forces=[ForceUnit("P", utype, area="S00")]))
     p = st.units["P"]
-    assert not p.deployed and mv.deploy(ctx, st, p)
+    assert not p.deployed and equipment.deploy(ctx, st, p)
     for _ in range(turns - 1):
-        mv.advance_work(ctx, st)
+        equipment.advance_work(ctx, st)
         assert not p.deployed
-    mv.advance_work(ctx, st)
+    equipment.advance_work(ctx, st)
     assert p.deployed
     if utype == "mobile_dam_unit":
         assert p.water == ctx.rules.units[utype]["dam_points"]
@@ -347,7 +348,7 @@ def test_deployed_pump_cannot_drive_off():
     p = st.units["P"]
     p.deployed = True
     assert not mv.drive(ctx, st, p, "S01")
-    assert mv.stow(ctx, st, p)
-    mv.advance_work(ctx, st)
-    mv.advance_work(ctx, st)
+    assert equipment.stow(ctx, st, p)
+    equipment.advance_work(ctx, st)
+    equipment.advance_work(ctx, st)
     assert not p.deployed and mv.drive(ctx, st, p, "S01")

@@ -7,9 +7,10 @@ import pytest
 from test_units_world import add_hose, events, usetup, uworld
 
 from fireground.engine.board.model import ForceUnit
-from fireground.engine.games.blitz.orders.apply import Order, OrderError, check, give_order
+from fireground.engine.games.blitz.orders.apply import give_order
+from fireground.engine.games.blitz.orders.check import Order, OrderError, check
+from fireground.engine.games.blitz.rules import equipment, water, wheelbarrow
 from fireground.engine.games.blitz.rules import movement as mv
-from fireground.engine.games.blitz.rules import water
 
 S00, O01, O02, S01, S02 = ("S00", 0), ("O01", 0), ("O02", 0), ("S01", 0), ("S02", 0)
 
@@ -35,8 +36,8 @@ def test_fire_team_picks_up_the_pump_where_it_stands():
     ctx, st = usetup(wb_world())
     wb, s = st.units["WB"], team_at(st, "E1.1", O01)
     assert wb.deployed and wb.moves == "carried"
-    assert mv.pick_up(ctx, st, s, wb)
-    assert mv.carrier_of(st, wb) is s and mv.carried_pump(st, s) is wb
+    assert wheelbarrow.pick_up(ctx, st, s, wb)
+    assert wheelbarrow.carrier_of(st, wb) is s and wheelbarrow.carried_pump(st, s) is wb
     assert not wb.deployed  # pumps nothing while on the move
     assert wb.to_log()["carried_by"] == "E1.1"
     (ev,) = events(ctx, "pick_up")
@@ -47,18 +48,18 @@ def test_pick_up_refusals():
     ctx, st = usetup(wb_world())
     wb = st.units["WB"]
     far = team_at(st, "E1.1", S00)
-    assert "is not where" in (mv.pick_up_problem(st, far, wb) or "")
-    assert not mv.pick_up(ctx, st, far, wb) and mv.carrier_of(st, wb) is None
+    assert "is not where" in (wheelbarrow.pick_up_problem(st, far, wb) or "")
+    assert not wheelbarrow.pick_up(ctx, st, far, wb) and wheelbarrow.carrier_of(st, wb) is None
     officer = st.units["OF"]
     officer.loc = O01
-    assert "fire team" in (mv.pick_up_problem(st, officer, wb) or "")
+    assert "fire team" in (wheelbarrow.pick_up_problem(st, officer, wb) or "")
     s = team_at(st, "E1.2", O01)
     add_hose(st, "H1", "WB", [O01, O02], None)
-    assert "taken up first" in (mv.pick_up_problem(st, s, wb) or "")
+    assert "taken up first" in (wheelbarrow.pick_up_problem(st, s, wb) or "")
     del st.hoses["H1"]
-    assert mv.pick_up(ctx, st, s, wb)
+    assert wheelbarrow.pick_up(ctx, st, s, wb)
     other = team_at(st, "E1.3", O01)
-    assert "already being carried" in (mv.pick_up_problem(st, other, wb) or "")
+    assert "already being carried" in (wheelbarrow.pick_up_problem(st, other, wb) or "")
 
 
 def test_carrying_team_walks_at_foot_speed_with_the_pump():
@@ -67,7 +68,7 @@ def test_carrying_team_walks_at_foot_speed_with_the_pump():
     ctx, st = usetup(wb_world(rows=rows, wb_at="O01", hydrants=()))
     wb = st.units["WB"]
     s, free = team_at(st, "E1.1", O01), team_at(st, "E1.2", O01)
-    assert mv.pick_up(ctx, st, s, wb)
+    assert wheelbarrow.pick_up(ctx, st, s, wb)
     assert mv.walk(ctx, st, s, ("O08", 0)) and mv.walk(ctx, st, free, ("O08", 0))
     assert s.loc == free.loc == ("O07", 0)
     assert wb.loc == s.loc and not wb.deployed
@@ -77,13 +78,17 @@ def test_set_down_connects_to_the_hydrant_with_the_teams_hose_and_feeds_one_line
     ctx, st = usetup(wb_world())
     wb, e1 = st.units["WB"], st.units["E1"]
     s, t = team_at(st, "E1.1", O01), team_at(st, "E1.2", O02)
-    mv.pick_up(ctx, st, s, wb)
-    assert mv.connect_problem(ctx, st, wb, "hydrant:O01") is not None  # not deployed, no hydrant
+    wheelbarrow.pick_up(ctx, st, s, wb)
+    assert (
+        equipment.connect_problem(ctx, st, wb, "hydrant:O01") is not None
+    )  # not deployed, no hydrant
     mv.relocate(ctx, st, s, O02)
     assert wb.loc == O02
-    assert mv.set_down(ctx, st, wb) and wb.deployed and mv.carrier_of(st, wb) is None
+    assert (
+        wheelbarrow.set_down(ctx, st, wb) and wb.deployed and wheelbarrow.carrier_of(st, wb) is None
+    )
     before = e1.hose_left
-    assert mv.connect(ctx, st, wb, "hydrant:O02")
+    assert equipment.connect(ctx, st, wb, "hydrant:O02")
     assert e1.hose_left == before - 1  # §7: the hydrant takes one length, from E1
     add_hose(st, "H1", "WB", [O02, ("B12", 0)], ("B12", 0), crew=["E1.1"])
     add_hose(st, "H2", "WB", [O02, ("B11", 0)], ("B11", 0), crew=["E1.2"])
@@ -97,9 +102,9 @@ def test_a_carried_pump_feeds_nothing():
     wb, s = st.units["WB"], team_at(st, "E1.1", O02)
     wb.loc = O02
     # never set down by a team, it has no hose for the hydrant's length
-    assert "one length" in (mv.connect_problem(ctx, st, wb, "hydrant:O02") or "")
+    assert "one length" in (equipment.connect_problem(ctx, st, wb, "hydrant:O02") or "")
     wb.source = "hydrant:O02"  # as if connected
-    assert mv.pick_up(ctx, st, s, wb) and wb.source is None  # it leaves its water
+    assert wheelbarrow.pick_up(ctx, st, s, wb) and wb.source is None  # it leaves its water
     add_hose(st, "H1", "WB", [O02, ("B12", 0)], ("B12", 0), crew=["E1.2"])
     wb.source = "hydrant:O02"  # even with a source, a pump on the move feeds nothing
     water.step_water(ctx, st)
@@ -112,16 +117,16 @@ def test_suction_only_from_ground_level():
     ctx, st = usetup(sc)
     wb = st.units["WB"]
     wb.loc = ("B01", 1)
-    assert "ground level" in (mv.connect_problem(ctx, st, wb, "open:W02") or "")
+    assert "ground level" in (equipment.connect_problem(ctx, st, wb, "open:W02") or "")
     wb.loc = ("B01", 0)
-    assert mv.connect_problem(ctx, st, wb, "open:W02") is None
+    assert equipment.connect_problem(ctx, st, wb, "open:W02") is None
 
 
 def test_carried_pump_leaves_a_burning_location_with_its_team():
     # fire in the team's location; it passes the heat test (2) into the next area
     ctx, st = usetup(wb_world(rows=("SOOO",), hydrants=()), [2])
     wb, s = st.units["WB"], team_at(st, "E1.1", O01)
-    mv.pick_up(ctx, st, s, wb)
+    wheelbarrow.pick_up(ctx, st, s, wb)
     st.fire[O01] = 1
     mv.burn_out_vehicles(ctx, st)
     assert wb.status == "ok"
@@ -132,10 +137,10 @@ def test_carried_pump_leaves_a_burning_location_with_its_team():
 def test_a_lost_carrier_drops_the_pump():
     ctx, st = usetup(wb_world())
     wb, s = st.units["WB"], team_at(st, "E1.1", O01)
-    mv.pick_up(ctx, st, s, wb)
+    wheelbarrow.pick_up(ctx, st, s, wb)
     s.status = "casualty"
-    mv.drop_stray_pumps(ctx, st)
-    assert mv.carrier_of(st, wb) is None and wb.deployed and wb.loc == O01
+    wheelbarrow.drop_stray_pumps(ctx, st)
+    assert wheelbarrow.carrier_of(st, wb) is None and wb.deployed and wb.loc == O01
     assert "carried_by" not in wb.extra
     assert events(ctx, "set_down")[0]["pump"] == "WB"
 
@@ -149,7 +154,7 @@ def test_carry_order_picks_up_walks_and_set_down_connects():
     from fireground.engine.games.blitz.orders.apply import apply_due
 
     apply_due(ctx, st)
-    assert s.loc == O02 and wb.loc == O02 and mv.carrier_of(st, wb) is s
+    assert s.loc == O02 and wb.loc == O02 and wheelbarrow.carrier_of(st, wb) is s
     st.turn += 1
     give_order(ctx, st, Order("E1.1", "set_down", source="hydrant"), during_turn=True)
     apply_due(ctx, st)
@@ -176,14 +181,14 @@ def test_carry_order_refusals(order, rule, words):
 def test_set_down_refuses_a_source_out_of_reach_and_lay_hose_while_carrying():
     ctx, st = usetup(wb_world())
     wb, s = st.units["WB"], team_at(st, "E1.1", O01)
-    mv.pick_up(ctx, st, s, wb)
+    wheelbarrow.pick_up(ctx, st, s, wb)
     with pytest.raises(OrderError, match="§7") as err:  # the hydrant is in O02, not here
         check(ctx, st, Order("E1.1", "set_down", source="hydrant:O02"))
     assert "own area" in str(err.value)
     check(ctx, st, Order("E1.1", "set_down"))  # without water: allowed
     with pytest.raises(OrderError, match="set its pump down"):
         check(ctx, st, Order("E1.1", "lay_hose", path=(O01, O02)))
-    assert mv.carrier_of(st, wb) is s  # nothing changed
+    assert wheelbarrow.carrier_of(st, wb) is s  # nothing changed
 
 
 # -- standing orders -------------------------------------------------------------------------
@@ -201,7 +206,7 @@ def test_idle_team_fetches_carries_sets_down_and_lays_from_the_wheelbarrow():
     st.turn = 0
     run_step6(ctx, st, 1)
     wb = st.units["WB"]
-    assert mv.carrier_of(st, wb) is st.units["E1.1"]
+    assert wheelbarrow.carrier_of(st, wb) is st.units["E1.1"]
     assert [e["unit"] for e in events(ctx, "pick_up")] == ["E1.1"]  # only one team goes
     run_step6(ctx, st, 1)
     assert wb.loc == O02 and wb.deployed and wb.source == "hydrant:O02"
@@ -233,14 +238,14 @@ def test_small_pump_team_trailer_takes_a_turn_to_deploy_and_to_recover():
     ctx, st = usetup(sc)
     sp = st.units["SP"]
     assert not sp.deployed and sp.to_log()["deploy_left"] == 1
-    assert "not deployed" in (mv.connect_problem(ctx, st, sp, "hydrant:S00") or "")
+    assert "not deployed" in (equipment.connect_problem(ctx, st, sp, "hydrant:S00") or "")
     assert mv.drive(ctx, st, sp, "S01") and mv.drive(ctx, st, sp, "S00")  # hitched: drives
-    assert mv.deploy(ctx, st, sp) and not sp.deployed
-    mv.advance_work(ctx, st)
-    assert sp.deployed and mv.connect(ctx, st, sp, "hydrant:S00")
+    assert equipment.deploy(ctx, st, sp) and not sp.deployed
+    equipment.advance_work(ctx, st)
+    assert sp.deployed and equipment.connect(ctx, st, sp, "hydrant:S00")
     assert not mv.drive(ctx, st, sp, "S01")  # set up: recover it first
-    assert mv.stow(ctx, st, sp) and not mv.drive(ctx, st, sp, "S01")
-    mv.advance_work(ctx, st)
+    assert equipment.stow(ctx, st, sp) and not mv.drive(ctx, st, sp, "S01")
+    equipment.advance_work(ctx, st)
     assert not sp.deployed and mv.drive(ctx, st, sp, "S01")
 
 
@@ -302,6 +307,6 @@ def test_move_order_recovers_the_trailer_pump_before_driving():
     apply_due(ctx, st)
     assert sp.loc == S00 and sp.task == "stow" and events(ctx, "stow")
     st.turn += 1
-    mv.advance_work(ctx, st)  # step 6 of the next turn: the trailer is hitched up ...
+    equipment.advance_work(ctx, st)  # step 6 of the next turn: the trailer is hitched up ...
     apply_due(ctx, st)  # ... and the order drives it off
     assert sp.loc == S01 and not sp.deployed and sp.order is None

@@ -6,8 +6,7 @@ import pytest
 from test_units_world import add_hose, events, usetup, uworld
 
 from fireground.engine.board.model import ForceUnit
-from fireground.engine.games.blitz.rules import movement as mv
-from fireground.engine.games.blitz.rules import water
+from fireground.engine.games.blitz.rules import equipment, water
 
 S00, S01, B = ("S00", 0), ("S01", 0), ("B02", 0)
 
@@ -45,7 +44,7 @@ def test_one_line_per_delivery_pump():
 def test_hydrant_gives_its_pressure_a_turn():
     ctx, st = game(hydrants=["S00"], pressure={"S00": 2})
     e1 = st.units["E1"]
-    assert mv.connect(ctx, st, e1, "hydrant:S00")
+    assert equipment.connect(ctx, st, e1, "hydrant:S00")
     assert e1.hose_left == 9  # one length to connect
     e1.water = 0
     for i in range(3):
@@ -59,7 +58,7 @@ def test_hydrant_gives_its_pressure_a_turn():
 def test_tank_tops_up_a_short_hydrant():
     ctx, st = game(hydrants=["S00"], pressure={"S00": 1})
     e1 = st.units["E1"]
-    mv.connect(ctx, st, e1, "hydrant:S00")
+    equipment.connect(ctx, st, e1, "hydrant:S00")
     add_hose(st, "H1", "E1", [S00, S01], B, ["E1.1"])
     add_hose(st, "H2", "E1", [S00, S01], B, ["E1.2"])
     water.step_water(ctx, st)
@@ -69,19 +68,19 @@ def test_tank_tops_up_a_short_hydrant():
 def test_only_two_appliances_on_a_hydrant():
     forces = [ForceUnit(f"E{i}", "general_appliance", area="S00") for i in (1, 2, 3)]
     ctx, st = game(forces, hydrants=["S00"])
-    assert mv.connect(ctx, st, st.units["E1"], "hydrant:S00")
-    assert mv.connect(ctx, st, st.units["E2"], "hydrant") is False  # needs the full name
-    assert mv.connect(ctx, st, st.units["E2"], "hydrant:S00")
-    why = mv.connect_problem(ctx, st, st.units["E3"], "hydrant:S00")
+    assert equipment.connect(ctx, st, st.units["E1"], "hydrant:S00")
+    assert equipment.connect(ctx, st, st.units["E2"], "hydrant") is False  # needs the full name
+    assert equipment.connect(ctx, st, st.units["E2"], "hydrant:S00")
+    why = equipment.connect_problem(ctx, st, st.units["E3"], "hydrant:S00")
     assert why is not None and "two appliances" in why
 
 
 def test_failed_mains_and_lost_hydrants_give_nothing():
     ctx, st = game(hydrants=["S00"], mains="failed")
-    assert "mains" in mv.connect_problem(ctx, st, st.units["E1"], "hydrant:S00")
+    assert "mains" in equipment.connect_problem(ctx, st, st.units["E1"], "hydrant:S00")
     ctx, st = game(hydrants=["S00"])
     e1 = st.units["E1"]
-    mv.connect(ctx, st, e1, "hydrant:S00")
+    equipment.connect(ctx, st, e1, "hydrant:S00")
     e1.water = 0
     st.hydrants_lost.add("S00")  # lost after connecting (an HE bomb)
     add_hose(st, "H1", "E1", [S00, S01], B, ["E1.1"])
@@ -95,7 +94,7 @@ def test_open_water_by_suction_is_used_up_and_never_negative():
     )
     e1 = st.units["E1"]
     e1.water = 0
-    assert mv.connect(ctx, st, e1, "open:W00") and e1.hose_left == 10  # no hose length
+    assert equipment.connect(ctx, st, e1, "open:W00") and e1.hose_left == 10  # no hose length
     add_hose(st, "H1", "E1", [S01], ("B02", 0), ["E1.1"])
     add_hose(st, "H2", "E1", [S01], ("B02", 0), ["E1.2"])
     add_hose(st, "H3", "E1", [S01], ("B02", 0), ["E1.3"])
@@ -110,7 +109,7 @@ def test_suction_needs_the_bank():
     ctx, st = usetup(
         uworld(["WSS"], forces=[ForceUnit("E1", "general_appliance", area="S02")], water={"W00": 9})
     )
-    assert "bank" in mv.connect_problem(ctx, st, st.units["E1"], "open:W00")
+    assert "bank" in equipment.connect_problem(ctx, st, st.units["E1"], "open:W00")
 
 
 def test_dam_feeds_a_pump_next_to_it():
@@ -120,11 +119,11 @@ def test_dam_feeds_a_pump_next_to_it():
     ]
     ctx, st = game(forces)
     dam, e1 = st.units["D"], st.units["E1"]
-    assert "not a deployed dam" in mv.connect_problem(ctx, st, e1, "dam:D")
-    mv.deploy(ctx, st, dam)
+    assert "not a deployed dam" in equipment.connect_problem(ctx, st, e1, "dam:D")
+    equipment.deploy(ctx, st, dam)
     for _ in range(3):
-        mv.advance_work(ctx, st)
-    assert mv.connect(ctx, st, e1, "dam:D")
+        equipment.advance_work(ctx, st)
+    assert equipment.connect(ctx, st, e1, "dam:D")
     e1.water = 0
     add_hose(st, "H1", "E1", [S00, S01], B, ["E1.1"])
     water.step_water(ctx, st)
@@ -142,7 +141,7 @@ def test_fourteen_lengths_at_most(lengths, hydrant, wet):
     ctx, st = game(hydrants=["S00"])
     e1 = st.units["E1"]
     if hydrant:
-        mv.connect(ctx, st, e1, "hydrant:S00")
+        equipment.connect(ctx, st, e1, "hydrant:S00")
     add_hose(st, "H1", "E1", [S00, S01], B, ["E1.1"], lengths=lengths)
     water.step_water(ctx, st)
     assert (st.hoses["H1"].water == 1) is wet

@@ -29,59 +29,14 @@ from __future__ import annotations
 from ....core.turn import TurnContext
 from ..state import GameState
 from ..units import STAND, VEHICLE
-from .casualties import PARK_NEAR_TURNS, _carrier, _crew_vehicle, _doctor, _rescue_sites, _rescuer
-from .jobs import P_IN_MAX, RISKY, best_job, feeding_pump
-from .parking import (
-    PARK_DOWNWIND,
-    PARK_DRY,
-    PARK_HOT,
-    PARK_NEAR,
-    PARK_TRAPPED,
-    THREAT_RANGE,
-    WITHDRAW_HEAT,
-    choose_parking,
-    choose_water,
-    keep_clear,
-    ladder_face,
-    parking_penalty,
-    street_threat,
-    strike_spare_ladders,
-    withdraw,
-)
-from .priorities import coverage, fire_priority, priority_locations
+from .casualties import _carrier, _crew_vehicle, _doctor, _rescue_sites, _rescuer
+from .parking import keep_clear
+from .priorities import priority_locations
 from .support import _canteen, _dam, _fire_party, _pump
-from .teams import BACK_OFF_HEAT, _appliance, _orphan, step_clear
-from .wheelbarrow import CARRY_TURNS, FETCH_TURNS
+from .teams import _appliance, _orphan
 
 __all__ = [
-    "BACK_OFF_HEAT",
-    "CARRY_TURNS",
-    "FETCH_TURNS",
-    "PARK_DOWNWIND",
-    "PARK_DRY",
-    "PARK_HOT",
-    "PARK_NEAR",
-    "PARK_NEAR_TURNS",
-    "PARK_TRAPPED",
-    "P_IN_MAX",
-    "RISKY",
-    "THREAT_RANGE",
-    "WITHDRAW_HEAT",
-    "best_job",
-    "choose_parking",
-    "choose_water",
-    "coverage",
-    "feeding_pump",
-    "fire_priority",
-    "keep_clear",
-    "ladder_face",
-    "parking_penalty",
-    "priority_locations",
     "standing_orders",
-    "step_clear",
-    "street_threat",
-    "strike_spare_ladders",
-    "withdraw",
 ]
 
 

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from ....board.model import Location
 from ....core.turn import TurnContext
+from ..reach import danger, foot
 from ..reach.hose_steps import steps_to
+from ..rules import acting, reach
 from ..rules import movement as mv
-from ..rules import reach
 from ..state import GameState
 from ..units import UnitState, crew_of
 
@@ -39,8 +40,8 @@ def _rescuer(
     if u.loc in sites:
         u.task = "rescue"
         return
-    dist, _ = reach.foot_search(ctx, state, u.loc, _far(ctx))
-    goal, _d = reach.nearest(dist, sites)
+    dist, _ = foot.foot_search(ctx, state, u.loc, _far(ctx))
+    goal, _d = foot.nearest(dist, sites)
     if goal is not None:
         u.task = "move"
         mv.walk(ctx, state, u, goal)
@@ -68,7 +69,7 @@ def _park_near(
     dist = steps_to(ctx, goals, [(a, 0) for a in routes], _carry_steps(ctx))
     best = min(
         ((dist[(a, 0)], len(r), a) for a, r in routes.items()
-         if (a, 0) in dist and not reach.unsafe(ctx, state, (a, 0))),
+         if (a, 0) in dist and not danger.unsafe(ctx, state, (a, 0))),
         default=None,
     )  # fmt: skip
     return None if best is None else best[2]
@@ -90,7 +91,7 @@ def _crew_vehicle(ctx: TurnContext, state: GameState, u: UnitState, sites: list[
     for s in crews:
         if s.task == "aboard":
             s.task = "idle"
-        if s.order is None and not mv.acted(state, s):
+        if s.order is None and not acting.acted(state, s):
             _rescuer(ctx, state, s, sites)
 
 
@@ -99,8 +100,8 @@ def _doctor(ctx: TurnContext, state: GameState, u: UnitState) -> None:
     sites = _rescue_sites(ctx, state)
     if not sites or any(s[0] == u.loc[0] for s in sites):
         return
-    dist, _ = reach.foot_search(ctx, state, u.loc, _far(ctx))
-    goal, _d = reach.nearest(dist, sites)
+    dist, _ = foot.foot_search(ctx, state, u.loc, _far(ctx))
+    goal, _d = foot.nearest(dist, sites)
     if goal is not None:
         mv.walk(ctx, state, u, goal)
 
@@ -154,7 +155,7 @@ def _carrier(ctx: TurnContext, state: GameState, u: UnitState) -> None:
     carry_pts = r.int("casualty.carry_areas")
     claimed = {c.id for c in carried}
     for s in crews:
-        if s.order is not None or mv.acted(state, s) or s.loc is None:
+        if s.order is not None or acting.acted(state, s) or s.loc is None:
             continue
         if s.task == "aboard":
             s.task = "idle"
@@ -181,8 +182,8 @@ def _carrier(ctx: TurnContext, state: GameState, u: UnitState) -> None:
             claimed.add(here.id)
             s.task = "carry"
             continue
-        dist, _ = reach.foot_search(ctx, state, s.loc, _far(ctx))
-        goal, _d = reach.nearest(dist, [c.loc for c in free])
+        dist, _ = foot.foot_search(ctx, state, s.loc, _far(ctx))
+        goal, _d = foot.nearest(dist, [c.loc for c in free])
         if goal is not None:
             s.task = "move"
             mv.walk(ctx, state, s, goal)

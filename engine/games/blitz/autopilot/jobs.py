@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from ....board.model import AreaKind, Location
 from ....core.turn import TurnContext
-from ..rules import fire as fire_rules
-from ..rules import movement as mv
-from ..rules import reach
+from ..reach import danger, foot
+from ..rules import hoses, reach
 from ..state import GameState
 from ..units import HoseLine, UnitState
 from .priorities import _p_extinguish, _p_heat, coverage, fire_priority
@@ -23,7 +22,7 @@ def feeding_pump(state: GameState, own: UnitState) -> UnitState | None:
 
     def usable(p: UnitState) -> bool:
         return (
-            p.in_play and p.deployed and p.pumps > 0 and mv.pump_capacity(state, p) > 0
+            p.in_play and p.deployed and p.pumps > 0 and hoses.pump_capacity(state, p) > 0
             and (p.source is not None or p.water > 0)
         )  # fmt: skip
 
@@ -63,9 +62,9 @@ def _next_target(
     for loc, _r in cands:
         if loc in state.fire or state.damp.get(loc, 0) >= damp_max:
             continue
-        if reach.area_kind(ctx, loc[0]) is not AreaKind.BUILDING:
+        if danger.area_kind(ctx, loc[0]) is not AreaKind.BUILDING:
             continue
-        near = [nb for nb in reach.neighbours(ctx, loc) if nb in state.fire]
+        near = [nb for nb in danger.neighbours(ctx, loc) if nb in state.fire]
         if near:
             threatened.append((0 if loc in pri else 1, state.damp.get(loc, 0), loc))
     return min(threatened)[2] if threatened else None
@@ -75,12 +74,12 @@ def _risk_weight(ctx: TurnContext, state: GameState, x: Location) -> float:
     """Weight on a branch position next to a fire: 1 in an empty street (the fire cannot
     follow), :data:`RISKY` where it can spread in (a building, rubble, a street with a
     vehicle) and the street is a step away, half that with no way straight out."""
-    kind = reach.area_kind(ctx, x[0])
+    kind = danger.area_kind(ctx, x[0])
     if kind is not AreaKind.BUILDING:
         return RISKY if x[0] in state.rubble or state.has_vehicle(x[0]) else 1.0
     if x[1] == 0 and any(
-        reach.area_kind(ctx, nb[0]) in (AreaKind.STREET, AreaKind.OPEN) and nb not in state.fire
-        for nb in fire_rules.neighbours(ctx, x)
+        danger.area_kind(ctx, nb[0]) in (AreaKind.STREET, AreaKind.OPEN) and nb not in state.fire
+        for nb in danger.neighbours(ctx, x)
     ):
         return RISKY
     return RISKY / 2
@@ -98,25 +97,25 @@ def best_job(
     ctx: TurnContext, state: GameState, pump: UnitState, stock: UnitState, pri: set[Location]
 ) -> tuple[Location, list[Location]] | None:
     """(target, hose route from the pump) with the best expected effect, or None."""
-    if pump.loc is None or mv.pump_capacity(state, pump) <= 0 or stock.hose_left <= 0:
+    if pump.loc is None or hoses.pump_capacity(state, pump) <= 0 or stock.hose_left <= 0:
         return None
     r = ctx.rules
     per = r.int("hose.steps_per_length")
     hyd = r.int("hose.hydrant_lengths") if (pump.source or "").startswith("hydrant:") else 0
     reserved = sum(
-        mv.path_lengths(ctx, [*h.path, *h.plan]) - h.lengths
+        hoses.path_lengths(ctx, [*h.path, *h.plan]) - h.lengths
         for h in state.hoses.values()
         if h.plan and h.stock == stock.id
     )  # lengths other lines being laid will still take
     max_len = min(stock.hose_left - reserved, r.int("hose.max_lengths") - hyd)
     if max_len <= 0:
         return None
-    dist, prev = reach.foot_search(ctx, state, pump.loc, per * max_len, weight=2)
+    dist, prev = foot.foot_search(ctx, state, pump.loc, per * max_len, weight=2)
     cov = coverage(state)
     fires = state.fire
     top = r.int("firefighting.max_range")
     mods = {k: r.int(f"firefighting.range.{k}") for k in range(1, top + 1)}
-    water = reach.water_area_set(ctx)
+    water = danger.water_area_set(ctx)
     # a building position's chance is fixed through step 6 (fire, damage and the map
     # decide it): kept for the call of the standing orders; a street's depends on the
     # vehicles, which move, so it is kept for this search only
@@ -129,13 +128,13 @@ def best_job(
         hit = p_ins.get(x)
         if hit is None:
             hit = 0.0
-            if x[0] not in water and not reach.unsafe(ctx, state, x):
-                h_x = reach.heat(ctx, state, x)
+            if x[0] not in water and not danger.unsafe(ctx, state, x):
+                h_x = danger.heat(ctx, state, x)
                 hit = _p_heat(ctx, h_x)
                 if hit > 0 and h_x > 0:
                     hit *= _risk_weight(ctx, state, x)
             p_ins[x] = hit
-            if kept is not None and reach.area_kind(ctx, x[0]) is AreaKind.BUILDING:
+            if kept is not None and danger.area_kind(ctx, x[0]) is AreaKind.BUILDING:
                 kept[x] = hit
         return hit
 
@@ -212,4 +211,4 @@ def best_job(
     if best is None:
         return None
     _, x, t = best
-    return t, reach.path_to(prev, pump.loc, x)
+    return t, foot.path_to(prev, pump.loc, x)

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from ....board.model import AreaKind, FeatureType, Location
 from ....core.turn import TurnContext
-from ..reach.hose_steps import steps_to
-from ..rules import fire as fire_rules
+from ..reach import danger
+from ..reach.hose_steps import hose_reach, steps_to
+from ..rules import acting, equipment, ignition, reach
 from ..rules import movement as mv
-from ..rules import reach
 from ..state import GameState
 from ..units import UnitState, crew_of
 from .priorities import _fire_sources, _vehicle_areas, coverage
@@ -31,7 +31,7 @@ WITHDRAW_HEAT = 2
 def keep_clear(ctx: TurnContext, state: GameState, u: UnitState) -> bool:
     """A free vehicle next to a fire drives to the nearest street that is not (R-10: a
     vehicle makes its street flammable). Whether it moved."""
-    if u.loc is None or reach.heat(ctx, state, u.loc) == 0 or mv.tied_down(state, u):
+    if u.loc is None or danger.heat(ctx, state, u.loc) == 0 or mv.tied_down(state, u):
         return False
     if u.role == "appliance" and _engaged(state, u):
         return False
@@ -39,7 +39,7 @@ def keep_clear(ctx: TurnContext, state: GameState, u: UnitState) -> bool:
     if any(s.loc != u.loc or s.task not in ("aboard", "idle") for s in crews) or u.carrying:
         return False
     routes = reach.road_routes(ctx, state, u.loc[0])
-    cool = [a for a in routes if reach.heat(ctx, state, (a, 0)) == 0]
+    cool = [a for a in routes if danger.heat(ctx, state, (a, 0)) == 0]
     if not cool:
         return False
     # out of the fire's reach (two spreads away or more) when there is such a street
@@ -77,14 +77,14 @@ def _street_threat(ctx: TurnContext, state: GameState, area: str) -> tuple[int, 
             nxt: list[Location] = []
             hit: Location | None = None
             for loc in frontier:
-                for nb in reach.neighbours(ctx, loc):
+                for nb in danger.neighbours(ctx, loc):
                     if nb in seen:
                         continue
                     seen.add(nb)
                     if nb in fire:
                         if hit is None or nb < hit:
                             hit = nb
-                    elif fire_rules.is_flammable(ctx, state, nb, vehicles):
+                    elif ignition.is_flammable(ctx, state, nb, vehicles):
                         nxt.append(nb)
             if hit is not None:
                 out = (d, hit)
@@ -107,15 +107,15 @@ def withdraw(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Location
     burn the vehicle out, R-10) pulls back out of the fire's reach. Its lines are slipped
     (left cut, for the teams to make up and carry back) and its ladders struck; teams at
     the vehicle ride with it, the others walk back to it. Whether it drove off."""
-    if u.loc is None or mv.acted(state, u) or reach.heat(ctx, state, u.loc) < WITHDRAW_HEAT:
+    if u.loc is None or acting.acted(state, u) or danger.heat(ctx, state, u.loc) < WITHDRAW_HEAT:
         return False
     cov = coverage(state)
-    if all(cov.get(nb, 0) for nb in fire_rules.neighbours(ctx, u.loc) if nb in state.fire):
+    if all(cov.get(nb, 0) for nb in danger.neighbours(ctx, u.loc) if nb in state.fire):
         return False  # lines are on every fire next to it: they may yet put it out
     if any(p.towed_by is None and p.extra.get("tow") == u.id and p.loc == u.loc and p.deployed
            for p in state.units.values()):  # fmt: skip
         return False  # it would leave its deployed trailer pump behind
-    if u.deployed and mv.sets_up(ctx, u):
+    if u.deployed and equipment.sets_up(ctx, u):
         return False  # its own trailer pump is set up: it stays with it (a turn to recover)
     blocked = reach.road_blocked(ctx, state)
     routes = reach.road_routes(ctx, state, u.loc[0], blocked)
@@ -134,7 +134,7 @@ def withdraw(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Location
             h.plan = []
             ctx.note("hose_slipped", at=h.path[0], hose=h.id, unit=u.id)
     if any(ld.at is not None for ld in u.ladders):
-        mv.strike_ladders(ctx, state, u)
+        equipment.strike_ladders(ctx, state, u)
         ctx.note("ladder_struck", at=u.loc, unit=u.id)
     for s in crew_of(state.units, u.id):
         if s.loc == u.loc and s.hose is None and s.order is None:
@@ -147,17 +147,17 @@ def ladder_face(ctx: TurnContext, state: GameState, u: UnitState) -> str | None:
     """A building next to the appliance's street with a fire on an upper level its free
     ladder reaches, no stairwell to climb by, and its ground floor not burning: the
     building to pitch against (hottest fire first), or None."""
-    if u.loc is None or mv.acted(state, u):
+    if u.loc is None or acting.acted(state, u):
         return None
     free = [ld.rating for ld in u.ladders if ld.at is None]
     if not free or not any(s.loc == u.loc and s.hose is None for s in crew_of(state.units, u.id)):
         return None
     rating, here = max(free), u.loc[0]
-    if reach.area_kind(ctx, here) not in (AreaKind.STREET, AreaKind.OPEN):
+    if danger.area_kind(ctx, here) not in (AreaKind.STREET, AreaKind.OPEN):
         return None
     best: tuple[int, str] | None = None
-    for b in reach.area_neighbours(ctx, here):
-        if reach.area_kind(ctx, b) is not AreaKind.BUILDING or ctx.scenario.has_stairwell(b):
+    for b in danger.area_neighbours(ctx, here):
+        if danger.area_kind(ctx, b) is not AreaKind.BUILDING or ctx.scenario.has_stairwell(b):
             continue
         if (b, 0) in state.fire:
             continue
@@ -196,11 +196,11 @@ def choose_water(ctx: TurnContext, state: GameState, pump: UnitState) -> None:
     if pump.source in options:
         return
     for src in options:
-        if mv.connect_problem(ctx, state, pump, src) is None:
-            mv.connect(ctx, state, pump, src)
+        if equipment.connect_problem(ctx, state, pump, src) is None:
+            equipment.connect(ctx, state, pump, src)
             return
-    if pump.source is not None and mv.connect_problem(ctx, state, pump, pump.source):
-        mv.disconnect(ctx, state, pump)
+    if pump.source is not None and equipment.connect_problem(ctx, state, pump, pump.source):
+        equipment.disconnect(ctx, state, pump)
 
 
 def _water_here(ctx: TurnContext, here: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -212,7 +212,7 @@ def _water_here(ctx: TurnContext, here: str) -> tuple[tuple[str, ...], tuple[str
     hit = memo.get(here)
     if hit is None:
         features = ctx.scenario.features
-        near = reach.area_neighbours(ctx, here)
+        near = danger.area_neighbours(ctx, here)
         hit = memo[here] = (
             tuple(f"hydrant:{here}" for f in features
                   if f.type is FeatureType.HYDRANT and f.area == here),
@@ -225,15 +225,15 @@ def _water_here(ctx: TurnContext, here: str) -> tuple[tuple[str, ...], tuple[str
 def _water_at(ctx: TurnContext, state: GameState, area: str) -> bool:
     """A usable source here: a hydrant with a free place, or open water next door."""
     if (
-        area in reach.hydrant_areas(ctx)
+        area in danger.hydrant_areas(ctx)
         and ctx.scenario.mains != "failed"
         and area not in state.hydrants_lost
-        and len(mv.hydrant_users(state, area)) < ctx.rules.int("water.hydrant_appliances")
+        and len(equipment.hydrant_users(state, area)) < ctx.rules.int("water.hydrant_appliances")
     ):
         return True
-    waters = reach.water_areas(ctx)
+    waters = danger.water_areas(ctx)
     return any(
-        nb in waters and state.water_left.get(nb, 0) > 0 for nb in reach.area_neighbours(ctx, area)
+        nb in waters and state.water_left.get(nb, 0) > 0 for nb in danger.area_neighbours(ctx, area)
     )
 
 
@@ -245,9 +245,7 @@ def choose_parking(
     street it can reach."""
     if not state.fire or u.loc is None:
         return None
-    per = ctx.rules.int("hose.steps_per_length")
-    reach_steps = per * max(u.hose_left - 1, 1) + ctx.rules.int("firefighting.max_range")
-    limit = min(reach_steps, per * ctx.rules.int("hose.max_lengths"))
+    limit = hose_reach(ctx, u.hose_left)
     blocked = reach.road_blocked(ctx, state)
     routes = reach.road_routes(ctx, state, u.loc[0], blocked)
     prio, others = _fire_sources(ctx, state, pri)
@@ -258,7 +256,7 @@ def choose_parking(
         best: tuple[int, int, str] | None = None
         for area, route in routes.items():
             d = dist.get((area, 0))
-            if d is None or reach.unsafe(ctx, state, (area, 0)):
+            if d is None or danger.unsafe(ctx, state, (area, 0)):
                 continue
             water = _water_at(ctx, state, area)
             if need_water and not water:

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from ....board.model import FeatureType, Location
 from ....core.turn import TurnContext
-from ..rules import fire as fire_rules
-from ..rules import reach
+from ..reach import danger
+from ..rules import ignition
 from ..state import GameState
 from ..units import VEHICLE
 
@@ -15,7 +15,7 @@ from ..units import VEHICLE
 def _vehicle_areas(ctx: TurnContext, state: GameState) -> set[str]:
     hit: set[str] | None = ctx.cache.get("ap_vehicles")
     if hit is None:
-        hit = fire_rules.vehicle_areas(state)
+        hit = ignition.vehicle_areas(state)
         if "ap_vehicles" in ctx.cache:
             ctx.cache["ap_vehicles"] = hit
     return hit
@@ -61,7 +61,7 @@ def fire_priority(ctx: TurnContext, state: GameState, fire: Location, pri: set[L
 
 
 def _fire_priority(ctx: TurnContext, state: GameState, fire: Location, pri: set[Location]) -> int:
-    if fire in pri or any(nb in pri for nb in reach.neighbours(ctx, fire)):
+    if fire in pri or any(nb in pri for nb in danger.neighbours(ctx, fire)):
         return 0
     if fire in state.street_fire_age:
         return 2
@@ -118,7 +118,7 @@ def _sorted_fires(ctx: TurnContext, state: GameState) -> list[Location]:
     step 6; do not mutate)."""
     hit: list[Location] | None = ctx.cache.get("ap_fires")
     if hit is None:
-        hit = fire_rules.sorted_locations(ctx, state.fire)
+        hit = ignition.sorted_locations(ctx, state.fire)
         if "ap_fires" in ctx.cache:
             ctx.cache["ap_fires"] = hit
     return hit

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from ....board.model import AreaKind, Location
 from ....core.turn import TurnContext
+from ..reach import danger, foot
+from ..rules import equipment, reach
 from ..rules import movement as mv
-from ..rules import reach
 from ..rules.firefighting import party_targets, refill_point
 from ..state import GameState
 from ..units import STAND, UnitState
@@ -27,9 +28,9 @@ def _pump(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Location]) 
     if u.deployed and u.pumps and (busy or u.task != "idle"):
         choose_water(ctx, state, u)
         return
-    stows = mv.sets_up(ctx, u) and u.moves == "road"  # packing up lets a skid pump move off
-    if u.deployed and stows and not busy and u.task == "idle" and reach.heat(ctx, state, u.loc):
-        mv.stow(ctx, state, u)  # idle next to a fire: pack up and move off
+    stows = equipment.sets_up(ctx, u) and u.moves == "road"  # packing up lets a skid pump move off
+    if u.deployed and stows and not busy and u.task == "idle" and danger.heat(ctx, state, u.loc):
+        equipment.stow(ctx, state, u)  # idle next to a fire: pack up and move off
         return
     if u.task in ("deploy", "stow"):
         return
@@ -39,7 +40,7 @@ def _pump(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Location]) 
         if park is not None and park != u.loc[0]:
             mv.drive(ctx, state, u, park)
         elif park is not None or _water_at(ctx, state, u.loc[0]):
-            mv.deploy(ctx, state, u)
+            equipment.deploy(ctx, state, u)
     else:
         choose_water(ctx, state, u)
 
@@ -59,7 +60,7 @@ def _dam(ctx: TurnContext, state: GameState, u: UnitState) -> None:
             if a.loc[0] != u.loc[0]:
                 mv.drive(ctx, state, u, a.loc[0])
             else:
-                mv.deploy(ctx, state, u)
+                equipment.deploy(ctx, state, u)
             return
 
 
@@ -72,8 +73,8 @@ def _canteen(ctx: TurnContext, state: GameState, u: UnitState) -> None:
             counts[s.loc[0]] = counts.get(s.loc[0], 0) + 1
     routes = reach.road_routes(ctx, state, u.loc[0])
     best = max(
-        ((n, a) for a, n in counts.items() if a in routes and not reach.unsafe(ctx, state, (a, 0))
-         and reach.heat(ctx, state, (a, 0)) == 0),
+        ((n, a) for a, n in counts.items() if a in routes and not danger.unsafe(ctx, state, (a, 0))
+         and danger.heat(ctx, state, (a, 0)) == 0),
         default=None,
     )  # fmt: skip
     if best is not None and best[1] != u.loc[0]:
@@ -92,11 +93,11 @@ def _fire_party(ctx: TurnContext, state: GameState, u: UnitState) -> None:
             u.task = "idle"
             return
         near = reach.area_distances(ctx, u.loc[0], budget + 1)
-        goals = {nb for f in small if f[0] in near for nb in reach.neighbours(ctx, f)}
+        goals = {nb for f in small if f[0] in near for nb in danger.neighbours(ctx, f)}
         if not goals:
             return  # no small fire within three turns' walk
-        dist, _ = reach.foot_search(ctx, state, u.loc, budget, goals=goals)
-        goal, _d = reach.nearest(dist, goals)
+        dist, _ = foot.foot_search(ctx, state, u.loc, budget, goals=goals)
+        goal, _d = foot.nearest(dist, goals)
         if goal is not None:
             u.task = "move"
             mv.walk(ctx, state, u, goal)
@@ -105,8 +106,8 @@ def _fire_party(ctx: TurnContext, state: GameState, u: UnitState) -> None:
         u.task = "refill"
         return
     points = _refill_points(ctx, state, u.loc[0], budget)
-    dist, _ = reach.foot_search(ctx, state, u.loc, budget, goals=points)
-    goal, _d = reach.nearest(dist, points)
+    dist, _ = foot.foot_search(ctx, state, u.loc, budget, goals=points)
+    goal, _d = foot.nearest(dist, points)
     if goal is not None:
         u.task = "refill"
         mv.walk(ctx, state, u, goal)
@@ -125,7 +126,7 @@ def _refill_points(
         by_id = ctx.scenario.area_by_id
         near = reach.area_distances(ctx, area, budget)
         buildings = [a for a in near if a in by_id and by_id[a].kind is AreaKind.BUILDING]
-        hydrants = reach.hydrant_areas(ctx)
+        hydrants = danger.hydrant_areas(ctx)
         hit = memo[(area, budget)] = (
             frozenset((a, 0) for a in buildings),
             tuple(sorted(a for a in near if a in hydrants and a in by_id and a not in buildings)),

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from ....board.model import AreaKind, Location
 from ....core.turn import TurnContext
-from ..rules import fire as fire_rules
+from ..reach import danger, foot
+from ..rules import acting, equipment, hoses, reach, wheelbarrow
 from ..rules import movement as mv
-from ..rules import reach
 from ..state import GameState, pump_of
 from ..units import VEHICLE, HoseLine, UnitState, crew_of
 from .jobs import _next_target, best_job, feeding_pump
@@ -31,20 +31,20 @@ BACK_OFF_HEAT = 2
 def step_clear(ctx: TurnContext, state: GameState, u: UnitState) -> bool:
     """An idle stand next to a fire walks to the nearest spot with no fire next to it,
     out in the street if it can (a fire cannot spread into an empty street)."""
-    if u.loc is None or mv.acted(state, u) or reach.heat(ctx, state, u.loc) == 0:
+    if u.loc is None or acting.acted(state, u) or danger.heat(ctx, state, u.loc) == 0:
         return False
-    dist, _ = reach.foot_search(ctx, state, u.loc, ctx.rules.int("movement.foot_points"))
+    dist, _ = foot.foot_search(ctx, state, u.loc, ctx.rules.int("movement.foot_points"))
     vehicles = {v.loc for v in state.units.values() if v.kind == VEHICLE and v.loc is not None}
     cool = [
         loc for loc in dist
-        if reach.heat(ctx, state, loc) == 0 and loc not in vehicles
-        and not reach.unsafe(ctx, state, loc)
+        if danger.heat(ctx, state, loc) == 0 and loc not in vehicles
+        and not danger.unsafe(ctx, state, loc)
     ]  # fmt: skip
     if not cool:
         return False
     goal = min(
         cool,
-        key=lambda loc: (reach.area_kind(ctx, loc[0]) is AreaKind.BUILDING, dist[loc], loc),
+        key=lambda loc: (danger.area_kind(ctx, loc[0]) is AreaKind.BUILDING, dist[loc], loc),
     )
     u.task = "move"
     moved = mv.walk(ctx, state, u, goal)
@@ -59,7 +59,7 @@ def _orphan(ctx: TurnContext, state: GameState, u: UnitState) -> None:
         pump = state.units.get(h.unit)
         if pump is not None and pump.in_play:
             return  # its line still has a pump: it stays on it
-        mv.leave_hose(state, u)
+        hoses.leave_hose(state, u)
     if u.task == "aboard":
         u.task = "idle"
     if u.status == "exhausted":
@@ -78,14 +78,14 @@ def _appliance(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Locati
     if not _engaged(state, u):
         trailer_here = pump is not u and pump.loc == u.loc
         if pump is not u and pump.deployed and trailer_here and not pump.towed_by:
-            mv.stow(ctx, state, pump)
+            equipment.stow(ctx, state, pump)
             return
         if pump.task == "stow":
             return  # its trailer pump is being recovered
         if not crews:
             return
         hold = bool(u.extra.get("hold")) and (
-            mv.acted(state, u) or best_job(ctx, state, pump, u, pri) is not None
+            acting.acted(state, u) or best_job(ctx, state, pump, u, pri) is not None
         )  # placed by the player: work from here while there is work in reach
         if not hold:
             u.extra.pop("hold", None)
@@ -93,8 +93,8 @@ def _appliance(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Locati
         if park is None and not hold and keep_clear(ctx, state, u):
             return
         if park is not None and park != u.loc[0]:
-            if pump is u and u.deployed and mv.sets_up(ctx, u):
-                mv.stow(ctx, state, u)  # §7: recover the trailer pump (a turn) first
+            if pump is u and u.deployed and equipment.sets_up(ctx, u):
+                equipment.stow(ctx, state, u)  # §7: recover the trailer pump (a turn) first
                 return
             for s in crews:
                 if s.loc == u.loc:
@@ -103,14 +103,20 @@ def _appliance(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Locati
                 return
     # at the parking street: water, trailer, ladders, then the teams
     if pump is not u and pump.loc == u.loc and not pump.deployed and pump.task != "deploy":
-        mv.deploy(ctx, state, pump)
-    elif pump is u and not u.deployed and u.task != "deploy" and state.fire and mv.sets_up(ctx, u):
-        mv.deploy(ctx, state, u)  # the small pump team unhitches its trailer pump (a turn)
+        equipment.deploy(ctx, state, pump)
+    elif (
+        pump is u
+        and not u.deployed
+        and u.task != "deploy"
+        and state.fire
+        and equipment.sets_up(ctx, u)
+    ):
+        equipment.deploy(ctx, state, u)  # the small pump team unhitches its trailer pump (a turn)
     if pump.deployed and pump.pumps > 0:
         choose_water(ctx, state, pump)
     face = ladder_face(ctx, state, u)
     if face is not None:
-        mv.pitch_ladder(ctx, state, u, face)
+        equipment.pitch_ladder(ctx, state, u, face)
     work = False
     for s in crews:
         if s.loc == u.loc and s.task == "aboard":
@@ -127,7 +133,8 @@ def _appliance(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Locati
                 and s.hose is None
                 and s.order is None
                 and (
-                    not work or reach.area_kind(ctx, s.loc[0] if s.loc else "") is AreaKind.BUILDING
+                    not work
+                    or danger.area_kind(ctx, s.loc[0] if s.loc else "") is AreaKind.BUILDING
                 )
             ):
                 step_clear(ctx, state, s)
@@ -142,16 +149,16 @@ def _fire_team(
     pri: set[Location],
 ) -> bool:
     """One fire team's standing orders; whether it has work."""
-    if s.order is not None or s.loc is None or mv.acted(state, s):
+    if s.order is not None or s.loc is None or acting.acted(state, s):
         return s.task not in ("idle", "aboard")
     if s.task == "rest":
         return False
     h = state.hoses.get(s.hose) if s.hose is not None else None
     if s.status == "exhausted":
-        carried = mv.carried_pump(state, s)
+        carried = wheelbarrow.carried_pump(state, s)
         if carried is not None:
-            mv.set_down(ctx, state, carried)
-        mv.leave_hose(state, s)
+            wheelbarrow.set_down(ctx, state, carried)
+        hoses.leave_hose(state, s)
         s.task = "rest"
         return False
     if h is not None:
@@ -164,7 +171,7 @@ def _fire_team(
             or (line_pump.source is None and line_pump.water <= 0)
         )
         if h.cut or dry:
-            mv.recover_hose(ctx, state, h)  # no water will come: free the appliance
+            hoses.recover_hose(ctx, state, h)  # no water will come: free the appliance
             return True
         if _back_off(ctx, state, s, h):
             return True
@@ -182,7 +189,7 @@ def _fire_team(
             s.task = "fight" if new in state.fire else "damp"
             return True
         if state.fire:
-            mv.recover_hose(ctx, state, h)
+            hoses.recover_hose(ctx, state, h)
             return True
         h.target = None
         s.task = "idle"
@@ -203,8 +210,8 @@ def _fire_team(
         if o.stock != home.id or o.crew or o.recover_left or o.plan:
             continue
         # a line its crew had to leave: man it again if the fire is still there, else take it up
-        dist, _ = reach.foot_search(ctx, state, s.loc, goal=o.branch)
-        if o.target in state.fire and o.branch in dist and not reach.unsafe(ctx, state, o.branch):
+        dist, _ = foot.foot_search(ctx, state, s.loc, goal=o.branch)
+        if o.target in state.fire and o.branch in dist and not danger.unsafe(ctx, state, o.branch):
             mv.walk(ctx, state, s, o.branch)
             if s.loc == o.branch:
                 s.hose = o.id
@@ -213,7 +220,7 @@ def _fire_team(
             return True
         s.hose = o.id
         o.crew.append(s.id)
-        mv.recover_hose(ctx, state, o)
+        hoses.recover_hose(ctx, state, o)
         return True
     if not state.fire:
         return False
@@ -221,7 +228,7 @@ def _fire_team(
     job = best_job(ctx, state, feed, home, pri) if feed is not None else None
     if job is not None and feed is not None:
         target, route = job
-        mv.start_hose(ctx, state, [s], feed, route, target, home)
+        hoses.start_hose(ctx, state, [s], feed, route, target, home)
         return True
     if _fetch_wheelbarrow(ctx, state, s, home):
         return True
@@ -231,7 +238,7 @@ def _fire_team(
             other.stock == home.id and other.target in state.fire and not other.plan
             and len(other.crew) < ctx.rules.int("firefighting.crews_for_bonus")
         ):  # fmt: skip
-            dist, _ = reach.foot_search(ctx, state, s.loc, goal=other.branch)
+            dist, _ = foot.foot_search(ctx, state, s.loc, goal=other.branch)
             if other.branch in dist:
                 mv.walk(ctx, state, s, other.branch)
                 if s.loc == other.branch:
@@ -247,15 +254,15 @@ def _back_off(ctx: TurnContext, state: GameState, s: UnitState, h: HoseLine) -> 
     or more is one spread from trapping its crew: the crew steps back down its own hose to
     the cooler location before it (taking the branch along, so the stream plays from one
     step further), as long as that is not about to come down (R-7). Whether it moved."""
-    if s.loc != h.branch or len(h.path) < 2 or h.plan or mv.acted(state, s):
+    if s.loc != h.branch or len(h.path) < 2 or h.plan or acting.acted(state, s):
         return False
     x, y = h.branch, h.path[-2]
-    if reach.area_kind(ctx, x[0]) is not AreaKind.BUILDING:
+    if danger.area_kind(ctx, x[0]) is not AreaKind.BUILDING:
         return False
-    hot = reach.heat(ctx, state, x)
-    if hot < BACK_OFF_HEAT or y in state.fire or reach.unsafe(ctx, state, y):
+    hot = danger.heat(ctx, state, x)
+    if hot < BACK_OFF_HEAT or y in state.fire or danger.unsafe(ctx, state, y):
         return False
-    if reach.heat(ctx, state, y) >= hot:
+    if danger.heat(ctx, state, y) >= hot:
         return False
     crew = [state.units[c] for c in h.crew if c in state.units and state.units[c].loc == x]
     moved = False
@@ -269,12 +276,10 @@ def _guard_target(
 ) -> Location | None:
     """A fire next to the line's own appliance that no line plays on yet and this branch
     reaches (the fire would burn the appliance out if it spread into its street)."""
-    if home.loc is None or h.target is None or h.target in fire_rules.neighbours(ctx, home.loc):
+    if home.loc is None or h.target is None or h.target in danger.neighbours(ctx, home.loc):
         return None
     cov = coverage(state)
-    near = [
-        nb for nb in fire_rules.neighbours(ctx, home.loc) if nb in state.fire and not cov.get(nb)
-    ]
+    near = [nb for nb in danger.neighbours(ctx, home.loc) if nb in state.fire and not cov.get(nb)]
     if not near:
         return None
     for loc, rng in reach.in_range(ctx, h.branch):

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from ....board.model import AreaKind, Location
 from ....core.turn import TurnContext
-from ..reach.hose_steps import steps_to
+from ..reach import danger, foot
+from ..reach.hose_steps import hose_reach, steps_to
+from ..rules import acting, hoses, reach, wheelbarrow
 from ..rules import movement as mv
-from ..rules import reach
 from ..state import GameState
 from ..units import UnitState
 from .jobs import best_job
@@ -56,18 +57,14 @@ def _water_spots(
         return []
     spots = {
         (a, 0) for a in reach.area_distances(ctx, start[0], _walk_points(ctx, CARRY_TURNS))
-        if reach.area_kind(ctx, a) in (AreaKind.STREET, AreaKind.OPEN)
-        and _water_at(ctx, state, a) and not reach.unsafe(ctx, state, (a, 0))
+        if danger.area_kind(ctx, a) in (AreaKind.STREET, AreaKind.OPEN)
+        and _water_at(ctx, state, a) and not danger.unsafe(ctx, state, (a, 0))
         and (a, 0) not in state.fire
     }  # fmt: skip
     if not spots:
         return []
-    dist, _ = reach.foot_search(ctx, state, start, _walk_points(ctx, CARRY_TURNS))
-    per = ctx.rules.int("hose.steps_per_length")
-    limit = min(
-        per * (home.hose_left - 1) + ctx.rules.int("firefighting.max_range"),
-        per * ctx.rules.int("hose.max_lengths"),
-    )
+    dist, _ = foot.foot_search(ctx, state, start, _walk_points(ctx, CARRY_TURNS))
+    limit = hose_reach(ctx, home.hose_left)  # hose_left >= 2 here
     steps = steps_to(ctx, _sorted_fires(ctx, state), sorted(spots), limit)
     out = [(steps[x], dist[x], x) for x in spots if x in dist and x in steps]
     return sorted(out)
@@ -81,7 +78,7 @@ def _fetch_wheelbarrow(ctx: TurnContext, state: GameState, s: UnitState, home: U
     pumps = _free_wheelbarrows(state, s)
     if not pumps:
         return False
-    dist, _ = reach.foot_search(ctx, state, s.loc, _walk_points(ctx, FETCH_TURNS))
+    dist, _ = foot.foot_search(ctx, state, s.loc, _walk_points(ctx, FETCH_TURNS))
     for p in pumps:
         if p.loc is None or p.loc not in dist:
             continue
@@ -92,7 +89,7 @@ def _fetch_wheelbarrow(ctx: TurnContext, state: GameState, s: UnitState, home: U
         if s.loc != p.loc:
             mv.walk(ctx, state, s, p.loc)
         if s.loc == p.loc:
-            mv.pick_up(ctx, state, s, p)
+            wheelbarrow.pick_up(ctx, state, s, p)
         return True
     return False
 
@@ -107,10 +104,10 @@ def _wheelbarrow(
     if p is None or s.loc is None or p.loc is None:
         s.extra.pop("wb", None)
         return False
-    carrier = mv.carrier_of(state, p)
+    carrier = wheelbarrow.carrier_of(state, p)
     if not p.in_play or not state.fire or (carrier is not None and carrier is not s):
         if carrier is s:
-            mv.set_down(ctx, state, p)
+            wheelbarrow.set_down(ctx, state, p)
         s.extra.pop("wb", None)
         return False
     if (
@@ -124,27 +121,27 @@ def _wheelbarrow(
                 s.extra.pop("wb", None)
                 return False
         if s.loc == p.loc:
-            mv.pick_up(ctx, state, s, p)  # picking it up costs no movement
+            wheelbarrow.pick_up(ctx, state, s, p)  # picking it up costs no movement
         return True
     if carrier is s:
         spots = _water_spots(ctx, state, s, s.loc, home)
         if not spots:
-            mv.set_down(ctx, state, p)  # nowhere to take it: leave it and go back
+            wheelbarrow.set_down(ctx, state, p)  # nowhere to take it: leave it and go back
             s.extra.pop("wb", None)
             s.task = "idle"
             return False
         goal = spots[0][2]
-        if s.loc != goal and mv.acted(state, s):
+        if s.loc != goal and acting.acted(state, s):
             return True  # it has moved this turn already (the heat, R-10)
         if s.loc != goal:
             s.task = "move"
             if mv.walk(ctx, state, s, goal) and s.loc != goal:
                 return True
             if s.loc != goal:
-                mv.set_down(ctx, state, p)
+                wheelbarrow.set_down(ctx, state, p)
                 s.extra.pop("wb", None)
                 return False
-        mv.set_down(ctx, state, p)
+        wheelbarrow.set_down(ctx, state, p)
         s.task = "idle"
     # down: connect and run a line from it (the team stays with its pump)
     if s.loc != p.loc:
@@ -156,5 +153,5 @@ def _wheelbarrow(
         s.extra.pop("wb", None)
         return False
     target, route = job
-    mv.start_hose(ctx, state, [s], p, route, target, home)
+    hoses.start_hose(ctx, state, [s], p, route, target, home)
     return True

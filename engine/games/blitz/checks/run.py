@@ -24,18 +24,9 @@ from ....board.model import Scenario
 from . import geometry as checks_geometry
 from . import reach as checks_reach
 from . import refs as checks_refs
-from .context import DEFAULT_LADDER_REACH, CheckContext, Finding, Severity
-from .geometry import NEAR_MISS_CM, SIZE_HIGH, SIZE_LOW
-from .refs import background_image_path
+from .context import CheckContext, Finding
 
 __all__ = [
-    "DEFAULT_LADDER_REACH",
-    "NEAR_MISS_CM",
-    "SIZE_HIGH",
-    "SIZE_LOW",
-    "Finding",
-    "Severity",
-    "background_image_path",
     "check",
     "error_lines",
     "errors",

@@ -24,8 +24,8 @@ The orders file (YAML or JSON)::
 
 A location is ``AREA`` (level 0), ``[AREA, LEVEL]`` or ``{area: AREA, level: LEVEL}``.
 
-The order type and its checks live in :mod:`.orders_check`, the file reader in
-:mod:`.orders_file`; their public names are re-exported here.
+The order type and its checks live in :mod:`.check`, the file reader in :mod:`.file`;
+callers import them from there.
 """
 
 from __future__ import annotations
@@ -33,12 +33,12 @@ from __future__ import annotations
 from typing import Any
 
 from ....core.turn import TurnContext
+from ..rules import acting, equipment, hoses, reach, wheelbarrow
 from ..rules import movement as mv
-from ..rules import reach
 from ..state import GameState
 from ..units import STAND, UnitState
-from .check import KINDS, MESSENGERS, Order, OrderError, _home_pump, _source, _unit, check
-from .file import OrderBook, apply_orders, load_orders, loads_orders
+from .check import MESSENGERS, Order, OrderError, _home_pump, _source, _unit, check
+from .file import OrderBook
 
 
 # -- the API ---------------------------------------------------------------------------------
@@ -106,42 +106,42 @@ def start(ctx: TurnContext, state: GameState, order: Order) -> None:
     k = order.kind
     u.order = order.to_dict()
     if k == "pitch_ladder":
-        mv.pitch_ladder(ctx, state, u, order.face or "")
+        equipment.pitch_ladder(ctx, state, u, order.face or "")
         u.order = None
     elif k == "connect":
-        mv.connect(ctx, state, u, _source(u, order.source or "tank"))
+        equipment.connect(ctx, state, u, _source(u, order.source or "tank"))
         u.order = None
     elif k == "lay_hose":
         stock = state.units[u.parent or ""]
         pump = state.units.get(order.pump or "") or _home_pump(state, stock)
         assert pump is not None
-        mv.start_hose(ctx, state, [u], pump, list(order.path), order.at, stock)
+        hoses.start_hose(ctx, state, [u], pump, list(order.path), order.at, stock)
     elif k in ("stream", "damp_down"):
         h = state.hoses[u.hose or ""]
         h.target = order.at
         u.task = "fight" if k == "stream" else "damp"
     elif k == "rest":
-        mv.leave_hose(state, u)
+        hoses.leave_hose(state, u)
         u.task = "rest"
     elif k == "withdraw":
         line = state.hoses.get(u.hose or "") if u.kind == STAND else None
         if line is not None:
-            mv.recover_hose(ctx, state, line)
+            hoses.recover_hose(ctx, state, line)
         u.task = "withdraw"
     elif k == "rescue":
         u.task = "move"
     elif k == "carry":
         pump = state.units[order.pump or ""]
         if pump.extra.get("carried_by") != u.id:
-            mv.pick_up(ctx, state, u, pump)
+            wheelbarrow.pick_up(ctx, state, u, pump)
         if order.to is None:
             u.order = None
     elif k == "set_down":
-        pump = mv.carried_pump(state, u)
+        pump = wheelbarrow.carried_pump(state, u)
         assert pump is not None
-        mv.set_down(ctx, state, pump)
+        wheelbarrow.set_down(ctx, state, pump)
         if order.source is not None:
-            mv.connect(ctx, state, pump, _source(pump, order.source))
+            equipment.connect(ctx, state, pump, _source(pump, order.source))
         u.order = None
 
 
@@ -153,7 +153,7 @@ def carry_on(ctx: TurnContext, state: GameState, u: UnitState) -> None:
     done = False
     if k in ("move", "carry") and o.to is not None:
         if u.kind == STAND:
-            if u.loc != o.to and not mv.acted(state, u):
+            if u.loc != o.to and not acting.acted(state, u):
                 u.task = "move"
                 mv.walk(ctx, state, u, o.to)
             done = u.loc == o.to
@@ -206,8 +206,8 @@ def _packing(ctx: TurnContext, state: GameState, u: UnitState) -> bool:
     towed pump, two for a skid pump); whether it is still packing up."""
     if u.task == "stow":
         return True
-    if u.deployed and mv.sets_up(ctx, u) and u.task != "deploy":
-        return mv.stow(ctx, state, u)
+    if u.deployed and equipment.sets_up(ctx, u) and u.task != "deploy":
+        return equipment.stow(ctx, state, u)
     return False
 
 
@@ -233,13 +233,5 @@ def _give_from_book(ctx: TurnContext, state: GameState, book: OrderBook) -> None
 
 
 __all__ = [
-    "KINDS",
-    "Order",
-    "OrderBook",
-    "OrderError",
-    "apply_orders",
-    "check",
     "give_order",
-    "load_orders",
-    "loads_orders",
 ]

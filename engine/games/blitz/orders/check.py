@@ -9,8 +9,9 @@ from typing import Any
 
 from ....board.model import AreaKind, Location
 from ....core.turn import TurnContext
+from ..reach import danger, foot
+from ..rules import equipment, hoses, reach, wheelbarrow
 from ..rules import movement as mv
-from ..rules import reach
 from ..state import GameState, pump_of
 from ..units import STAND, UnitState
 
@@ -98,7 +99,7 @@ def check(ctx: TurnContext, state: GameState, order: Order) -> None:
         if u.kind == STAND:
             if to in state.fire:
                 raise OrderError("§4", "no unit may enter a burning location")
-            dist, _ = reach.foot_search(ctx, state, u.loc, goal=to)
+            dist, _ = foot.foot_search(ctx, state, u.loc, goal=to)
             if to not in dist:
                 raise OrderError("§7", f"{u.id} cannot reach {to[0]} level {to[1]} on foot")
         else:
@@ -108,19 +109,19 @@ def check(ctx: TurnContext, state: GameState, order: Order) -> None:
                 raise OrderError("§7", f"{u.id} moves only behind its towing vehicle")
             if mv.tied_down(state, u):
                 raise OrderError("§7", f"{u.id} must take up its hoses and ladders first")
-            if reach.area_kind(ctx, to[0]) is not AreaKind.STREET:
+            if danger.area_kind(ctx, to[0]) is not AreaKind.STREET:
                 raise OrderError("§7", "vehicles drive on streets only")
             if to[0] not in reach.road_routes(ctx, state, u.loc[0]):
                 raise OrderError("§7", f"no clear street route from {u.loc[0]} to {to[0]}")
     elif k == "pitch_ladder":
-        why = mv.can_pitch(ctx, state, u, _need(order, "face"))
+        why = equipment.can_pitch(ctx, state, u, _need(order, "face"))
         if why is not None:
             raise OrderError(why.split(":")[0], why.split(": ", 1)[-1])
     elif k == "lay_hose":
         _check_lay(ctx, state, u, order)
     elif k == "connect":
         src = _source(u, _need(order, "source"))
-        why = mv.connect_problem(ctx, state, u, src)
+        why = equipment.connect_problem(ctx, state, u, src)
         if why is not None:
             raise OrderError(why.split(":")[0], why.split(": ", 1)[-1])
     elif k in ("stream", "damp_down"):
@@ -170,7 +171,7 @@ def _check_carry(ctx: TurnContext, state: GameState, u: UnitState, order: Order)
     if pump is None:
         raise OrderError("orders", f"there is no pump {pid!r}")
     if pump.extra.get("carried_by") != u.id:  # already carrying it: just a new destination
-        why = mv.pick_up_problem(state, u, pump)
+        why = wheelbarrow.pick_up_problem(state, u, pump)
         if why is not None:
             raise OrderError(why.split(":")[0], why.split(": ", 1)[-1])
     if order.to is not None:
@@ -178,13 +179,13 @@ def _check_carry(ctx: TurnContext, state: GameState, u: UnitState, order: Order)
         _exists(ctx, order.to)
         if order.to in state.fire:
             raise OrderError("§4", "no unit may enter a burning location")
-        dist, _ = reach.foot_search(ctx, state, u.loc, goal=order.to)
+        dist, _ = foot.foot_search(ctx, state, u.loc, goal=order.to)
         if order.to not in dist:
             raise OrderError("§7", f"{u.id} cannot reach {order.to[0]} level {order.to[1]} on foot")
 
 
 def _check_set_down(ctx: TurnContext, state: GameState, u: UnitState, order: Order) -> None:
-    pump = mv.carried_pump(state, u) if u.kind == STAND else None
+    pump = wheelbarrow.carried_pump(state, u) if u.kind == STAND else None
     if pump is None:
         raise OrderError("§11", f"{u.id} carries no pump")
     if order.source is not None:
@@ -192,7 +193,7 @@ def _check_set_down(ctx: TurnContext, state: GameState, u: UnitState, order: Ord
         ground.loc, ground.deployed = u.loc, True
         ground.extra.pop("carried_by", None)
         ground.extra["stock"] = u.parent
-        why = mv.connect_problem(ctx, state, ground, _source(ground, order.source))
+        why = equipment.connect_problem(ctx, state, ground, _source(ground, order.source))
         if why is not None:
             raise OrderError(why.split(":")[0], why.split(": ", 1)[-1])
 
@@ -207,7 +208,7 @@ def _check_lay(ctx: TurnContext, state: GameState, u: UnitState, order: Order) -
     path = list(_need(order, "path"))
     if u.kind != STAND or u.parent is None:
         raise OrderError("§7", f"{u.id} is not a fire team")
-    if mv.carried_pump(state, u) is not None:
+    if wheelbarrow.carried_pump(state, u) is not None:
         raise OrderError("§11", f"{u.id} must set its pump down before laying hose")
     stock = state.units[u.parent]
     pump = state.units.get(order.pump or "") if order.pump else None
@@ -227,13 +228,13 @@ def _check_lay(ctx: TurnContext, state: GameState, u: UnitState, order: Order) -
     if u.loc != path[0]:
         raise OrderError("§7", "a fire team must be at the end of the line it lays")
     for a, b in itertools.pairwise(path):
-        if reach.link_between(ctx, state, a, b) is None:
+        if foot.link_between(ctx, state, a, b) is None:
             raise OrderError("§7", f"the hose cannot run from {a} to {b} (not neighbours)")
-    if mv.pump_capacity(state, pump) <= 0:
+    if hoses.pump_capacity(state, pump) <= 0:
         raise OrderError("§8", f"every delivery pump of {pump.id} already feeds a line")
-    if mv.path_lengths(ctx, path) > stock.hose_left:
+    if hoses.path_lengths(ctx, path) > stock.hose_left:
         raise OrderError(
-            "§11", f"the line needs {mv.path_lengths(ctx, path)} lengths, "
+            "§11", f"the line needs {hoses.path_lengths(ctx, path)} lengths, "
             f"{stock.id} has {stock.hose_left}",
         )  # fmt: skip
     if order.at is not None:
@@ -244,7 +245,7 @@ def _check_lay(ctx: TurnContext, state: GameState, u: UnitState, order: Order) -
 def _check_target(ctx: TurnContext, branch: Location, at: Location) -> None:
     """A stream's target: in range of the branch (its own location counts, as range 1) and
     not water, which neither burns nor takes damp."""
-    if reach.area_kind(ctx, at[0]) is AreaKind.WATER:
+    if danger.area_kind(ctx, at[0]) is AreaKind.WATER:
         raise OrderError("§4", "water neither burns nor needs damping down")
     if reach.stream_range(ctx, branch, at) is None:
         raise OrderError("§9", "beyond 3 areas (levels included) a stream has no effect")

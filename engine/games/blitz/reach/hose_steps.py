@@ -26,6 +26,15 @@ TABLE_MAX = 2000
 FAR = 32767
 
 
+def hose_reach(ctx: TurnContext, hose_left: int) -> int:
+    """How far (in hose steps) a pump with ``hose_left`` lengths can fight a fire: every
+    length but the branch's (at least one) laid out, then a stream's range, and never past
+    the longest line the rules allow (§7, §9)."""
+    per = ctx.rules.int("hose.steps_per_length")
+    laid = per * max(hose_left - 1, 1) + ctx.rules.int("firefighting.max_range")
+    return min(laid, per * ctx.rules.int("hose.max_lengths"))
+
+
 def steps_to(
     ctx: TurnContext,
     sources: Sequence[Location],

@@ -14,11 +14,11 @@ from collections import deque
 
 from ....board.model import AreaKind, Location
 from ....core.turn import TurnContext
+from ..reach.danger import area_kind, area_neighbours
+from ..reach.danger import neighbours as fire_neighbours
 from ..state import GameState
 from ..units import STAND, UnitState
 from .ignition import sorted_locations
-from .reach import area_kind, area_neighbours
-from .reach import neighbours as fire_neighbours
 
 
 def _building(ctx: TurnContext, area: str) -> bool:

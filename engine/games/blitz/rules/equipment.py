@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from ....board.model import AreaKind, FeatureType
 from ....core.turn import TurnContext
+from ..reach import danger
 from ..state import GameState
 from ..units import Ladder, UnitState, crew_of
-from . import reach
 from .acting import mark
 from .hoses import _finish_recovery, lorry_lay
 
@@ -102,11 +102,11 @@ def can_pitch(ctx: TurnContext, state: GameState, u: UnitState, face: str) -> st
     if u.loc is None or not u.in_play:
         return "§7: the unit is not on the map"
     at = u.loc[0]
-    if reach.area_kind(ctx, at) not in (AreaKind.STREET, AreaKind.OPEN):
+    if danger.area_kind(ctx, at) not in (AreaKind.STREET, AreaKind.OPEN):
         return "§7: a ladder stands in a street or open area"
-    if reach.area_kind(ctx, face) is not AreaKind.BUILDING:
+    if danger.area_kind(ctx, face) is not AreaKind.BUILDING:
         return "§7: a ladder is pitched against a building area"
-    if face not in reach.area_neighbours(ctx, at):
+    if face not in danger.area_neighbours(ctx, at):
         return "§7: the building must be next to the ladder's area"
     if not any(ld.at is None for ld in u.ladders):
         return "§11: the unit has no free ladder"
@@ -169,7 +169,7 @@ def connect_problem(ctx: TurnContext, state: GameState, pump: UnitState, source:
     if kind == "open":
         if not any(f.type is FeatureType.WATER and f.area == ref for f in ctx.scenario.features):
             return f"§8: {ref} holds no open water"
-        if ref != here and ref not in reach.area_neighbours(ctx, here):
+        if ref != here and ref not in danger.area_neighbours(ctx, here):
             return "§8: the suction pipe reaches open water from a bank next to it"
         if pump.loc[1] != 0:
             return "§8: the suction pipe reaches open water from ground level only"
@@ -179,7 +179,7 @@ def connect_problem(ctx: TurnContext, state: GameState, pump: UnitState, source:
         if dam is None or not dam.in_play or not dam.deployed or "dam" not in dam.type:
             return f"§8: {ref} is not a deployed dam"
         assert dam.loc is not None
-        if dam.loc[0] != here and dam.loc[0] not in reach.area_neighbours(ctx, here):
+        if dam.loc[0] != here and dam.loc[0] not in danger.area_neighbours(ctx, here):
             return "§8: the dam must be in the pump's area or next to it"
         return None
     return f"§8: unknown water source {source!r}"

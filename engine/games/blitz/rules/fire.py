@@ -4,30 +4,26 @@ Every step iterates the fires (or embers) as they stood at the start of the step
 location order (R-3), so the work per turn follows what burns, not the size of the map.
 
 The helpers other steps use (ignite, flammability, the map lookups) live in
-:mod:`.ignition`, step 1's plans and quiet mode in :mod:`.spread_plan`; both are
-re-exported here.
+:mod:`.ignition`, step 1's plans and quiet mode in :mod:`.spread_plan`; callers import
+them from there.
 """
 
 from __future__ import annotations
 
 from ....board.model import Location, Material
 from ....core.turn import TurnContext
+from ..reach.danger import neighbours
 from ..state import GameState, store_at
 from ..units import VEHICLE
-from .ignition import downwind as downwind
-from .ignition import fire_cap as fire_cap
-from .ignition import ignite as ignite
-from .ignition import is_flammable as is_flammable
-from .ignition import is_open_ground as is_open_ground
-from .ignition import jump_lines as jump_lines
-from .ignition import reduce_fire as reduce_fire
-from .ignition import sorted_locations as sorted_locations
-from .ignition import spread_targets as spread_targets
-from .ignition import vehicle_areas as vehicle_areas
-from .reach import neighbours as neighbours
-from .spread_plan import _jumps_allowed as _jumps_allowed
-from .spread_plan import _spread_quiet as _spread_quiet
-from .spread_plan import _with_climbs as _with_climbs
+from .ignition import (
+    downwind,
+    ignite,
+    is_flammable,
+    sorted_locations,
+    spread_targets,
+    vehicle_areas,
+)
+from .spread_plan import _jumps_allowed, _spread_quiet, _with_climbs
 
 
 # -- step 1: spread and jumps ------------------------------------------------------------------

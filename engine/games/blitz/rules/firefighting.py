@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from ....board.model import AreaKind, Location
 from ....core.turn import TurnContext
+from ..reach import danger
 from ..state import GameState
 from ..units import HoseLine, UnitState
-from . import fire as fire_rules
-from . import reach
+from . import ignition, reach
 
 
 def crew_at_branch(state: GameState, h: HoseLine) -> list[UnitState]:
@@ -68,7 +68,7 @@ def step_firefighting(ctx: TurnContext, state: GameState) -> None:
                 "extinguish", f">={fire}", modifier=mod, at=h.target, hose=h.id, range=rng
             )
             if ok:
-                fire_rules.reduce_fire(state, h.target)
+                ignition.reduce_fire(state, h.target)
         else:
             before = state.damp.get(h.target, 0)
             after = min(before + damp_add, damp_max)
@@ -93,14 +93,14 @@ def refill_point(ctx: TurnContext, state: GameState, loc: Location) -> bool:
     return (
         ctx.scenario.mains != "failed"
         and loc[0] not in state.hydrants_lost
-        and loc[0] in reach.hydrant_areas(ctx)
+        and loc[0] in danger.hydrant_areas(ctx)
     )
 
 
 def party_targets(ctx: TurnContext, state: GameState, loc: Location) -> list[Location]:
     """Fires a fire party can tackle from ``loc``: its own location first, then neighbours."""
     top = ctx.rules.int("fire_party.max_fire")
-    cands = [loc, *reach.neighbours(ctx, loc)]
+    cands = [loc, *danger.neighbours(ctx, loc)]
     return [c for c in cands if 0 < state.fire.get(c, 0) <= top]
 
 
@@ -117,7 +117,7 @@ def fire_parties(ctx: TurnContext, state: GameState) -> None:
                 continue
             ok, _ = ctx.test("fire_party", f">={on}", at=targets[0], unit=u.id)
             if ok:
-                fire_rules.reduce_fire(state, targets[0], state.fire[targets[0]])
+                ignition.reduce_fire(state, targets[0], state.fire[targets[0]])
             u.charged = False
             u.extra["refill"] = 0
             u.task = "refill"

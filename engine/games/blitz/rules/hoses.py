@@ -8,9 +8,9 @@ import math
 
 from ....board.model import AreaKind, Location
 from ....core.turn import TurnContext
+from ..reach import danger, foot
 from ..state import GameState
 from ..units import HoseLine, UnitState, path_steps
-from . import reach
 from .acting import mark
 
 
@@ -84,8 +84,8 @@ def lay_hoses(ctx: TurnContext, state: GameState) -> None:
         h.progress = 0
         while h.plan:
             nxt = h.plan[0]
-            link = reach.link_between(ctx, state, h.branch, nxt)
-            if link is None or not reach.passable(ctx, state, nxt):
+            link = foot.link_between(ctx, state, h.branch, nxt)
+            if link is None or not foot.passable(ctx, state, nxt):
                 h.plan = []
                 break
             if link[3] > points:
@@ -97,7 +97,7 @@ def lay_hoses(ctx: TurnContext, state: GameState) -> None:
                 ctx.note("hose_short", at=h.branch, hose=h.id)
                 h.plan = []
                 break
-            if not reach.heat_test(ctx, state, lead, nxt):
+            if not danger.heat_test(ctx, state, lead, nxt):
                 break
             points -= link[3]
             stock.hose_left -= new_len - h.lengths
@@ -121,7 +121,7 @@ def lorry_lay(ctx: TurnContext, state: GameState, lorry: UnitState, h: HoseLine)
     laid = 0
     while h.plan and laid < rate:
         nxt = h.plan[0]
-        kind = reach.area_kind(ctx, nxt[0])
+        kind = danger.area_kind(ctx, nxt[0])
         if kind not in (AreaKind.STREET, AreaKind.OPEN) or nxt in state.fire:
             h.plan = []
             break

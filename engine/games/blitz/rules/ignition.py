@@ -7,9 +7,9 @@ from collections.abc import Iterable
 
 from ....board.model import AreaKind, Location, Material
 from ....core.turn import TurnContext
+from ..reach.danger import area_kind, neighbours
 from ..state import GameState, store_at
 from ..units import EQUIPMENT, VEHICLE
-from .reach import area_kind, neighbours
 
 
 # -- helpers other steps use -----------------------------------------------------------------

@@ -17,90 +17,45 @@ The primitives (``drive``, ``walk``, ``start_hose``, ``pitch_ladder``...) are wh
 the autopilot call; each checks the rule it applies and returns whether it acted. Moving
 lives here; hose lines in :mod:`.hoses`, pumps, dams, ladders and water connections in
 :mod:`.equipment`, the wheelbarrow pump in :mod:`.wheelbarrow`, the one-action-a-turn mark
-in :mod:`.acting`. This module re-exports them all: callers use ``movement.<name>``.
+in :mod:`.acting`; callers import each from the module that defines it.
 """
 
 from __future__ import annotations
 
 from ....board.model import AreaKind, FeatureType, Location
 from ....core.turn import TurnContext
+from ..reach import danger, foot
 from ..state import GameState
 from ..units import STAND, VEHICLE, UnitState
 from . import reach
 from .acting import acted, mark
 from .equipment import (
     advance_work,
-    can_pitch,
-    connect,
-    connect_problem,
-    deploy,
     disconnect,
-    hydrant_users,
-    lengths_stock,
-    pitch_ladder,
-    sets_up,
-    stow,
-    strike_ladders,
 )
 from .hoses import (
     lay_hoses,
     leave_hose,
-    lengths_for_steps,
-    lorry_lay,
     path_lengths,
-    pump_capacity,
-    recover_hose,
-    start_hose,
 )
 from .wheelbarrow import (
     carried_pump,
     carrier_of,
     drop_stray_pumps,
-    pick_up,
-    pick_up_problem,
-    set_down,
 )
 
-__all__ = [  # the public face: the step, moving, and the primitives re-exported above
-    "acted",
-    "advance_work",
+__all__ = [
     "arrivals",
     "burn_out_vehicles",
-    "can_pitch",
-    "carried_pump",
-    "carrier_of",
-    "connect",
-    "connect_problem",
-    "deploy",
-    "disconnect",
     "drive",
-    "drop_stray_pumps",
     "entry_area",
     "entry_areas",
     "escape_to",
     "forced_exits",
     "heat_retests",
-    "hydrant_users",
-    "lay_hoses",
-    "leave_hose",
-    "lengths_for_steps",
-    "lengths_stock",
-    "lorry_lay",
-    "mark",
-    "path_lengths",
-    "pick_up",
-    "pick_up_problem",
-    "pitch_ladder",
-    "pump_capacity",
-    "recover_hose",
     "relocate",
     "self_preservation",
-    "set_down",
-    "sets_up",
-    "start_hose",
     "step_movement",
-    "stow",
-    "strike_ladders",
     "tied_down",
     "walk",
 ]
@@ -136,7 +91,7 @@ def _movement(ctx: TurnContext, state: GameState) -> None:
     lay_hoses(ctx, state)
     for u in state.units.values():
         if u.kind == STAND and u.in_play and u.loc is not None:
-            u.heat_seen = reach.heat(ctx, state, u.loc)
+            u.heat_seen = danger.heat(ctx, state, u.loc)
 
 
 # -- 1. arrivals ----------------------------------------------------------------------------
@@ -176,7 +131,7 @@ def arrivals(ctx: TurnContext, state: GameState) -> None:
         if loc in state.fire:
             continue  # the way in is burning: it arrives when it can
         u.loc = loc
-        u.heat_seen = reach.heat(ctx, state, loc)
+        u.heat_seen = danger.heat(ctx, state, loc)
         if u.parent is None:
             ctx.note("arrive", at=loc, unit=u.id)
 
@@ -202,24 +157,24 @@ def escape_to(
     neighbours are tried last (escaping a fire, R-10 and §4), without it never (R-7's own
     withdrawal)."""
     assert u.loc is not None
-    ladders = reach.ladder_links(state, ctx)
+    ladders = foot.ladder_links(state, ctx)
     options = sorted(
         {
-            (reach.unsafe(ctx, state, link[0]), link[0])
-            for link in reach.foot_links(ctx, u.loc, ladders)
+            (danger.unsafe(ctx, state, link[0]), link[0])
+            for link in foot.foot_links(ctx, u.loc, ladders)
             if link[0] not in state.fire
         },
         key=lambda ul: (
             ul[0],
-            reach.area_kind(ctx, ul[1][0]) is AreaKind.BUILDING,
-            reach.heat(ctx, state, ul[1]),
+            danger.area_kind(ctx, ul[1][0]) is AreaKind.BUILDING,
+            danger.heat(ctx, state, ul[1]),
             ul[1],
         ),
     )
     for bad, loc in options:
         if bad and not r7_ok:
             continue
-        if reach.heat_test(ctx, state, u, loc):
+        if danger.heat_test(ctx, state, u, loc):
             return loc
     return None
 
@@ -253,11 +208,11 @@ def heat_retests(ctx: TurnContext, state: GameState) -> None:
         u = state.units[uid]
         if not (u.in_play and u.kind == STAND and u.loc is not None) or u.task == "aboard":
             continue
-        h = reach.heat(ctx, state, u.loc)
+        h = danger.heat(ctx, state, u.loc)
         if h <= u.heat_seen:
             u.heat_seen = h
             continue
-        if reach.heat_test(ctx, state, u, u.loc):
+        if danger.heat_test(ctx, state, u, u.loc):
             u.heat_seen = h
             continue
         to = escape_to(ctx, state, u)
@@ -272,7 +227,7 @@ def self_preservation(ctx: TurnContext, state: GameState) -> None:
     """R-7: every unit leaves a location about to come down on it."""
     for uid in sorted(state.units):
         u = state.units[uid]
-        if not u.in_play or u.loc is None or not reach.unsafe(ctx, state, u.loc):
+        if not u.in_play or u.loc is None or not danger.unsafe(ctx, state, u.loc):
             continue
         if u.kind == STAND:
             if u.task == "aboard":
@@ -284,7 +239,7 @@ def self_preservation(ctx: TurnContext, state: GameState) -> None:
                 mark(state, u)
         elif u.kind == VEHICLE and not tied_down(state, u):
             routes = reach.road_routes(ctx, state, u.loc[0])
-            safe = [a for a in routes if not reach.unsafe(ctx, state, (a, 0))]
+            safe = [a for a in routes if not danger.unsafe(ctx, state, (a, 0))]
             if safe:
                 to_area = min(safe, key=lambda a: (len(routes[a]), a))
                 ctx.note("withdraw", ruling="R-7", at=u.loc, to=(to_area, 0), unit=u.id)
@@ -363,18 +318,18 @@ def walk(
     if not u.in_play or u.loc is None or u.kind != STAND or acted(state, u):
         return False
     budget = ctx.rules.int("movement.foot_points") if points is None else points
-    dist, prev = reach.foot_search(ctx, state, u.loc, None, goal=goal)
+    dist, prev = foot.foot_search(ctx, state, u.loc, None, goal=goal)
     if goal not in dist:
         return False
-    path = reach.path_to(prev, u.loc, goal)
-    ladders = reach.ladder_links(state, ctx)
+    path = foot.path_to(prev, u.loc, goal)
+    ladders = foot.ladder_links(state, ctx)
     moved = False
     start = u.loc
     for nxt in path[1:]:
-        link = next(lk for lk in reach.foot_links(ctx, u.loc, ladders) if lk[0] == nxt)
+        link = next(lk for lk in foot.foot_links(ctx, u.loc, ladders) if lk[0] == nxt)
         if link[1] > budget:
             break
-        if not reach.heat_test(ctx, state, u, nxt):
+        if not danger.heat_test(ctx, state, u, nxt):
             break
         budget -= link[1]
         relocate(ctx, state, u, nxt)

@@ -4,8 +4,8 @@ Shared by the movement step, the orders API and the autopilot. Every search is l
 Dijkstra bounded by movement points, a BFS bounded by range), so the work follows the units
 and not the size of the map.
 
-The heat and danger of a location live in :mod:`.danger`, the foot links and search in
-:mod:`.foot`; both are re-exported here, the public face callers use (``reach.<name>``).
+Stream range and road routes live here; the heat and danger of a location in
+``reach/danger.py``, the foot links and search in ``reach/foot.py``.
 """
 
 from __future__ import annotations
@@ -14,24 +14,10 @@ from collections import deque
 
 from ....board.model import AreaKind, Location
 from ....core.turn import TurnContext
-from ..reach.danger import area_kind as area_kind
-from ..reach.danger import area_neighbours as area_neighbours
-from ..reach.danger import heat as heat
-from ..reach.danger import heat_test as heat_test
-from ..reach.danger import hydrant_areas as hydrant_areas
-from ..reach.danger import neighbours as neighbours
-from ..reach.danger import unsafe as unsafe
-from ..reach.danger import water_area_set as water_area_set
-from ..reach.danger import water_areas as water_areas
-from ..reach.foot import Link as Link
-from ..reach.foot import _static_links as _static_links
-from ..reach.foot import foot_links as foot_links
-from ..reach.foot import foot_search as foot_search
-from ..reach.foot import ladder_links as ladder_links
-from ..reach.foot import link_between as link_between
-from ..reach.foot import nearest as nearest
-from ..reach.foot import passable as passable
-from ..reach.foot import path_to as path_to
+from ..reach.danger import (
+    area_kind,
+    area_neighbours,
+)
 from ..state import GameState
 
 

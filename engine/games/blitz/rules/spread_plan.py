@@ -8,9 +8,9 @@ from dataclasses import dataclass
 
 from ....board.model import AreaKind, Location, Material
 from ....core.turn import TurnContext
+from ..reach.danger import area_kind
 from ..state import GameState, store_at
 from .ignition import downwind, ignite, jump_lines, sorted_locations, spread_targets
-from .reach import area_kind
 
 #: a spread target planned for the quiet mode: (target, rule, 2 if it is a street or open
 #: ground that burns only with rubble or a vehicle else 1, the modifier fixed by the map)
