@@ -79,7 +79,7 @@ def main() -> None:
     # the reference engine as the full-game analysis runs it (no event log, shared memos)
     bare = dataclasses.replace(sc, forces=())
     graph, rules = build_graph(bare), load_ruleset(bare.ruleset, dict(bare.house_rules))
-    memos: dict[str, object] = {}
+    memos: dict[object, object] = {}
     ref_games = 2 if a.quick else 5
     t = time.perf_counter()
     for g in range(ref_games):

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .dice import Dice
+from .memo import Memo, shared_memos
 from .ruleset import Ruleset
 
 if TYPE_CHECKING:  # types only: the driver plays any game's state on any board
@@ -98,8 +99,8 @@ class TurnContext:
     dice: Dice
     events: list[Event] = field(default_factory=list)
     step: int = 0
-    #: caches the rules keep for the whole game (e.g. the bomb-drop index)
-    cache: dict[str, Any] = field(default_factory=dict)
+    #: memos the rules keep for the whole game (e.g. the bomb-drop index), by typed key
+    cache: dict[Memo[Any], Any] = field(default_factory=dict)
     #: False for Monte Carlo: the same dice in the same order, but no events are kept
     #: (``events`` holds one scratch event that rules may write to and nobody reads)
     log_events: bool = True
@@ -184,36 +185,12 @@ class TurnContext:
         return loc_dict(loc)
 
 
-#: memos in ``TurnContext.cache`` that hold only what follows from the map and the rules
-#: (neighbours, stream range, foot links, wind bearings...): games of one scenario with one
-#: ruleset may share them (Monte Carlo), which cannot change a result
-SHARED_MEMOS = (
-    "neighbours",
-    "jumps",
-    "in_range",
-    "area_dist",
-    "foot_links",
-    "foot_numbered",
-    "downwind",
-    "spread_targets",
-    "jumps_allowed",
-    "area_neighbours",
-    "spread_order",
-    "spread_plan",
-    "jump_plan",
-    "spread_reverse",
-    "growth_plan",
-    "dry_neighbours",
-    "hose_steps",
-    "water_here",
-    "refill_points",
-)
-
-
-def share_memos(ctx: TurnContext, shared: dict[str, Any]) -> None:
-    """Let ``ctx`` use (and fill) the map-and-rules memos kept in ``shared``; the caller
-    guarantees every game sharing them plays the same scenario, graph and ruleset."""
-    for key in SHARED_MEMOS:
+def share_memos(ctx: TurnContext, shared: dict[Memo[Any], Any]) -> None:
+    """Let ``ctx`` use (and fill) the memos kept in ``shared`` whose keys say games may
+    share them (:class:`~.memo.Memo`, ``shared=True``: they follow from the map and the
+    rules alone); the caller guarantees every game sharing them plays the same scenario,
+    graph and ruleset."""
+    for key in shared_memos():
         ctx.cache[key] = shared.setdefault(key, {})
 
 

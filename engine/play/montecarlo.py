@@ -12,6 +12,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..board.model import Location, Scenario
+from ..core.memo import Memo
 
 #: score fields, in the order the scorecard prints them
 SCORE_FIELDS = ("destroyed", "burning", "dead", "injured", "rescued", "buried", "units_lost")
@@ -119,7 +120,7 @@ def game_seeds(seed: int | None, games: int) -> list[int]:
 
 
 #: a scenario made ready for full games: (scenario, graph, ruleset, shared map memos)
-Prepared = tuple[Scenario, Any, Any, dict[str, Any]]
+Prepared = tuple[Scenario, Any, Any, dict[Memo[Any], Any]]
 
 
 def _prepare(scenario: Scenario) -> Prepared:

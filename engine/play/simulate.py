@@ -16,6 +16,7 @@ from ..board.graph import MapGraph, build_graph
 from ..board.model import Scenario
 from ..core.dice import Dice
 from ..core.log import dumps, log_object
+from ..core.memo import Memo
 from ..core.ruleset import Ruleset, load_ruleset
 from ..core.turn import Step, TurnContext, TurnLog, play_turn, share_memos
 from ..games.blitz.score import scorecard
@@ -75,7 +76,7 @@ def new_game(
     dice: Dice | None = None,
     rules: Ruleset | None = None,
     log_events: bool = True,
-    shared_memos: dict[str, Any] | None = None,
+    shared_memos: dict[Memo[Any], Any] | None = None,
 ) -> Game:
     """A game at turn 0 of ``scenario`` (seed defaults to the scenario's, then 0).
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from fireground.engine.games.blitz.memos import HOSE_STEPS
 from fireground.engine.games.blitz.reach import hose_steps
 from fireground.engine.play.simulate import new_game
 from fireground.engine.scenario.io import load_scenario
@@ -35,7 +36,7 @@ def test_table_gives_the_searchs_numbers(path):
         assert got == _by_search(ctx, sources, targets, limit)
         checked += len(got)
     assert checked > 1000  # the answers are not all empty
-    assert ctx.cache["hose_steps"]["table"] is not None
+    assert ctx.cache[HOSE_STEPS]["table"] is not None
 
 
 def test_big_maps_search_instead(monkeypatch):
@@ -44,7 +45,7 @@ def test_big_maps_search_instead(monkeypatch):
     locs = sorted(ctx.graph.locations)
     got = hose_steps.steps_to(ctx, locs[:3], locs, 6)
     assert got == _by_search(ctx, locs[:3], locs, 6) and got
-    assert ctx.cache["hose_steps"]["table"] is None
+    assert ctx.cache[HOSE_STEPS]["table"] is None
 
 
 def test_a_deeper_limit_makes_a_deeper_table():
@@ -53,4 +54,4 @@ def test_a_deeper_limit_makes_a_deeper_table():
     shallow = hose_steps.steps_to(ctx, locs[:1], locs, 4)
     deep = hose_steps.steps_to(ctx, locs[:1], locs, 500)
     assert deep == _by_search(ctx, locs[:1], locs, 500)
-    assert set(shallow) <= set(deep) and ctx.cache["hose_steps"]["table"].bound >= 500
+    assert set(shallow) <= set(deep) and ctx.cache[HOSE_STEPS]["table"].bound >= 500

@@ -10,6 +10,13 @@ from pathlib import Path
 
 import pytest
 
+from fireground.engine.games.blitz.memos import (
+    HEAT_MEMO,
+    PASSABLE_NUMBERED,
+    ROUTE_MEMO,
+    SEARCH_MEMO,
+    UNSAFE_MEMO,
+)
 from fireground.engine.games.blitz.reach import danger, foot
 from fireground.engine.play.simulate import new_game
 from fireground.engine.scenario.io import load_scenario
@@ -48,9 +55,9 @@ def test_the_same_costs_and_paths_as_a_plain_dijkstra(path, step6):
     game.run(9)  # fires, heat and units spread over the map
     ctx, state = game.ctx, game.state
     if step6:  # as step 6 sets them up (movement.step_movement)
-        for key in ("heat_memo", "route_memo", "search_memo", "unsafe_memo"):
+        for key in (HEAT_MEMO, ROUTE_MEMO, SEARCH_MEMO, UNSAFE_MEMO):
             ctx.cache[key] = {}
-        ctx.cache["passable_numbered"] = [None, {}]
+        ctx.cache[PASSABLE_NUMBERED] = [None, {}]
     locs = sorted(ctx.graph.locations)
     rng = random.Random(8)
     compared = 0

@@ -27,6 +27,7 @@ Every unit also preserves itself (R-7, in the movement step).
 from __future__ import annotations
 
 from ....core.turn import TurnContext
+from ..memos import AP_FIRES, AP_P_IN, AP_PRIO, AP_SMALL, AP_THREAT, AP_VEHICLES
 from ..state import GameState
 from ..units import STAND, VEHICLE
 from .casualties import _carrier, _crew_vehicle, _doctor, _rescue_sites, _rescuer
@@ -44,16 +45,16 @@ def standing_orders(ctx: TurnContext, state: GameState) -> None:
     """Give every unit that has no player's order its standing orders for this turn."""
     if not any(u.in_play for u in state.units.values()):
         return
-    ctx.cache["ap_threat"] = {}  # the fire's reach to each street, worked out once a call
-    ctx.cache["ap_vehicles"] = None  # streets a vehicle makes flammable, as the call starts
-    ctx.cache["ap_prio"] = {}  # each fire's priority (the call keeps one ``pri``)
-    ctx.cache["ap_fires"] = None  # the fires, sorted, as the call starts
-    ctx.cache["ap_small"] = None  # the fires a fire party can tackle
-    ctx.cache["ap_p_in"] = {}  # best_job's chances at building positions
+    ctx.cache[AP_THREAT] = {}  # the fire's reach to each street, worked out once a call
+    ctx.cache[AP_VEHICLES] = None  # streets a vehicle makes flammable, as the call starts
+    ctx.cache[AP_PRIO] = {}  # each fire's priority (the call keeps one ``pri``)
+    ctx.cache[AP_FIRES] = None  # the fires, sorted, as the call starts
+    ctx.cache[AP_SMALL] = None  # the fires a fire party can tackle
+    ctx.cache[AP_P_IN] = {}  # best_job's chances at building positions
     try:
         _standing_orders(ctx, state)
     finally:
-        for key in ("ap_threat", "ap_vehicles", "ap_prio", "ap_fires", "ap_small", "ap_p_in"):
+        for key in (AP_THREAT, AP_VEHICLES, AP_PRIO, AP_FIRES, AP_SMALL, AP_P_IN):
             ctx.cache.pop(key, None)
 
 

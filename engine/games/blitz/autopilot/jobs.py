@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ....board.model import AreaKind, Location
 from ....core.turn import TurnContext
+from ..memos import AP_P_IN
 from ..reach import danger, foot
 from ..rules import hoses, reach
 from ..state import GameState
@@ -119,8 +120,8 @@ def best_job(
     # a building position's chance is fixed through step 6 (fire, damage and the map
     # decide it): kept for the call of the standing orders; a street's depends on the
     # vehicles, which move, so it is kept for this search only
-    p_ins: dict[Location, float] = dict(ctx.cache.get("ap_p_in") or {})
-    kept: dict[Location, float] | None = ctx.cache.get("ap_p_in")
+    p_ins: dict[Location, float] = dict(ctx.cache.get(AP_P_IN) or {})
+    kept: dict[Location, float] | None = ctx.cache.get(AP_P_IN)
     prios: dict[Location, float] = {}
 
     def p_in_at(x: Location) -> float:

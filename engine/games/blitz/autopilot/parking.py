@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ....board.model import AreaKind, FeatureType, Location
 from ....core.turn import TurnContext
+from ..memos import AP_THREAT, WATER_HERE
 from ..reach import danger
 from ..reach.hose_steps import hose_reach, steps_to
 from ..rules import acting, equipment, ignition, reach
@@ -61,7 +62,7 @@ def _street_threat(ctx: TurnContext, state: GameState, area: str) -> tuple[int, 
     fire can enter now (buildings, rubble, streets holding a vehicle), :data:`THREAT_RANGE`
     deep: the work follows the street, not the number of fires. Remembered for one call of
     the standing orders (fire does not change in step 6)."""
-    memo: dict[str, tuple[int, Location | None]] | None = ctx.cache.get("ap_threat")
+    memo: dict[str, tuple[int, Location | None]] | None = ctx.cache.get(AP_THREAT)
     if memo is not None and area in memo:
         return memo[area]
     out: tuple[int, Location | None] = (THREAT_RANGE + 1, None)
@@ -206,9 +207,7 @@ def choose_water(ctx: TurnContext, state: GameState, pump: UnitState) -> None:
 def _water_here(ctx: TurnContext, here: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The map's water for a pump in ``here``: (its hydrant sources, one per hydrant
     there, and the open-water areas here or next door, one per feature), for the game."""
-    memo: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = ctx.cache.setdefault(
-        "water_here", {}
-    )
+    memo: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = ctx.cache.setdefault(WATER_HERE, {})
     hit = memo.get(here)
     if hit is None:
         features = ctx.scenario.features

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from ....board.model import FeatureType, Location
 from ....core.turn import TurnContext
+from ..memos import AP_FIRES, AP_PRIO, AP_SMALL, AP_VEHICLES, AUTOPILOT_PRIORITY_STATIC
 from ..reach import danger
 from ..rules import ignition
 from ..state import GameState
@@ -13,17 +14,17 @@ from ..units import VEHICLE
 
 
 def _vehicle_areas(ctx: TurnContext, state: GameState) -> set[str]:
-    hit: set[str] | None = ctx.cache.get("ap_vehicles")
+    hit: set[str] | None = ctx.cache.get(AP_VEHICLES)
     if hit is None:
         hit = ignition.vehicle_areas(state)
-        if "ap_vehicles" in ctx.cache:
-            ctx.cache["ap_vehicles"] = hit
+        if AP_VEHICLES in ctx.cache:
+            ctx.cache[AP_VEHICLES] = hit
     return hit
 
 
 def priority_locations(ctx: TurnContext, state: GameState) -> set[Location]:
     """Locations whose loss matters most: stores, occupants and protected objectives."""
-    key = "autopilot_priority_static"
+    key = AUTOPILOT_PRIORITY_STATIC
     static: set[Location] | None = ctx.cache.get(key)
     if static is None:
         static = set()
@@ -51,7 +52,7 @@ def fire_priority(ctx: TurnContext, state: GameState, fire: Location, pri: set[L
     """0 when the fire is in or next to a location that matters, 2 for a fire in an empty
     street (it cannot grow and goes out by itself), else 1. Within one call of the standing
     orders (one ``pri`` throughout) the answer is remembered."""
-    memo: dict[Location, int] | None = ctx.cache.get("ap_prio")
+    memo: dict[Location, int] | None = ctx.cache.get(AP_PRIO)
     if memo is not None:
         hit = memo.get(fire)
         if hit is None:
@@ -91,12 +92,12 @@ def _p_heat(ctx: TurnContext, h: int) -> float:
 def _small_fires(ctx: TurnContext, state: GameState) -> list[Location]:
     """Fires small enough for a fire party, once a call of the standing orders (fire does
     not change in step 6; do not mutate)."""
-    hit: list[Location] | None = ctx.cache.get("ap_small")
+    hit: list[Location] | None = ctx.cache.get(AP_SMALL)
     if hit is None:
         top = ctx.rules.int("fire_party.max_fire")
         hit = [f for f, v in state.fire.items() if v <= top]
-        if "ap_small" in ctx.cache:
-            ctx.cache["ap_small"] = hit
+        if AP_SMALL in ctx.cache:
+            ctx.cache[AP_SMALL] = hit
     return hit
 
 
@@ -116,9 +117,9 @@ def _fire_sources(
 def _sorted_fires(ctx: TurnContext, state: GameState) -> list[Location]:
     """``sorted(state.fire)``, once a call of the standing orders (fire does not change in
     step 6; do not mutate)."""
-    hit: list[Location] | None = ctx.cache.get("ap_fires")
+    hit: list[Location] | None = ctx.cache.get(AP_FIRES)
     if hit is None:
         hit = ignition.sorted_locations(ctx, state.fire)
-        if "ap_fires" in ctx.cache:
-            ctx.cache["ap_fires"] = hit
+        if AP_FIRES in ctx.cache:
+            ctx.cache[AP_FIRES] = hit
     return hit

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from ....board.model import AreaKind, Location
 from ....core.turn import TurnContext
+from ..memos import REFILL_POINTS
 from ..reach import danger, foot
 from ..rules import equipment, reach
 from ..rules import movement as mv
@@ -119,7 +120,7 @@ def _refill_points(
     """Ground locations within ``budget`` area steps of ``area`` where a fire party refills
     (``refill_point``: any building, a working hydrant), the map's part looked up once."""
     memo: dict[tuple[str, int], tuple[frozenset[Location], tuple[str, ...]]] = ctx.cache.setdefault(
-        "refill_points", {}
+        REFILL_POINTS, {}
     )
     hit = memo.get((area, budget))
     if hit is None:

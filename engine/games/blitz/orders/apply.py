@@ -33,6 +33,7 @@ from __future__ import annotations
 from typing import Any
 
 from ....core.turn import TurnContext
+from ..memos import ORDER_BOOK
 from ..rules import acting, equipment, hoses, reach, wheelbarrow
 from ..rules import movement as mv
 from ..state import GameState
@@ -78,7 +79,7 @@ def delivery_delay(ctx: TurnContext, state: GameState, u: UnitState) -> int:
 # -- carrying orders out (step 6) ------------------------------------------------------------
 def apply_due(ctx: TurnContext, state: GameState) -> None:
     """Step 6: orders due now take effect (checked again); standing player orders go on."""
-    book: OrderBook | None = ctx.cache.get("order_book")
+    book: OrderBook | None = ctx.cache.get(ORDER_BOOK)
     if book is not None:
         _give_from_book(ctx, state, book)
     pending: list[dict[str, Any]] = state.extra.get("pending_orders", [])

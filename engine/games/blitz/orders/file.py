@@ -10,6 +10,7 @@ from typing import Any
 from ....board.model import Location
 from ....core.errors import Diagnostic, ScenarioError
 from ....core.yamlsafe import Mark, decode, parse
+from ..memos import ORDER_BOOK
 from .check import KINDS, Order
 
 
@@ -27,7 +28,7 @@ class OrderBook:
 def apply_orders(game: Any, book: OrderBook) -> None:
     """Before each turn (``simulate --orders``): hand the book to the movement step, which
     gives each turn's orders in its step 6, after the arrivals."""
-    game.ctx.cache["order_book"] = book
+    game.ctx.cache[ORDER_BOOK] = book
 
 
 def load_orders(path: str | Path) -> OrderBook:

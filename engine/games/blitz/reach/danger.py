@@ -4,9 +4,21 @@ share (neighbours, area kinds, water and hydrants), remembered for the game."""
 from __future__ import annotations
 
 from itertools import repeat
+from typing import Any
 
 from ....board.model import AreaKind, FeatureType, Location
+from ....core.memo import Memo
 from ....core.turn import TurnContext
+from ..memos import (
+    AREA_KINDS,
+    AREA_NEIGHBOURS,
+    HEAT_MEMO,
+    HYDRANT_AREAS,
+    NEIGHBOURS,
+    UNSAFE_MEMO,
+    WATER_AREAS,
+    WATER_KIND_AREAS,
+)
 from ..state import GameState
 from ..units import UnitState
 
@@ -18,7 +30,7 @@ _ZEROS = repeat(0)
 def neighbours(ctx: TurnContext, loc: Location) -> list[Location]:
     """``graph.neighbours``, remembered for the game (the map does not change in play;
     do not mutate the list)."""
-    memo: dict[Location, list[Location]] = ctx.cache.setdefault("neighbours", {})
+    memo: dict[Location, list[Location]] = ctx.cache.setdefault(NEIGHBOURS, {})
     hit = memo.get(loc)
     if hit is None:
         hit = memo[loc] = ctx.graph.neighbours(loc)
@@ -27,7 +39,7 @@ def neighbours(ctx: TurnContext, loc: Location) -> list[Location]:
 
 def area_neighbours(ctx: TurnContext, area: str) -> list[str]:
     """``graph.area_neighbours``, remembered for the game (do not mutate the list)."""
-    memo: dict[str, list[str]] = ctx.cache.setdefault("area_neighbours", {})
+    memo: dict[str, list[str]] = ctx.cache.setdefault(AREA_NEIGHBOURS, {})
     hit = memo.get(area)
     if hit is None:
         hit = memo[area] = ctx.graph.area_neighbours(area)
@@ -39,7 +51,7 @@ def heat(ctx: TurnContext, state: GameState, loc: Location) -> int:
     fire = state.fire
     if not fire:
         return 0
-    memo: dict[Location, int] | None = ctx.cache.get("heat_memo")
+    memo: dict[Location, int] | None = ctx.cache.get(HEAT_MEMO)
     if memo is not None:
         hit = memo.get(loc)
         if hit is None:
@@ -65,7 +77,7 @@ def heat_test(ctx: TurnContext, state: GameState, unit: UnitState, loc: Location
 def unsafe(ctx: TurnContext, state: GameState, loc: Location) -> bool:
     """R-7: heavy damage or worse here, or next to a fire of 5 in a heavy-damaged location
     (remembered through step 6, where neither fire nor damage changes)."""
-    memo: dict[Location, bool] | None = ctx.cache.get("unsafe_memo")
+    memo: dict[Location, bool] | None = ctx.cache.get(UNSAFE_MEMO)
     if memo is None:
         return _unsafe(ctx, state, loc)
     hit = memo.get(loc)
@@ -88,16 +100,16 @@ def _unsafe(ctx: TurnContext, state: GameState, loc: Location) -> bool:
 
 def hydrant_areas(ctx: TurnContext) -> frozenset[str]:
     """Areas holding a hydrant (cached for the game)."""
-    return _feature_areas(ctx, FeatureType.HYDRANT, "hydrant_areas")
+    return _feature_areas(ctx, FeatureType.HYDRANT, HYDRANT_AREAS)
 
 
 def water_areas(ctx: TurnContext) -> frozenset[str]:
     """Areas holding an open-water source (cached for the game)."""
-    return _feature_areas(ctx, FeatureType.WATER, "water_areas")
+    return _feature_areas(ctx, FeatureType.WATER, WATER_AREAS)
 
 
-def _feature_areas(ctx: TurnContext, kind: FeatureType, key: str) -> frozenset[str]:
-    hit: frozenset[str] | None = ctx.cache.get(key)  # a str key: enums hash slowly
+def _feature_areas(ctx: TurnContext, kind: FeatureType, key: Memo[Any]) -> frozenset[str]:
+    hit: frozenset[str] | None = ctx.cache.get(key)  # a memo key: enums hash slowly
     if hit is None:
         hit = ctx.cache[key] = frozenset(f.area for f in ctx.scenario.features if f.type is kind)
     return hit
@@ -105,15 +117,15 @@ def _feature_areas(ctx: TurnContext, kind: FeatureType, key: str) -> frozenset[s
 
 def water_area_set(ctx: TurnContext) -> frozenset[str]:
     """Areas of kind water (cached for the game)."""
-    hit: frozenset[str] | None = ctx.cache.get("water_kind_areas")
+    hit: frozenset[str] | None = ctx.cache.get(WATER_KIND_AREAS)
     if hit is None:
         hit = frozenset(a.id for a in ctx.scenario.areas if a.kind is AreaKind.WATER)
-        ctx.cache["water_kind_areas"] = hit
+        ctx.cache[WATER_KIND_AREAS] = hit
     return hit
 
 
 def area_kind(ctx: TurnContext, area: str) -> AreaKind | None:
-    kinds: dict[str, AreaKind] | None = ctx.cache.get("area_kinds")
+    kinds: dict[str, AreaKind] | None = ctx.cache.get(AREA_KINDS)
     if kinds is None:
-        kinds = ctx.cache["area_kinds"] = {a.id: a.kind for a in ctx.scenario.areas}
+        kinds = ctx.cache[AREA_KINDS] = {a.id: a.kind for a in ctx.scenario.areas}
     return kinds.get(area)

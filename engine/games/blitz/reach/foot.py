@@ -12,6 +12,15 @@ from typing import Any, cast
 
 from ....board.model import AreaKind, Location
 from ....core.turn import TurnContext
+from ..memos import (
+    FOOT_LINKS,
+    FOOT_NUMBERED,
+    HEAT_MEMO,
+    LADDER_UNITS,
+    NEIGHBOURS,
+    PASSABLE_NUMBERED,
+    SEARCH_MEMO,
+)
 from ..state import GameState
 from ..units import UnitState
 from .danger import _ZEROS, area_kind, heat, neighbours
@@ -45,10 +54,10 @@ def _ladder_units(state: GameState, ctx: TurnContext | None) -> list[UnitState]:
     remembered in the game's cache when there is one."""
     if ctx is None:
         return [u for u in state.units.values() if u.ladders]
-    hit = ctx.cache.get("ladder_units")
+    hit = ctx.cache.get(LADDER_UNITS)
     if hit is None or hit[0] is not state.units or hit[1] != len(state.units):
         hit = (state.units, len(state.units), [u for u in state.units.values() if u.ladders])
-        ctx.cache["ladder_units"] = hit
+        ctx.cache[LADDER_UNITS] = hit
     units: list[UnitState] = hit[2]
     return units
 
@@ -60,7 +69,7 @@ def foot_links(
 ) -> list[Link]:
     """Where a stand can step from ``loc`` (never into water), with its costs."""
     r = ctx.rules
-    static: dict[Location, list[Link]] = ctx.cache.setdefault("foot_links", {})
+    static: dict[Location, list[Link]] = ctx.cache.setdefault(FOOT_LINKS, {})
     out = static.get(loc)
     if out is None:
         out = static[loc] = _static_links(ctx, loc)
@@ -121,7 +130,7 @@ def foot_search(
     key: Any = None
     if ladders is None:
         ladders = ladder_links(state, ctx)
-        memo = ctx.cache.get("search_memo") if ok is None else None
+        memo = ctx.cache.get(SEARCH_MEMO) if ok is None else None
         if memo is not None:
             # step 6 (fire fixed): the same search on the same ladders gives the same answer
             if memo.get("ladders") != ladders:
@@ -181,7 +190,7 @@ class _Numbered:
 def _numbered(ctx: TurnContext, more: Iterable[Location] = ()) -> _Numbered:
     """The map's numbering, made anew (still in sorted order) when ``more`` holds a
     location it lacks (a start or ladder top off the map: only odd hand-made states)."""
-    memo: dict[str, _Numbered] = ctx.cache.setdefault("foot_numbered", {})
+    memo: dict[str, _Numbered] = ctx.cache.setdefault(FOOT_NUMBERED, {})
     hit = memo.get("map")
     missing = [x for x in more if hit is None or x not in hit.ids]
     if hit is None or missing:
@@ -208,16 +217,16 @@ def _search(
     answer in locations."""
     numbered = _numbered(ctx, [start, *ladders])
     ids, locs = numbered.ids, numbered.locs
-    nb_memo: dict[Location, list[Location]] = ctx.cache.setdefault("neighbours", {})
+    nb_memo: dict[Location, list[Location]] = ctx.cache.setdefault(NEIGHBOURS, {})
     fire, fail = state.fire, ctx.rules.int("heat.always_fail_min")
-    heats: dict[Location, int] | None = ctx.cache.get("heat_memo")
+    heats: dict[Location, int] | None = ctx.cache.get(HEAT_MEMO)
     inline = plain and heats is not None
     table = numbered.links.get(col)
     if table is None:
         table = numbered.links[col] = [None] * len(locs)
     lad = {ids[x] for x in ladders}
     checked: dict[int, bool] = {}
-    holder: list[Any] | None = ctx.cache.get("passable_numbered") if inline else None
+    holder: list[Any] | None = ctx.cache.get(PASSABLE_NUMBERED) if inline else None
     if holder is not None:  # step 6: passable by number, for this numbering
         if holder[0] is not numbered:
             holder[:] = [numbered, {}]

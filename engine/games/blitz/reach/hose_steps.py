@@ -18,6 +18,7 @@ from collections.abc import Sequence
 
 from ....board.model import Location
 from ....core.turn import TurnContext
+from ..memos import DRY_NEIGHBOURS, HOSE_STEPS
 from .danger import neighbours, water_area_set
 
 #: the table is used up to this many locations (it takes n * n * 2 bytes: 8 MB at most)
@@ -60,7 +61,7 @@ def bfs_steps(ctx: TurnContext, sources: Sequence[Location], limit: int) -> dict
         dist[s] = 0
         q.append(s)
     water = water_area_set(ctx)
-    dry: dict[Location, tuple[Location, ...]] = ctx.cache.setdefault("dry_neighbours", {})
+    dry: dict[Location, tuple[Location, ...]] = ctx.cache.setdefault(DRY_NEIGHBOURS, {})
     while q:
         loc = q.popleft()
         d = dist[loc]
@@ -126,7 +127,7 @@ class _Table:
 
 def _table(ctx: TurnContext, limit: int) -> _Table | None:
     """The map's table (None on a big map), made anew deeper if ``limit`` is beyond it."""
-    memo: dict[str, _Table | None] = ctx.cache.setdefault("hose_steps", {})
+    memo: dict[str, _Table | None] = ctx.cache.setdefault(HOSE_STEPS, {})
     if "table" not in memo and len(ctx.graph.locations) > TABLE_MAX:
         memo["table"] = None
     if "table" in memo:

@@ -12,6 +12,7 @@ import shapely
 
 from ....board.model import AreaKind, FeatureType, Location
 from ....core.turn import TurnContext
+from ..memos import BOMB_INDEX
 from ..state import GameState
 from ..units import STAND
 from . import damage
@@ -56,11 +57,11 @@ def drop_sticks(ctx: TurnContext, state: GameState, n: int) -> None:
 
 
 def _index(ctx: TurnContext) -> tuple[shapely.STRtree, list[str]]:
-    hit: tuple[shapely.STRtree, list[str]] | None = ctx.cache.get("bomb_index")
+    hit: tuple[shapely.STRtree, list[str]] | None = ctx.cache.get(BOMB_INDEX)
     if hit is None:
         areas = ctx.scenario.areas
         hit = (shapely.STRtree([a.shape for a in areas]), [a.id for a in areas])
-        ctx.cache["bomb_index"] = hit
+        ctx.cache[BOMB_INDEX] = hit
     return hit
 
 

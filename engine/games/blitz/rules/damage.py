@@ -14,6 +14,7 @@ from collections import deque
 
 from ....board.model import AreaKind, Location
 from ....core.turn import TurnContext
+from ..memos import BUILDING_AREAS, COLLAPSE_QUEUE, COLLAPSING
 from ..reach.danger import area_kind, area_neighbours
 from ..reach.danger import neighbours as fire_neighbours
 from ..state import GameState
@@ -82,17 +83,17 @@ def destroy_area(ctx: TurnContext, state: GameState, area: str, cause: str = "")
 
 
 def _queue(ctx: TurnContext, state: GameState, locs: list[Location], cause: str) -> None:
-    q: deque[tuple[list[Location], str]] = ctx.cache.setdefault("collapse_queue", deque())
+    q: deque[tuple[list[Location], str]] = ctx.cache.setdefault(COLLAPSE_QUEUE, deque())
     q.append((locs, cause))
-    if ctx.cache.get("collapsing"):
+    if ctx.cache.get(COLLAPSING):
         return  # the outer call drains the queue
-    ctx.cache["collapsing"] = True
+    ctx.cache[COLLAPSING] = True
     try:
         while q:
             batch, why = q.popleft()
             _collapse(ctx, state, batch, why)
     finally:
-        ctx.cache["collapsing"] = False
+        ctx.cache[COLLAPSING] = False
 
 
 def _collapse(ctx: TurnContext, state: GameState, locs: list[Location], cause: str) -> None:
@@ -241,11 +242,11 @@ def step_damage(ctx: TurnContext, state: GameState) -> None:
     at_fire = rules.int("damage.fire_for_roll")
     need = f">={rules.int('damage.add_on')}"
     destroyed = rules.int("damage.destroyed")
-    buildings: frozenset[str] | None = ctx.cache.get("building_areas")
+    buildings: frozenset[str] | None = ctx.cache.get(BUILDING_AREAS)
     if buildings is None:
         kinds = ((a.id, a.kind) for a in ctx.scenario.areas)
         buildings = frozenset(a for a, k in kinds if k is AreaKind.BUILDING)
-        ctx.cache["building_areas"] = buildings
+        ctx.cache[BUILDING_AREAS] = buildings
     damage = state.damage
     rolling = sorted_locations(
         ctx,

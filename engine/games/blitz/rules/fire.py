@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from ....board.model import Location, Material
 from ....core.turn import TurnContext
+from ..memos import GROWTH_PLAN
 from ..reach.danger import neighbours
 from ..state import GameState, store_at
 from ..units import VEHICLE
@@ -159,9 +160,7 @@ def _growth_quiet(
 ) -> None:
     """The growth rolls of the quiet mode: as :func:`_growth_logged`, with each location's
     neighbours and wood bonus looked up once for the game."""
-    plans: dict[Location, tuple[tuple[Location, ...], int]] = ctx.cache.setdefault(
-        "growth_plan", {}
-    )
+    plans: dict[Location, tuple[tuple[Location, ...], int]] = ctx.cache.setdefault(GROWTH_PLAN, {})
     uniform = ctx.dice.uniform()  # die() >= k is uniform() * 6 >= k - 1
     fires = state.fire
     roads = state.street_fire_age

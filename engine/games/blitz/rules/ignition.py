@@ -7,6 +7,7 @@ from collections.abc import Iterable
 
 from ....board.model import AreaKind, Location, Material
 from ....core.turn import TurnContext
+from ..memos import DOWNWIND, JUMPS, LOCATION_BY_RANK, LOCATION_RANK, SPREAD_TARGETS
 from ..reach.danger import area_kind, neighbours
 from ..state import GameState, store_at
 from ..units import EQUIPMENT, VEHICLE
@@ -16,21 +17,21 @@ from ..units import EQUIPMENT, VEHICLE
 def sorted_locations(ctx: TurnContext, locs: Iterable[Location]) -> list[Location]:
     """``sorted(locs)``, faster: by each location's rank among the map's sorted locations
     (the same order; a location off the map falls back to the plain sort)."""
-    rank: dict[Location, int] | None = ctx.cache.get("location_rank")
+    rank: dict[Location, int] | None = ctx.cache.get(LOCATION_RANK)
     if rank is None:
-        ordered = ctx.cache["location_by_rank"] = sorted(ctx.graph.locations)
-        rank = ctx.cache["location_rank"] = {loc: k for k, loc in enumerate(ordered)}
+        ordered = ctx.cache[LOCATION_BY_RANK] = sorted(ctx.graph.locations)
+        rank = ctx.cache[LOCATION_RANK] = {loc: k for k, loc in enumerate(ordered)}
     try:
         ranks = sorted(map(rank.__getitem__, locs))  # sorting numbers beats a key function
     except KeyError:
         return sorted(locs)
-    by_rank: list[Location] = ctx.cache["location_by_rank"]
+    by_rank: list[Location] = ctx.cache[LOCATION_BY_RANK]
     return [by_rank[k] for k in ranks]
 
 
 def jump_lines(ctx: TurnContext, loc: Location) -> list[tuple[Location, tuple[str, ...]]]:
     """``graph.jump_lines`` (R-5 target, gap areas), remembered for the game."""
-    memo: dict[Location, list[tuple[Location, tuple[str, ...]]]] = ctx.cache.setdefault("jumps", {})
+    memo: dict[Location, list[tuple[Location, tuple[str, ...]]]] = ctx.cache.setdefault(JUMPS, {})
     hit = memo.get(loc)
     if hit is None:
         hit = memo[loc] = ctx.graph.jump_lines(loc)
@@ -39,7 +40,7 @@ def jump_lines(ctx: TurnContext, loc: Location) -> list[tuple[Location, tuple[st
 
 def downwind(ctx: TurnContext, src: str, dst: str) -> bool:
     """R-2 ``graph.is_downwind`` for the scenario's wind, remembered for the game."""
-    memo: dict[tuple[str, str], bool] = ctx.cache.setdefault("downwind", {})
+    memo: dict[tuple[str, str], bool] = ctx.cache.setdefault(DOWNWIND, {})
     hit = memo.get((src, dst))
     if hit is None:
         hit = memo[(src, dst)] = ctx.graph.is_downwind(src, dst, ctx.scenario.wind)
@@ -49,7 +50,7 @@ def downwind(ctx: TurnContext, src: str, dst: str) -> bool:
 def spread_targets(ctx: TurnContext, loc: Location) -> tuple[list[Location], list[Location]]:
     """(neighbours, R-1 climbing targets) of a location, remembered for the game."""
     memo: dict[Location, tuple[list[Location], list[Location]]] = ctx.cache.setdefault(
-        "spread_targets", {}
+        SPREAD_TARGETS, {}
     )
     hit = memo.get(loc)
     if hit is None:

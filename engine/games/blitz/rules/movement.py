@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from ....board.model import AreaKind, FeatureType, Location
 from ....core.turn import TurnContext
+from ..memos import ENTRY_AREAS, HEAT_MEMO, PASSABLE_NUMBERED, ROUTE_MEMO, SEARCH_MEMO, UNSAFE_MEMO
 from ..reach import danger, foot
 from ..state import GameState
 from ..units import STAND, VEHICLE, UnitState
@@ -63,19 +64,19 @@ __all__ = [
 
 # -- the step -------------------------------------------------------------------------------
 def step_movement(ctx: TurnContext, state: GameState) -> None:
-    ctx.cache["heat_memo"] = {}  # fire does not change during step 6
-    ctx.cache["route_memo"] = {}  # nor do rubble and craters
-    ctx.cache["search_memo"] = {}  # foot searches without an ``ok`` test (see foot_search)
-    ctx.cache["unsafe_memo"] = {}  # nor does damage (R-7's reach.unsafe)
-    ctx.cache["passable_numbered"] = [None, {}]  # (numbering, passable by number)
+    ctx.cache[HEAT_MEMO] = {}  # fire does not change during step 6
+    ctx.cache[ROUTE_MEMO] = {}  # nor do rubble and craters
+    ctx.cache[SEARCH_MEMO] = {}  # foot searches without an ``ok`` test (see foot_search)
+    ctx.cache[UNSAFE_MEMO] = {}  # nor does damage (R-7's reach.unsafe)
+    ctx.cache[PASSABLE_NUMBERED] = [None, {}]  # (numbering, passable by number)
     try:
         _movement(ctx, state)
     finally:
-        ctx.cache.pop("heat_memo", None)
-        ctx.cache.pop("route_memo", None)
-        ctx.cache.pop("search_memo", None)
-        ctx.cache.pop("unsafe_memo", None)
-        ctx.cache.pop("passable_numbered", None)
+        ctx.cache.pop(HEAT_MEMO, None)
+        ctx.cache.pop(ROUTE_MEMO, None)
+        ctx.cache.pop(SEARCH_MEMO, None)
+        ctx.cache.pop(UNSAFE_MEMO, None)
+        ctx.cache.pop(PASSABLE_NUMBERED, None)
 
 
 def _movement(ctx: TurnContext, state: GameState) -> None:
@@ -104,10 +105,10 @@ def entry_area(ctx: TurnContext, name: str | None) -> str | None:
 
 def entry_areas(ctx: TurnContext) -> list[str]:
     """Areas holding an entry, sorted (kept for the game; do not mutate)."""
-    hit: list[str] | None = ctx.cache.get("entry_areas")
+    hit: list[str] | None = ctx.cache.get(ENTRY_AREAS)
     if hit is None:
         hit = sorted({f.area for f in ctx.scenario.features if f.type is FeatureType.ENTRY})
-        ctx.cache["entry_areas"] = hit
+        ctx.cache[ENTRY_AREAS] = hit
     return hit
 
 

@@ -14,6 +14,7 @@ from collections import deque
 
 from ....board.model import AreaKind, Location
 from ....core.turn import TurnContext
+from ..memos import AREA_DIST, IN_RANGE, ROAD_ADJ, ROUTE_MEMO
 from ..reach.danger import (
     area_kind,
     area_neighbours,
@@ -24,7 +25,7 @@ from ..state import GameState
 # -- range ----------------------------------------------------------------------------------
 def area_distances(ctx: TurnContext, area: str, limit: int) -> dict[str, int]:
     """Areas within ``limit`` steps of adjacency from ``area`` (cached for the game)."""
-    cache: dict[tuple[str, int], dict[str, int]] = ctx.cache.setdefault("area_dist", {})
+    cache: dict[tuple[str, int], dict[str, int]] = ctx.cache.setdefault(AREA_DIST, {})
     hit = cache.get((area, limit))
     if hit is not None:
         return hit
@@ -55,7 +56,7 @@ def stream_range(ctx: TurnContext, branch: Location, target: Location) -> int | 
 def in_range(ctx: TurnContext, branch: Location) -> list[tuple[Location, int]]:
     """Every location a stream from ``branch`` can reach, with its range (sorted; kept for
     the game, do not mutate)."""
-    memo: dict[Location, list[tuple[Location, int]]] = ctx.cache.setdefault("in_range", {})
+    memo: dict[Location, list[tuple[Location, int]]] = ctx.cache.setdefault(IN_RANGE, {})
     hit = memo.get(branch)
     if hit is None:
         hit = memo[branch] = _in_range(ctx, branch)
@@ -88,7 +89,7 @@ def road_routes(
     memo: dict[str, dict[str, list[str]]] | None = None
     if blocked is None:
         # in step 6 nothing that blocks a road changes: one search per start area
-        memo = ctx.cache.get("route_memo")
+        memo = ctx.cache.get(ROUTE_MEMO)
         if memo is not None and start in memo:
             hit: dict[str, list[str]] = memo[start]
             return hit
@@ -111,8 +112,8 @@ def road_routes(
 
 def road_adjacency(ctx: TurnContext) -> dict[str, list[str]]:
     """Street area -> its street neighbours, sorted (kept for the game)."""
-    hit: dict[str, list[str]] | None = ctx.cache.get("road_adj")
+    hit: dict[str, list[str]] | None = ctx.cache.get(ROAD_ADJ)
     if hit is None:
         roads = ctx.graph.road_graph()
-        hit = ctx.cache["road_adj"] = {a: sorted(roads.neighbors(a)) for a in roads.nodes}
+        hit = ctx.cache[ROAD_ADJ] = {a: sorted(roads.neighbors(a)) for a in roads.nodes}
     return hit

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from ....board.model import AreaKind, Location, Material
 from ....core.turn import TurnContext
+from ..memos import JUMP_PLAN, JUMPS_ALLOWED, SPREAD_ORDER, SPREAD_PLAN, SPREAD_REVERSE
 from ..reach.danger import area_kind
 from ..state import GameState, store_at
 from .ignition import downwind, ignite, jump_lines, sorted_locations, spread_targets
@@ -41,7 +42,7 @@ def _spread_plan(ctx: TurnContext, src: Location, climbing: bool) -> list[_Targe
     """The quiet mode's spread (and, when ``climbing``, climb) targets from ``src`` in roll
     order, remembered for the game (by source: [plain, climbing], each made when first
     needed). Targets that can never burn are left out: they never roll."""
-    memo: dict[Location, list[list[_Target] | None]] = ctx.cache.setdefault("spread_plan", {})
+    memo: dict[Location, list[list[_Target] | None]] = ctx.cache.setdefault(SPREAD_PLAN, {})
     pair = memo.get(src)
     if pair is None:
         pair = memo[src] = [None, None]
@@ -64,7 +65,7 @@ def _jump_plan(ctx: TurnContext, src: Location) -> list[_Jump]:
     """The quiet mode's R-5 jumps from ``src`` with the gap areas that might burn (streets
     and open ground), for the game. Left out: targets that never burn, and lines with a
     building in the gap (it always burns, so the jump is never allowed)."""
-    memo: dict[Location, list[_Jump]] = ctx.cache.setdefault("jump_plan", {})
+    memo: dict[Location, list[_Jump]] = ctx.cache.setdefault(JUMP_PLAN, {})
     plan = memo.get(src)
     if plan is not None:
         return plan
@@ -139,8 +140,8 @@ def _spread_quiet(
                 continue
             attempt(src, t, limit)
         return
-    plans = ctx.cache.setdefault("spread_plan", {})
-    jump_plans = ctx.cache.setdefault("jump_plan", {})
+    plans = ctx.cache.setdefault(SPREAD_PLAN, {})
+    jump_plans = ctx.cache.setdefault(JUMP_PLAN, {})
     snapshot = [(loc, burning[loc]) for loc in sorted_locations(ctx, list(burning))]  # R-3
     for src, fire in snapshot:
         climbing = fire >= climb_min
@@ -195,7 +196,7 @@ class _Reverse:
 
 
 def _reverse_index(ctx: TurnContext) -> _Reverse:
-    memo: dict[str, _Reverse] = ctx.cache.setdefault("spread_reverse", {})
+    memo: dict[str, _Reverse] = ctx.cache.setdefault(SPREAD_REVERSE, {})
     hit = memo.get("index")
     if hit is None:
         ordered = sorted(ctx.graph.locations)
@@ -286,9 +287,7 @@ def _with_climbs(
     ctx: TurnContext, src: Location, nbs: list[Location], climbs: list[Location]
 ) -> list[tuple[Location, str | None]]:
     """Neighbours and R-1 climbing targets in one sorted list, for the game."""
-    memo: dict[Location, list[tuple[Location, str | None]]] = ctx.cache.setdefault(
-        "spread_order", {}
-    )
+    memo: dict[Location, list[tuple[Location, str | None]]] = ctx.cache.setdefault(SPREAD_ORDER, {})
     hit = memo.get(src)
     if hit is None:
         hit = memo[src] = sorted([(b, None) for b in nbs] + [(b, "R-1") for b in climbs])
@@ -301,7 +300,7 @@ def _jumps_allowed(
     """R-5 (target, gap areas) whose width the wind allows (one gap, two downwind), for the
     game; whether the gap and the target can burn is checked each time (fire step)."""
     memo: dict[tuple[Location, int, int], list[tuple[Location, tuple[str, ...]]]] = (
-        ctx.cache.setdefault("jumps_allowed", {})
+        ctx.cache.setdefault(JUMPS_ALLOWED, {})
     )
     key = (src, gap, gap_down)
     hit = memo.get(key)

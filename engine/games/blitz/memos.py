@@ -1,0 +1,61 @@
+"""BLITZ!'s memo keys (``TurnContext.cache``), each saying whether the games of one
+scenario and ruleset may share it (``shared=True``: it follows from the map and the rules
+alone; see :mod:`fireground.engine.core.memo`).
+
+``shared=True`` is a promise that sharing cannot change a game (tests/engine/test_memos.py
+plays games on shared memos against games alone). A memo of the map kept ``False`` is only
+rebuilt per game; one of the game in progress (a step's or a call's scratch, the orders
+file, the fires as the autopilot's call starts) must stay ``False``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...core.memo import Memo
+
+AP_FIRES: Memo[Any] = Memo("ap_fires", shared=False)
+AP_P_IN: Memo[Any] = Memo("ap_p_in", shared=False)
+AP_PRIO: Memo[Any] = Memo("ap_prio", shared=False)
+AP_SMALL: Memo[Any] = Memo("ap_small", shared=False)
+AP_THREAT: Memo[Any] = Memo("ap_threat", shared=False)
+AP_VEHICLES: Memo[Any] = Memo("ap_vehicles", shared=False)
+AREA_DIST: Memo[Any] = Memo("area_dist", shared=True)
+AREA_KINDS: Memo[Any] = Memo("area_kinds", shared=False)
+AREA_NEIGHBOURS: Memo[Any] = Memo("area_neighbours", shared=True)
+AUTOPILOT_PRIORITY_STATIC: Memo[Any] = Memo("autopilot_priority_static", shared=False)
+BOMB_INDEX: Memo[Any] = Memo("bomb_index", shared=False)
+BUILDING_AREAS: Memo[Any] = Memo("building_areas", shared=False)
+COLLAPSE_QUEUE: Memo[Any] = Memo("collapse_queue", shared=False)
+COLLAPSING: Memo[Any] = Memo("collapsing", shared=False)
+DOWNWIND: Memo[Any] = Memo("downwind", shared=True)
+DRY_NEIGHBOURS: Memo[Any] = Memo("dry_neighbours", shared=True)
+ENTRY_AREAS: Memo[Any] = Memo("entry_areas", shared=False)
+FOOT_LINKS: Memo[Any] = Memo("foot_links", shared=True)
+FOOT_NUMBERED: Memo[Any] = Memo("foot_numbered", shared=True)
+GROWTH_PLAN: Memo[Any] = Memo("growth_plan", shared=True)
+HEAT_MEMO: Memo[Any] = Memo("heat_memo", shared=False)
+HOSE_STEPS: Memo[Any] = Memo("hose_steps", shared=True)
+HYDRANT_AREAS: Memo[Any] = Memo("hydrant_areas", shared=False)
+IN_RANGE: Memo[Any] = Memo("in_range", shared=True)
+JUMP_PLAN: Memo[Any] = Memo("jump_plan", shared=True)
+JUMPS: Memo[Any] = Memo("jumps", shared=True)
+JUMPS_ALLOWED: Memo[Any] = Memo("jumps_allowed", shared=True)
+LADDER_UNITS: Memo[Any] = Memo("ladder_units", shared=False)
+LOCATION_BY_RANK: Memo[Any] = Memo("location_by_rank", shared=False)
+LOCATION_RANK: Memo[Any] = Memo("location_rank", shared=False)
+NEIGHBOURS: Memo[Any] = Memo("neighbours", shared=True)
+ORDER_BOOK: Memo[Any] = Memo("order_book", shared=False)
+PASSABLE_NUMBERED: Memo[Any] = Memo("passable_numbered", shared=False)
+REFILL_POINTS: Memo[Any] = Memo("refill_points", shared=True)
+ROAD_ADJ: Memo[Any] = Memo("road_adj", shared=False)
+ROUTE_MEMO: Memo[Any] = Memo("route_memo", shared=False)
+SEARCH_MEMO: Memo[Any] = Memo("search_memo", shared=False)
+SPREAD_ORDER: Memo[Any] = Memo("spread_order", shared=True)
+SPREAD_PLAN: Memo[Any] = Memo("spread_plan", shared=True)
+SPREAD_REVERSE: Memo[Any] = Memo("spread_reverse", shared=True)
+SPREAD_TARGETS: Memo[Any] = Memo("spread_targets", shared=True)
+UNSAFE_MEMO: Memo[Any] = Memo("unsafe_memo", shared=False)
+WATER_AREAS: Memo[Any] = Memo("water_areas", shared=False)
+WATER_HERE: Memo[Any] = Memo("water_here", shared=True)
+WATER_KIND_AREAS: Memo[Any] = Memo("water_kind_areas", shared=False)
