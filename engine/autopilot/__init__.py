@@ -31,6 +31,7 @@ from ..turn import TurnContext
 from ..units import STAND, VEHICLE
 from .casualties import PARK_NEAR_TURNS, _carrier, _crew_vehicle, _doctor, _rescue_sites, _rescuer
 from .jobs import P_IN_MAX, RISKY, best_job, feeding_pump
+from .lorry import lorry_orders
 from .parking import (
     PARK_DOWNWIND,
     PARK_DRY,
@@ -50,6 +51,7 @@ from .parking import (
     withdraw,
 )
 from .priorities import coverage, fire_priority, priority_locations
+from .safety import get_out, trapped
 from .support import _canteen, _dam, _fire_party, _pump
 from .teams import BACK_OFF_HEAT, _appliance, _orphan, step_clear
 from .wheelbarrow import CARRY_TURNS, FETCH_TURNS
@@ -97,15 +99,20 @@ def standing_orders(ctx: TurnContext, state: GameState) -> None:
     ctx.cache["ap_fires"] = None  # the fires, sorted, as the call starts
     ctx.cache["ap_small"] = None  # the fires a fire party can tackle
     ctx.cache["ap_p_in"] = {}  # best_job's chances at building positions
+    ctx.cache["ap_catch"] = {}  # safety: each location's chance to catch next step 1
+    ctx.cache["ap_trap"] = {}  # safety: building locations with no safe way out
     try:
         _standing_orders(ctx, state)
     finally:
-        for key in ("ap_threat", "ap_vehicles", "ap_prio", "ap_fires", "ap_small", "ap_p_in"):
+        for key in ("ap_threat", "ap_vehicles", "ap_prio", "ap_fires", "ap_small", "ap_p_in",
+                    "ap_catch", "ap_trap"):  # fmt: skip
             ctx.cache.pop(key, None)
 
 
 def _standing_orders(ctx: TurnContext, state: GameState) -> None:
     pri = priority_locations(ctx, state)
+    if state.fire:
+        _leave_traps(ctx, state)
     for uid in sorted(state.units):
         u = state.units[uid]
         if not u.in_play or u.order is not None:
@@ -123,7 +130,7 @@ def _standing_orders(ctx: TurnContext, state: GameState) -> None:
             elif u.type == "mobile_dam_unit":
                 _dam(ctx, state, u)
             elif u.type == "hose_laying_lorry":
-                continue
+                lorry_orders(ctx, state, u, pri)
             else:
                 _appliance(ctx, state, u, pri)
         elif u.role == "pump":
@@ -140,3 +147,17 @@ def _standing_orders(ctx: TurnContext, state: GameState) -> None:
                 _doctor(ctx, state, u)
             elif u.kind == VEHICLE:
                 _carrier(ctx, state, u)
+
+
+def _leave_traps(ctx: TurnContext, state: GameState) -> None:
+    """Every stand on standing orders in a place the fire can cut off this turn gets out
+    first (:mod:`.safety`): back down its hose, or out into the street."""
+    for uid in sorted(state.units):
+        u = state.units[uid]
+        if u.kind != STAND or not u.in_play or u.order is not None or u.loc is None:
+            continue
+        if u.task == "aboard" or (u.hose is not None and state.hoses.get(u.hose) is not None
+                                  and state.hoses[u.hose].plan):  # fmt: skip
+            continue  # riding, or laying (the layer's heat test decides)
+        if trapped(ctx, state, u.loc):
+            get_out(ctx, state, u)
