@@ -168,6 +168,7 @@ class ForceUnit:
     level: int = 0
     entry: str | None = None
     arrives: int = 1
+    dam_points: int | None = None  # a mobile dam's capacity, 10 or 20 (None: the ruleset's)
 
 
 @dataclass(frozen=True, slots=True)

@@ -249,6 +249,7 @@ def autopilot_outcomes(
     if not parts:
         parts = [_play_full(scenario, [], turns)]
     first = np.concatenate([p["first"] for p in parts]).reshape(-1, n)
+    played = sum(len(p["clear"]) for p in parts)  # reshape(-1, 0) fails: no objectives
     return Outcomes(
         locations=locs,
         burned=first >= 0,
@@ -257,8 +258,10 @@ def autopilot_outcomes(
         all_clear_turn=np.concatenate([p["clear"] for p in parts]),
         score={f: np.concatenate([p["score"][f] for p in parts]) for f in SCORE_FIELDS},
         objectives=np.concatenate([p["objectives"] for p in parts]).reshape(
-            -1, len(scenario.objectives)
+            played, len(scenario.objectives)
         ),
         turns=turns,
-        figures=np.concatenate([p["figures"] for p in parts]).reshape(-1, len(scenario.objectives)),
+        figures=np.concatenate([p["figures"] for p in parts]).reshape(
+            played, len(scenario.objectives)
+        ),
     )

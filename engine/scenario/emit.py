@@ -252,6 +252,7 @@ def _unit(u: ForceUnit) -> str:
             ("level", str(u.level) if u.level != 0 else None),
             ("entry", text(u.entry) if u.entry is not None else None),
             ("arrives", str(u.arrives) if u.arrives != 1 else None),
+            ("dam_points", str(u.dam_points) if u.dam_points is not None else None),
         ]
     )
 

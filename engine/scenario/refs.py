@@ -110,6 +110,13 @@ def semantic_errors(
                 u.entry,
                 tuple(sorted(entries)),
             )
+        if u.dam_points is not None and u.type != "mobile_dam_unit":
+            yield (
+                ("forces", i, "dam_points"),
+                "'dam_points' applies only to a mobile_dam_unit",
+                None,
+                (),
+            )
         if u.arrives > m.turns:
             yield (
                 ("forces", i, "arrives"),

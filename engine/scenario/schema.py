@@ -175,6 +175,9 @@ class ForceModel(_Strict):
     level: int = 0
     entry: str | None = Field(None, description="name of an entry feature where it arrives")
     arrives: int = Field(1, ge=1, description="turn of arrival")
+    dam_points: Literal[10, 20] | None = Field(
+        None, description="a mobile dam unit's canvas dam: 10 or 20 water points (default 20)"
+    )
 
 
 class ProtectModel(_Strict):

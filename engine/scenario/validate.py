@@ -90,7 +90,13 @@ def to_scenario(m: ScenarioModel) -> Scenario:
         ),
         forces=tuple(
             ForceUnit(
-                id=u.id, type=u.type, area=u.area, level=u.level, entry=u.entry, arrives=u.arrives
+                id=u.id,
+                type=u.type,
+                area=u.area,
+                level=u.level,
+                entry=u.entry,
+                arrives=u.arrives,
+                dam_points=u.dam_points,
             )
             for u in m.forces
         ),

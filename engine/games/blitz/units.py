@@ -299,6 +299,8 @@ def make_units(scenario: Scenario, rules: Ruleset) -> dict[str, UnitState]:
         )  # fmt: skip
         if u.role == "support" and "dam_points" in spec:
             u.water = 0  # the dam is filled when deployed
+            if f.dam_points is not None:
+                u.extra["dam_points"] = f.dam_points  # the scenario's 10 or 20
         out[f.id] = u
         n_stands = int(spec.get("fire_teams", 0) or 0) + int(crews.get(f.type, 0) or 0)
         stand_type = "fire_team" if spec.get("fire_teams") else f"{f.type}_crew"

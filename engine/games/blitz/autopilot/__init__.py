@@ -27,12 +27,23 @@ Every unit also preserves itself (R-7, in the movement step).
 from __future__ import annotations
 
 from ....core.turn import TurnContext
-from ..memos import AP_FIRES, AP_P_IN, AP_PRIO, AP_SMALL, AP_THREAT, AP_VEHICLES
+from ..memos import (
+    AP_CATCH,
+    AP_FIRES,
+    AP_P_IN,
+    AP_PRIO,
+    AP_SMALL,
+    AP_THREAT,
+    AP_TRAP,
+    AP_VEHICLES,
+)
 from ..state import GameState
 from ..units import STAND, VEHICLE
 from .casualties import _carrier, _crew_vehicle, _doctor, _rescue_sites, _rescuer
+from .lorry import lorry_orders
 from .parking import keep_clear
 from .priorities import priority_locations
+from .safety import get_out, trapped
 from .support import _canteen, _dam, _fire_party, _pump
 from .teams import _appliance, _orphan
 
@@ -51,15 +62,28 @@ def standing_orders(ctx: TurnContext, state: GameState) -> None:
     ctx.cache[AP_FIRES] = None  # the fires, sorted, as the call starts
     ctx.cache[AP_SMALL] = None  # the fires a fire party can tackle
     ctx.cache[AP_P_IN] = {}  # best_job's chances at building positions
+    ctx.cache[AP_CATCH] = {}  # safety: each location's chance to catch next step 1
+    ctx.cache[AP_TRAP] = {}  # safety: building locations with no safe way out
     try:
         _standing_orders(ctx, state)
     finally:
-        for key in (AP_THREAT, AP_VEHICLES, AP_PRIO, AP_FIRES, AP_SMALL, AP_P_IN):
+        for key in (
+            AP_THREAT,
+            AP_VEHICLES,
+            AP_PRIO,
+            AP_FIRES,
+            AP_SMALL,
+            AP_P_IN,
+            AP_CATCH,
+            AP_TRAP,
+        ):
             ctx.cache.pop(key, None)
 
 
 def _standing_orders(ctx: TurnContext, state: GameState) -> None:
     pri = priority_locations(ctx, state)
+    if state.fire:
+        _leave_traps(ctx, state)
     for uid in sorted(state.units):
         u = state.units[uid]
         if not u.in_play or u.order is not None:
@@ -77,7 +101,7 @@ def _standing_orders(ctx: TurnContext, state: GameState) -> None:
             elif u.type == "mobile_dam_unit":
                 _dam(ctx, state, u)
             elif u.type == "hose_laying_lorry":
-                continue
+                lorry_orders(ctx, state, u, pri)
             else:
                 _appliance(ctx, state, u, pri)
         elif u.role == "pump":
@@ -94,3 +118,17 @@ def _standing_orders(ctx: TurnContext, state: GameState) -> None:
                 _doctor(ctx, state, u)
             elif u.kind == VEHICLE:
                 _carrier(ctx, state, u)
+
+
+def _leave_traps(ctx: TurnContext, state: GameState) -> None:
+    """Every stand on standing orders in a place the fire can cut off this turn gets out
+    first (:mod:`.safety`): back down its hose, or out into the street."""
+    for uid in sorted(state.units):
+        u = state.units[uid]
+        if u.kind != STAND or not u.in_play or u.order is not None or u.loc is None:
+            continue
+        if u.task == "aboard" or (u.hose is not None and state.hoses.get(u.hose) is not None
+                                  and state.hoses[u.hose].plan):  # fmt: skip
+            continue  # riding, or laying (the layer's heat test decides)
+        if trapped(ctx, state, u.loc):
+            get_out(ctx, state, u)

@@ -11,6 +11,7 @@ from ..rules import hoses, reach
 from ..state import GameState
 from ..units import HoseLine, UnitState
 from .priorities import _p_extinguish, _p_heat, coverage, fire_priority
+from .safety import hazardous
 
 #: weight on the chance of a branch position inside a building next to a fire: a team
 #: there can be trapped when the fire spreads in, a team in the street cannot
@@ -129,7 +130,11 @@ def best_job(
         hit = p_ins.get(x)
         if hit is None:
             hit = 0.0
-            if x[0] not in water and not danger.unsafe(ctx, state, x):
+            if (
+                x[0] not in water
+                and not danger.unsafe(ctx, state, x)
+                and not hazardous(ctx, state, x)
+            ):
                 h_x = danger.heat(ctx, state, x)
                 hit = _p_heat(ctx, h_x)
                 if hit > 0 and h_x > 0:

@@ -118,6 +118,8 @@ def withdraw(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Location
         return False  # it would leave its deployed trailer pump behind
     if u.deployed and equipment.sets_up(ctx, u):
         return False  # its own trailer pump is set up: it stays with it (a turn to recover)
+    if u.extra.get("held_ladders") and u.extra.get("held_since") == state.turn:
+        return False  # R-14: not in the turn the player had its ladder pitched
     blocked = reach.road_blocked(ctx, state)
     routes = reach.road_routes(ctx, state, u.loc[0], blocked)
     to = choose_parking(ctx, state, u, pri)
@@ -136,6 +138,7 @@ def withdraw(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Location
             ctx.note("hose_slipped", at=h.path[0], hose=h.id, unit=u.id)
     if any(ld.at is not None for ld in u.ladders):
         equipment.strike_ladders(ctx, state, u)
+        u.extra.pop("held_ladders", None)
         ctx.note("ladder_struck", at=u.loc, unit=u.id)
     for s in crew_of(state.units, u.id):
         if s.loc == u.loc and s.hose is None and s.order is None:
@@ -171,9 +174,10 @@ def ladder_face(ctx: TurnContext, state: GameState, u: UnitState) -> str | None:
 def strike_spare_ladders(ctx: TurnContext, state: GameState, u: UnitState) -> None:
     """Take down a pitched ladder once no fire burns above the ground floor of its building
     and no line of the appliance runs up it, so the appliance is free to move."""
+    held = u.extra.get("held_ladders", ())
     for ld in u.ladders:
-        if ld.at is None or ld.face is None:
-            continue
+        if ld.at is None or ld.face is None or ld.face in held:
+            continue  # R-14: a ladder the player had pitched stays up
         face = ld.face
         if any((face, lv) in state.fire for lv in ctx.scenario.levels_of(face) if lv >= 1):
             continue

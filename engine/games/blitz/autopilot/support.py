@@ -15,6 +15,7 @@ from ..state import GameState
 from ..units import STAND, UnitState
 from .parking import _water_at, choose_parking, choose_water
 from .priorities import _small_fires
+from .safety import trapped
 
 
 def _pump(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Location]) -> None:
@@ -94,7 +95,10 @@ def _fire_party(ctx: TurnContext, state: GameState, u: UnitState) -> None:
             u.task = "idle"
             return
         near = reach.area_distances(ctx, u.loc[0], budget + 1)
-        goals = {nb for f in small if f[0] in near for nb in danger.neighbours(ctx, f)}
+        goals = {
+            nb for f in small if f[0] in near for nb in danger.neighbours(ctx, f)
+            if not trapped(ctx, state, nb)
+        }  # fmt: skip
         if not goals:
             return  # no small fire within three turns' walk
         dist, _ = foot.foot_search(ctx, state, u.loc, budget, goals=goals)

@@ -22,6 +22,7 @@ from .parking import (
     withdraw,
 )
 from .priorities import coverage
+from .safety import trapped
 from .wheelbarrow import _fetch_wheelbarrow, _wheelbarrow
 
 #: a crew whose branch inside a building has this much heat next to it steps back a location
@@ -211,7 +212,10 @@ def _fire_team(
             continue
         # a line its crew had to leave: man it again if the fire is still there, else take it up
         dist, _ = foot.foot_search(ctx, state, s.loc, goal=o.branch)
-        if o.target in state.fire and o.branch in dist and not danger.unsafe(ctx, state, o.branch):
+        if (
+            o.target in state.fire and o.branch in dist and not danger.unsafe(ctx, state, o.branch)
+            and not trapped(ctx, state, o.branch)
+        ):  # fmt: skip
             mv.walk(ctx, state, s, o.branch)
             if s.loc == o.branch:
                 s.hose = o.id

@@ -21,6 +21,10 @@ The orders file (YAML or JSON)::
       - {turn: 5, unit: E1.1, order: stream, at: {area: S2, level: 0}}
       - {turn: 5, unit: E1.2, order: carry, pump: WB1, to: S4}
       - {turn: 6, unit: E1.2, order: set_down, source: hydrant}
+      - {turn: 7, unit: HL1, order: lay_hose, path: [S4, S5, S6, S7], at: {area: S8, level: 0}}
+
+``lay_hose`` given to a hose-laying lorry lays its line along open street from the pump at
+the path's start, 6 areas a turn (:mod:`.rules.lorry`).
 
 A location is ``AREA`` (level 0), ``[AREA, LEVEL]`` or ``{area: AREA, level: LEVEL}``.
 
@@ -34,11 +38,22 @@ from typing import Any
 
 from ....core.turn import TurnContext
 from ..memos import ORDER_BOOK
+from ..reach import danger, foot
 from ..rules import acting, equipment, hoses, reach, wheelbarrow
 from ..rules import movement as mv
+from ..rules.lorry import lays_areas, start_lorry_line
 from ..state import GameState
 from ..units import STAND, UnitState
-from .check import MESSENGERS, Order, OrderError, _home_pump, _source, _unit, check
+from .check import (
+    MESSENGERS,
+    Order,
+    OrderError,
+    _home_pump,
+    _source,
+    _unit,
+    check,
+    lorry_pump,
+)
 from .file import OrderBook
 
 
@@ -63,11 +78,15 @@ def give_order(
 
 
 def delivery_delay(ctx: TurnContext, state: GameState, u: UnitState) -> int:
-    """R-9: 0 with the officer within one area, 1 by messenger; else OrderError."""
+    """R-9: 0 with the officer within one area, 1 by messenger; else OrderError.
+
+    R-13: within one area is the unit's own location or one step from it in the map graph
+    (a neighbouring area on the same level, a level by stairwell or a pitched ladder)."""
     assert u.loc is not None
-    near = reach.area_distances(ctx, u.loc[0], 1)
+    ladders = foot.ladder_links(state, ctx).get(u.loc, [])
+    near = {u.loc, *danger.neighbours(ctx, u.loc), *(top for top, lvl in ladders if lvl <= 1)}
     officers = [o for o in state.units.values() if o.type == "officer" and o.in_play]
-    if any(o.loc is not None and o.loc[0] in near for o in officers):
+    if any(o.loc in near for o in officers):
         return 0
     if any(m.type in MESSENGERS and m.in_play for m in state.units.values()):
         return 1
@@ -106,12 +125,23 @@ def start(ctx: TurnContext, state: GameState, order: Order) -> None:
     u = state.units[order.unit]
     k = order.kind
     u.order = order.to_dict()
+    if k != "pitch_ladder":
+        u.extra.pop("held_ladders", None)  # R-14: a new order replaces the old one
     if k == "pitch_ladder":
-        equipment.pitch_ladder(ctx, state, u, order.face or "")
+        if equipment.pitch_ladder(ctx, state, u, order.face or ""):
+            # R-14: the ladder stays up, standing orders do not strike it (see
+            # autopilot.parking.strike_spare_ladders), until the unit is given a new order
+            held = tuple(u.extra.get("held_ladders", ()))
+            u.extra["held_ladders"] = (*held, order.face or "")
+            u.extra["held_since"] = state.turn
         u.order = None
     elif k == "connect":
         equipment.connect(ctx, state, u, _source(u, order.source or "tank"))
         u.order = None
+    elif k == "lay_hose" and lays_areas(ctx, u):
+        pump = lorry_pump(state, order)
+        assert pump is not None
+        start_lorry_line(ctx, state, u, pump, list(order.path), order.at)
     elif k == "lay_hose":
         stock = state.units[u.parent or ""]
         pump = state.units.get(order.pump or "") or _home_pump(state, stock)
@@ -166,6 +196,8 @@ def carry_on(ctx: TurnContext, state: GameState, u: UnitState) -> None:
                 u.extra["hold"] = True  # stays where the player put it while work is in reach
         if done and u.task == "move":
             u.task = "idle"
+    elif k == "lay_hose" and lays_areas(ctx, u):
+        done = not any(h.lorry == u.id and h.plan for h in state.hoses.values())
     elif k == "lay_hose":
         h = state.hoses.get(u.hose or "")
         done = h is None or (not h.plan and (h.target is None or h.target not in state.fire))

@@ -12,6 +12,7 @@ from ....core.turn import TurnContext
 from ..reach import danger, foot
 from ..rules import equipment, hoses, reach, wheelbarrow
 from ..rules import movement as mv
+from ..rules.lorry import lays_areas, lorry_problem
 from ..state import GameState, pump_of
 from ..units import STAND, UnitState
 
@@ -117,6 +118,13 @@ def check(ctx: TurnContext, state: GameState, order: Order) -> None:
         why = equipment.can_pitch(ctx, state, u, _need(order, "face"))
         if why is not None:
             raise OrderError(why.split(":")[0], why.split(": ", 1)[-1])
+    elif k == "lay_hose" and lays_areas(ctx, u):
+        path = list(_need(order, "path"))
+        for loc in path:
+            _exists(ctx, loc)
+        why = lorry_problem(ctx, state, u, lorry_pump(state, order), path, order.at)
+        if why is not None:
+            raise OrderError(why.split(":")[0], why.split(": ", 1)[-1])
     elif k == "lay_hose":
         _check_lay(ctx, state, u, order)
     elif k == "connect":
@@ -196,6 +204,20 @@ def _check_set_down(ctx: TurnContext, state: GameState, u: UnitState, order: Ord
         why = equipment.connect_problem(ctx, state, ground, _source(ground, order.source))
         if why is not None:
             raise OrderError(why.split(":")[0], why.split(": ", 1)[-1])
+
+
+def lorry_pump(state: GameState, order: Order) -> UnitState | None:
+    """The fixed end of a lorry's line: the ``pump`` named, else the first unit with pumps
+    (by id, not a stand) standing where the path starts."""
+    if order.pump:
+        return state.units.get(order.pump)
+    if not order.path:
+        return None
+    return next(
+        (p for _, p in sorted(state.units.items())
+         if p.in_play and p.pumps > 0 and p.kind != STAND and p.loc == order.path[0]),
+        None,
+    )  # fmt: skip
 
 
 def _source(u: UnitState, src: str) -> str:

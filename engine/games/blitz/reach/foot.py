@@ -77,12 +77,11 @@ def foot_links(
     if not extra:
         return out
     out = list(out)
-    area_pts, ladder_pts = r.int("movement.area"), r.int("movement.ladder")
+    ladder_pts = r.int("movement.ladder")
     lay_area, lay_ladder = r.int("hose.lay_area"), r.int("hose.lay_ladder")
     for nb, lvl in extra:
-        out.append(
-            (nb, area_pts + ladder_pts * lvl, 1 + lvl, lay_area + lay_ladder * lvl, "ladder")
-        )
+        # on foot 2 points a level, the step into the area included (level 3 in a turn)
+        out.append((nb, ladder_pts * lvl, 1 + lvl, lay_area + lay_ladder * lvl, "ladder"))
     return out
 
 

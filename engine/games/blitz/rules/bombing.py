@@ -164,6 +164,7 @@ def he_blast(
     escape_on = rules.int("he.personnel_escape_on")
     lost_max = rules.int("he.equipment_lost_max")
     around = sorted({nb for lvl in levels for nb in ctx.graph.horizontal((area, lvl))})
+    blasted: set[str] = set()  # one roll per unit for one blast, wherever it escapes
     for nb in around:
         kind = sc.area_by_id[nb[0]].kind
         if kind is AreaKind.WATER:
@@ -171,6 +172,9 @@ def he_blast(
         score = ctx.roll("he_damage", at=nb)
         result = destroyed if score >= destroyed_on else score
         for u in state.units_at(nb):
+            if u.id in blasted:
+                continue
+            blasted.add(u.id)
             if u.kind == STAND:
                 ok, _ = ctx.test("he_personnel", f">={escape_on}", at=nb, unit=u.id)
                 if not ok:

@@ -34,7 +34,7 @@ def advance_work(ctx: TurnContext, state: GameState) -> None:
                 u.deployed = True
                 u.deploy_left = 0
                 u.task = "idle"
-                dam = ctx.rules.units.get(u.type, {}).get("dam_points")
+                dam = u.extra.get("dam_points") or ctx.rules.units.get(u.type, {}).get("dam_points")
                 if dam:
                     u.water = int(dam)
                 ctx.note("deployed", at=u.loc, unit=u.id)

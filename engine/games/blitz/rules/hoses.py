@@ -74,8 +74,8 @@ def lay_hoses(ctx: TurnContext, state: GameState) -> None:
     r = ctx.rules
     for hid in sorted(state.hoses):
         h = state.hoses[hid]
-        if not h.plan or h.cut:
-            continue
+        if not h.plan or h.cut or h.lorry is not None:
+            continue  # a lorry's line is laid by the lorry (lorry_lay)
         crew = [state.units[c] for c in h.crew if c in state.units]
         lead = next((s for s in crew if s.in_play and s.loc == h.branch), None)
         if lead is None:
@@ -116,14 +116,19 @@ def lay_hoses(ctx: TurnContext, state: GameState) -> None:
 
 
 def lorry_lay(ctx: TurnContext, state: GameState, lorry: UnitState, h: HoseLine) -> None:
-    """A hose-laying lorry lays up to its rate of street/open areas a turn along its plan."""
+    """A hose-laying lorry lays up to its rate of street/open areas a turn along its plan;
+    its crew on the line rides with it and mans the branch once the line is laid."""
     rate = int(ctx.rules.units.get(lorry.type, {}).get("lays_areas", 0) or 0)
     laid = 0
+    crew = [state.units[c] for c in h.crew if c in state.units]
     while h.plan and laid < rate:
         nxt = h.plan[0]
         kind = danger.area_kind(ctx, nxt[0])
         if kind not in (AreaKind.STREET, AreaKind.OPEN) or nxt in state.fire:
             h.plan = []
+            break
+        if nxt[0] in state.rubble or nxt[0] in state.craters:
+            h.plan = []  # §6: rubble and craters stop a vehicle
             break
         new_len = path_lengths(ctx, [*h.path, nxt])
         if new_len - h.lengths > lorry.hose_left:
@@ -134,8 +139,18 @@ def lorry_lay(ctx: TurnContext, state: GameState, lorry: UnitState, h: HoseLine)
         h.path.append(nxt)
         h.plan.pop(0)
         laid += 1
+        for s in crew:
+            if s.in_play and s.loc == lorry.loc:
+                s.loc = nxt
         lorry.loc = nxt
     mark(state, lorry)
+    if not h.plan and crew:
+        for s in crew:
+            if s.in_play and s.loc == h.branch and s.task in ("aboard", "lay"):
+                s.task = "fight" if h.target in state.fire else "damp"
+                mark(state, s)
+        lorry.task = "idle"
+        ctx.note("hose_laid", at=h.branch, hose=h.id, lengths=h.lengths, lorry=lorry.id)
 
 
 def recover_hose(ctx: TurnContext, state: GameState, h: HoseLine) -> None:

@@ -52,13 +52,16 @@ __all__ = [
     "entry_area",
     "entry_areas",
     "escape_to",
+    "finish_climbs",
     "forced_exits",
     "heat_retests",
     "relocate",
     "self_preservation",
+    "start_climb",
     "step_movement",
     "tied_down",
     "walk",
+    "works_wreck",
 ]
 
 
@@ -67,7 +70,7 @@ def step_movement(ctx: TurnContext, state: GameState) -> None:
     ctx.cache[HEAT_MEMO] = {}  # fire does not change during step 6
     ctx.cache[ROUTE_MEMO] = {}  # nor do rubble and craters
     ctx.cache[SEARCH_MEMO] = {}  # foot searches without an ``ok`` test (see foot_search)
-    ctx.cache[UNSAFE_MEMO] = {}  # nor does damage (R-7's reach.unsafe)
+    ctx.cache[UNSAFE_MEMO] = {}  # nor does damage (R-7's danger.unsafe)
     ctx.cache[PASSABLE_NUMBERED] = [None, {}]  # (numbering, passable by number)
     try:
         _movement(ctx, state)
@@ -86,6 +89,7 @@ def _movement(ctx: TurnContext, state: GameState) -> None:
     forced_exits(ctx, state)
     heat_retests(ctx, state)
     self_preservation(ctx, state)
+    finish_climbs(ctx, state)
     advance_work(ctx, state)
     ctx.policies.orders(ctx, state)  # the player's orders due now (handed in: see Policies)
     ctx.policies.standing(ctx, state)  # then the standing orders for the rest
@@ -233,6 +237,8 @@ def self_preservation(ctx: TurnContext, state: GameState) -> None:
         if u.kind == STAND:
             if u.task == "aboard":
                 continue  # rides with its vehicle
+            if works_wreck(ctx, state, u):
+                continue  # R-11: rescue and medical crews at work stay
             to = escape_to(ctx, state, u, r7_ok=False)
             if to is not None:
                 ctx.note("withdraw", ruling="R-7", at=u.loc, to=to, unit=u.id)
@@ -247,10 +253,72 @@ def self_preservation(ctx: TurnContext, state: GameState) -> None:
                 drive(ctx, state, u, to_area)
 
 
+#: R-11: the units whose crews work in wrecked buildings, and the casualties each works on
+WRECK_WORK: dict[str, frozenset[str]] = {
+    "rescue_team": frozenset({"buried", "located"}),
+    "heavy_rescue": frozenset({"buried", "located"}),
+    "doctor": frozenset({"buried", "located", "found"}),
+    "ambulance": frozenset({"badly_injured", "lightly_injured"}),
+    "mortuary_van": frozenset({"dead"}),
+}
+
+
+def works_wreck(ctx: TurnContext, state: GameState, u: UnitState) -> bool:
+    """R-11: a rescue, Heavy Rescue, doctor, ambulance or mortuary stand searching, digging,
+    treating or carrying a casualty stays in a heavy-damaged location that is not burning
+    and has no neighbour burning at ``movement.withdraw_fire`` (5); R-7 holds for the rest."""
+    assert u.loc is not None
+    owner = state.units.get(u.parent) if u.parent is not None else u
+    kinds = WRECK_WORK.get(owner.type if owner is not None else u.type)
+    if kinds is None or u.loc in state.fire:
+        return False
+    hot = ctx.rules.int("movement.withdraw_fire")
+    if any(state.fire.get(nb, 0) >= hot for nb in danger.neighbours(ctx, u.loc)):
+        return False
+    if u.carrying:
+        return True
+    return any(
+        c.loc == u.loc and c.status in kinds and not c.evacuated and c.carried_by is None
+        for c in state.casualties
+    )
+
+
+# -- R-12: ladder climbs longer than a turn ---------------------------------------------------
+def start_climb(ctx: TurnContext, state: GameState, u: UnitState, to: Location) -> None:
+    """R-12: a ladder climb dearer than a turn's points (level 4: 8) starts now and ends
+    at step 6 of the next turn; until then the stand counts as where it stands."""
+    assert u.loc is not None
+    u.extra["climb"] = [to[0], to[1]]
+    u.task = "move"
+    ctx.note("climb", ruling="R-12", frm=u.loc, to=to, unit=u.id)
+    mark(state, u)
+
+
+def finish_climbs(ctx: TurnContext, state: GameState) -> None:
+    """R-12: climbs begun last turn end now, if the ladder still stands and the top can be
+    entered (not burning, the heat test passed); otherwise the stand stays below."""
+    for uid in sorted(state.units):
+        u = state.units[uid]
+        goal = u.extra.pop("climb", None)
+        if goal is None or not u.in_play or u.loc is None:
+            continue
+        to: Location = (str(goal[0]), int(goal[1]))
+        link = foot.link_between(ctx, state, u.loc, to)
+        if link is None or link[4] != "ladder" or to in state.fire:
+            continue
+        if not danger.heat_test(ctx, state, u, to):
+            continue
+        start = u.loc
+        relocate(ctx, state, u, to)
+        ctx.note("walk", ruling="R-12", frm=start, to=to, unit=u.id)
+        mark(state, u)
+
+
 # -- moving ---------------------------------------------------------------------------------
 def relocate(ctx: TurnContext, state: GameState, u: UnitState, to: Location) -> None:
     """Move a unit; a stand leaving its branch takes it along when it steps back down the
     hose, or leaves it unmanned."""
+    u.extra.pop("climb", None)  # R-12: a stand that goes elsewhere gives up its climb
     u.loc = to
     if u.task == "aboard":
         u.task = "idle"
@@ -326,9 +394,12 @@ def walk(
     ladders = foot.ladder_links(state, ctx)
     moved = False
     start = u.loc
+    full = ctx.rules.int("movement.foot_points")
     for nxt in path[1:]:
         link = next(lk for lk in foot.foot_links(ctx, u.loc, ladders) if lk[0] == nxt)
         if link[1] > budget:
+            if link[4] == "ladder" and link[1] > full and not moved and budget == full:
+                start_climb(ctx, state, u, nxt)  # R-12: it ends at step 6 of the next turn
             break
         if not danger.heat_test(ctx, state, u, nxt):
             break

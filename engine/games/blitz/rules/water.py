@@ -18,6 +18,7 @@ from ....board.model import FeatureType
 from ....core.turn import TurnContext
 from ..state import GameState
 from ..units import HoseLine, UnitState
+from .reach import stream_range
 
 
 def hydrant_pressure(ctx: TurnContext, area: str) -> int:
@@ -81,6 +82,9 @@ def step_water(ctx: TurnContext, state: GameState) -> None:
             continue
         hydrant = feeds.get(uid, 0)
         for h in lines:
+            assert h.target is not None
+            if stream_range(ctx, h.branch, h.target) is None:
+                continue  # a branch beyond range of its target uses no water
             if effective_lengths(ctx, pump, h) > max_len:
                 ctx.note("no_pressure", at=h.branch, hose=h.id, lengths=h.lengths)
                 continue

@@ -1,0 +1,168 @@
+"""Standing orders of the hose-laying lorry (issue 15): long street runs from water.
+
+A free lorry looks for a pump that has water other than its tank (a hydrant, open water or
+a dam) and a delivery to spare, and for a fire that no two lines play on yet within range
+of an empty street that a line from that pump can reach along open street with the lorry's
+lengths, at least ``policy.lorry_min_areas`` areas long (shorter runs are the fire teams'
+work). It drives to the pump, lays the line at 6 areas a turn (:mod:`..rules.lorry`), and
+its fire team plays from the far end, taking the next fire in range when one is out. With
+nothing left in range, or the water gone, the team takes the line up (two turns a length)
+and the lorry fetches its team at the pump's end. Once the line is laid the lorry itself
+draws back from the fire (a parked vehicle makes its street flammable, R-10).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from ....board.model import AreaKind, Location
+from ....core.turn import TurnContext
+from ..reach import danger
+from ..rules import acting, hoses, reach
+from ..rules import movement as mv
+from ..rules.hoses import path_lengths, pump_capacity
+from ..rules.lorry import lays_areas, lorry_problem, start_lorry_line, street_path
+from ..state import GameState
+from ..units import STAND, HoseLine, UnitState, crew_of
+from .priorities import coverage, fire_priority
+from .safety import policy
+
+
+def lorry_orders(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Location]) -> None:
+    """One turn of the lorry's standing orders."""
+    if u.loc is None or lays_areas(ctx, u) <= 0:
+        return
+    crews = crew_of(state.units, u.id)
+    line = next((state.hoses[k] for k in sorted(state.hoses) if state.hoses[k].stock == u.id), None)
+    if line is not None:
+        _work_line(ctx, state, u, line, crews, pri)
+        return
+    away = [s for s in crews if s.loc != u.loc]
+    if away:  # its team took the line up at the pump's end: fetch it
+        routes = reach.road_routes(ctx, state, u.loc[0])
+        there = away[0].loc
+        if there is not None and there[0] in routes and not acting.acted(state, u):
+            mv.drive(ctx, state, u, there[0])
+        for s in crews:
+            if s.loc == u.loc:
+                s.task = "aboard"
+        return
+    if not state.fire or acting.acted(state, u):
+        return
+    run = _plan_run(ctx, state, u, pri)
+    if run is None:
+        return
+    pump, path, target = run
+    if u.loc != path[0]:
+        for s in crews:
+            s.task = "aboard"
+        mv.drive(ctx, state, u, path[0][0])
+        return
+    if lorry_problem(ctx, state, u, pump, path, target) is None:
+        start_lorry_line(ctx, state, u, pump, path, target)
+
+
+def _plan_run(
+    ctx: TurnContext, state: GameState, u: UnitState, pri: set[Location]
+) -> tuple[UnitState, list[Location], Location] | None:
+    """(pump, street path from it, target) for the best run, or None."""
+    assert u.loc is not None
+    routes = reach.road_routes(ctx, state, u.loc[0])
+    shortest = int(policy(ctx, "lorry_min_areas"))
+    per = ctx.rules.int("hose.steps_per_length")
+    most = per * min(u.hose_left, ctx.rules.int("hose.max_lengths"))
+    cov = coverage(state)
+    best: tuple[tuple[float, ...], UnitState, list[Location], Location] | None = None
+    for pid in sorted(state.units):
+        p = state.units[pid]
+        if (
+            not p.in_play or p.kind == STAND or p.loc is None or p.pumps <= 0 or not p.deployed
+            or p.source is None or p.loc[0] not in routes or pump_capacity(state, p) <= 0
+        ):  # fmt: skip
+            continue
+        if (p.source or "").startswith("hydrant:"):
+            most_here = most - per * ctx.rules.int("hose.hydrant_lengths")
+        else:
+            most_here = most
+        for path in _street_runs(ctx, state, p.loc[0], most_here):
+            if len(path) - 1 < shortest:
+                continue
+            end = (path[-1], 0)
+            for t, rng in reach.in_range(ctx, end):
+                if rng < 1 or t not in state.fire:
+                    continue
+                key = (
+                    float(cov.get(t, 0) >= 2),
+                    float(fire_priority(ctx, state, t, pri)),
+                    float(rng),
+                    float(len(path)),
+                )
+                locs = [(a, 0) for a in path]
+                if best is None or (key, p.id, locs, t) < (best[0], best[1].id, best[2], best[3]):
+                    best = (key, p, locs, t)
+    if best is None:
+        return None
+    _, pump, locs, target = best
+    if street_path(ctx, state, locs) is not None or path_lengths(ctx, locs) > u.hose_left:
+        return None
+    return pump, locs, target
+
+
+def _street_runs(ctx: TurnContext, state: GameState, start: str, most: int) -> list[list[str]]:
+    """Shortest runs along open street from ``start`` (breadth first, by id), one to each
+    street or open area within ``most`` areas that is empty of rubble, craters and fire."""
+    if most <= 0:
+        return []
+    prev: dict[str, str | None] = {start: None}
+    depth = {start: 0}
+    q = deque([start])
+    while q:
+        a = q.popleft()
+        if depth[a] >= most:
+            continue
+        for b in danger.area_neighbours(ctx, a):
+            if b in prev or danger.area_kind(ctx, b) not in (AreaKind.STREET, AreaKind.OPEN):
+                continue
+            if b in state.rubble or b in state.craters or (b, 0) in state.fire:
+                continue
+            prev[b] = a
+            depth[b] = depth[a] + 1
+            q.append(b)
+    out = []
+    for end in sorted(prev):
+        path = [end]
+        while prev[path[-1]] is not None:
+            path.append(prev[path[-1]])  # type: ignore[arg-type]
+        out.append(path[::-1])
+    return out
+
+
+def _work_line(
+    ctx: TurnContext,
+    state: GameState,
+    u: UnitState,
+    h: HoseLine,
+    crews: list[UnitState],
+    pri: set[Location],
+) -> None:
+    """The lorry's team on its line; the lorry keeps clear of the fire once it is laid."""
+    if h.plan or h.recover_left:
+        return
+    pump = state.units.get(h.unit)
+    dry = pump is None or not pump.in_play or (pump.source is None and pump.water <= 0)
+    team = [s for s in crews if s.hose == h.id and s.order is None]
+    if h.cut or dry:
+        hoses.recover_hose(ctx, state, h)
+    elif h.target is None or h.target not in state.fire:
+        fires = [(t, r) for t, r in reach.in_range(ctx, h.branch) if r >= 1 and t in state.fire]
+        if fires:
+            h.target = min(fires, key=lambda tr: (fire_priority(ctx, state, tr[0], pri), tr))[0]
+            for s in team:
+                s.task = "fight"
+        else:
+            hoses.recover_hose(ctx, state, h)
+    if u.loc is not None and not acting.acted(state, u) and danger.heat(ctx, state, u.loc) > 0:
+        routes = reach.road_routes(ctx, state, u.loc[0])
+        cool = [a for a in routes if danger.heat(ctx, state, (a, 0)) == 0]
+        if cool:
+            mv.drive(ctx, state, u, min(cool, key=lambda a: (len(routes[a]), a)))

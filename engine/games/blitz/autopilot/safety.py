@@ -1,0 +1,170 @@
+"""A fire officer's caution (issue 15): how likely a location is to catch fire in the next
+spread step, read off the spread table (§3), and from it which places are traps (no way
+out that the fire is unlikely to cut this turn) and which are too hot to go to.
+
+The thresholds are policy, not rules: they live in the ruleset's ``policy`` section
+(``policy.trap_chance``, ``policy.trap_walk_turns``, ``policy.enter_chance``), so a
+scenario's house rules can tune the autopilot without touching a rule.
+
+Everything here reads the state of step 6 (fire, damp and damage do not change in it) and
+is remembered for one call of the standing orders (``ap_catch``, ``ap_trap``).
+"""
+
+from __future__ import annotations
+
+from ....board.model import AreaKind, Location
+from ....core.turn import TurnContext
+from ..memos import AP_CATCH, AP_TRAP
+from ..reach import danger, foot
+from ..rules import acting, ignition
+from ..rules import fire as fire_rules
+from ..rules import movement as mv
+from ..state import GameState
+from ..units import STAND, UnitState
+from .priorities import _vehicle_areas
+
+
+def policy(ctx: TurnContext, key: str) -> float:
+    """A policy parameter of the autopilot (``policy.<key>`` in the ruleset)."""
+    return float(ctx.rules[f"policy.{key}"])
+
+
+def _p_roll(limit: int, mod: int) -> float:
+    """Chance that 1d6 + ``mod`` is ``limit`` or less."""
+    return max(0, min(6, limit - mod)) / 6
+
+
+def catch_chance(ctx: TurnContext, state: GameState, loc: Location) -> float:
+    """Chance that ``loc`` catches in the next step 1 by a spread, if it can burn: every
+    burning neighbour rolls (§3 with its modifiers, R-1 climbs from below); the rolls are
+    independent. (Jumps, R-5, are left out: a modified 1 from a fire of 5 only.)"""
+    if loc in state.fire:
+        return 1.0
+    if not state.fire:
+        return 0.0
+    memo: dict[Location, float] | None = ctx.cache.get(AP_CATCH)
+    if memo is not None:
+        hit = memo.get(loc)
+        if hit is not None:
+            return hit
+    r = ctx.rules
+    fire = state.fire
+    fighting = _fighting(state)
+    miss = 1.0
+    for src in danger.neighbours(ctx, loc):
+        f = fire.get(src)
+        if f:
+            mod = fire_rules.spread_modifier(ctx, state, src, loc, fighting)[0]
+            miss *= 1 - _p_roll(f, mod)
+    below = (loc[0], loc[1] - 1)
+    f = fire.get(below, 0)
+    if f >= r.int("spread.climb_min_fire") and loc in ctx.graph.climb_targets(below):
+        miss *= 1 - _p_roll(f, fire_rules.spread_modifier(ctx, state, below, loc, fighting)[0])
+    out = 1 - miss
+    if memo is not None:
+        memo[loc] = out
+    return out
+
+
+def _fighting(state: GameState) -> set[Location]:
+    """Locations holding a hose team at work (+1 against a spread into them, §3)."""
+    return {
+        u.loc
+        for u in state.units.values()
+        if u.kind == STAND and u.task == "fight" and u.loc is not None and u.in_play
+    }
+
+
+def trapped(ctx: TurnContext, state: GameState, loc: Location) -> bool:
+    """A stand in ``loc`` (a building location) could be cut off this turn: the place
+    itself, or every way out to a street or open ground within
+    ``policy.trap_walk_turns`` of walking, passes a location whose chance to catch is
+    ``policy.trap_chance`` or more (burning or too hot to pass counts as cut)."""
+    if not state.fire or not _can_burn(ctx, state, loc):
+        return False
+    memo: dict[Location, bool] | None = ctx.cache.get(AP_TRAP)
+    if memo is not None:
+        hit = memo.get(loc)
+        if hit is not None:
+            return hit
+    out = not _way_out(ctx, state, loc)
+    if memo is not None:
+        memo[loc] = out
+    return out
+
+
+def _can_burn(ctx: TurnContext, state: GameState, loc: Location) -> bool:
+    """Buildings, and streets or open ground holding rubble or a vehicle (§1)."""
+    if danger.area_kind(ctx, loc[0]) is AreaKind.BUILDING:
+        return True
+    return ignition.is_flammable(ctx, state, loc, _vehicle_areas(ctx, state))
+
+
+def hazardous(ctx: TurnContext, state: GameState, loc: Location) -> bool:
+    """Too risky to go to: a trap, or a place that can burn whose chance to catch this
+    turn is ``policy.enter_chance`` or more (a margin over ``policy.trap_chance``, so a
+    team is not sent where it would have to leave next turn)."""
+    if not state.fire or not _can_burn(ctx, state, loc):
+        return False
+    return catch_chance(ctx, state, loc) >= policy(ctx, "enter_chance") or trapped(ctx, state, loc)
+
+
+def _way_out(ctx: TurnContext, state: GameState, start: Location) -> bool:
+    limit = policy(ctx, "trap_chance")
+    budget = int(policy(ctx, "trap_walk_turns") * ctx.rules.int("movement.foot_points"))
+
+    def ok(loc: Location) -> bool:
+        return foot.passable(ctx, state, loc) and catch_chance(ctx, state, loc) < limit
+
+    if not ok(start):
+        return False
+    ladders = foot.ladder_links(state, ctx)
+    best = {start: 0}
+    frontier = [start]
+    while frontier:
+        nxt: list[Location] = []
+        for loc in frontier:
+            for link in foot.foot_links(ctx, loc, ladders):
+                to, cost = link[0], link[1]
+                d = best[loc] + cost
+                if d > budget or best.get(to, budget + 1) <= d:
+                    continue
+                if not _can_burn(ctx, state, to):
+                    if to not in state.fire:
+                        return True  # out in an empty street or open ground
+                    continue
+                if not ok(to):
+                    continue
+                best[to] = d
+                nxt.append(to)
+        frontier = nxt
+    return False
+
+
+def get_out(ctx: TurnContext, state: GameState, u: UnitState) -> bool:
+    """A stand in a trap leaves it: back down its own hose when the location before the
+    branch is safe (the line gets a location shorter and plays on), else out to the
+    nearest street or open ground it can reach this turn. Whether it moved."""
+    if u.loc is None or acting.acted(state, u):
+        return False
+    h = state.hoses.get(u.hose or "") if u.hose is not None else None
+    if h is not None and h.branch == u.loc and len(h.path) >= 2 and not h.plan:
+        back = h.path[-2]
+        if (
+            back not in state.fire and not trapped(ctx, state, back)
+            and not danger.unsafe(ctx, state, back) and mv.walk(ctx, state, u, back)
+        ):  # fmt: skip
+            return True
+    dist, _ = foot.foot_search(ctx, state, u.loc, ctx.rules.int("movement.foot_points"))
+    outs = [loc for loc in dist if not _can_burn(ctx, state, loc) and loc not in state.fire]
+    if not outs:
+        safe = [loc for loc in dist if loc != u.loc and not trapped(ctx, state, loc)]
+        if not safe:
+            return False
+        outs = safe
+    goal = min(outs, key=lambda loc: (danger.unsafe(ctx, state, loc), dist[loc], loc))
+    task = u.task
+    u.task = "move"
+    moved = mv.walk(ctx, state, u, goal)
+    u.task = task if u.hose is not None else "idle"
+    return moved
