@@ -346,3 +346,32 @@ def undo(tg: TableGame) -> TableGame:
     if not tg.turns:
         raise ValueError("nothing to undo: the game is at turn 0")
     return replay(tg.scenario, tg.seed, tg.turns[:-1])
+
+
+_EVENT_KEYS = frozenset({"step", "rule", "dice", "modifier", "need", "success", "ruling",
+                         "manual", "result", "point", "redrops"})  # fmt: skip
+
+
+def request_of(ev: Event, index: int) -> RollRequest:
+    """The roll an event of the turn log records, as it was asked for."""
+    where = {k: v for k, v in ev.items() if k not in _EVENT_KEYS}
+    return RollRequest(
+        index, str(ev.get("rule", "?")), str(ev.get("need", "table")),
+        len(ev.get("dice") or []) or 1, int(ev.get("modifier", 0) or 0), where,
+    )  # fmt: skip
+
+
+def roll_text(ev: Event, index: int) -> str:
+    """A recorded roll for the turn sheet: what it was for, what it needed, what came up."""
+    if "point" in ev and not ev.get("dice"):
+        at = place(ev["at"]) if "at" in ev else "off the map"
+        return f"bomb drop ({ev.get('bomb', '?')}): lands on {at}"
+    req = request_of(ev, index)
+    shown = "+".join(str(d) for d in ev.get("dice", []))
+    if ev.get("need") in ("table", None):
+        out = f"{req.label().rsplit(':', 1)[0]}: rolled {shown}"
+        if "result" in ev:
+            out += f" ({ev['result']})"
+    else:
+        out = f"{req.label()}: rolled {shown}, {'yes' if ev.get('success') else 'no'}"
+    return out + (" [table dice]" if ev.get("manual") else "")
