@@ -12,6 +12,7 @@ showed. "Undo turn" takes the last turn back.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -165,6 +166,7 @@ class PlayPanel(QWidget):
         self.roll_dialog: Callable[[RollRequest], RollDialog] = lambda r: RollDialog(r, self)
         self.tool = PlayTool(self)
         window.doc.levelChanged.connect(lambda *_: self._highlight())
+        window.doc.scenarioChanged.connect(lambda *_: self._edited())
 
         self.start_btn = QPushButton("Start game…")
         self.start_btn.setToolTip("Begin a game of this scenario and choose its game file")
@@ -307,7 +309,8 @@ class PlayPanel(QWidget):
         if c.refused is not None:
             self.say(f"Refused: {c.order.unit} {c.label}: {c.refused}", refused=True)
             return
-        self.pending = [o for o in self.pending if o.unit != c.order.unit] + [c.order]
+        order = dataclasses.replace(c.order, where="Play mode")  # named if refused at step 6
+        self.pending = [o for o in self.pending if o.unit != c.order.unit] + [order]
         self.say(f"{c.order.unit}: {c.label} (for turn {self._next()})")
         self._list_given()
 
@@ -441,6 +444,11 @@ class PlayPanel(QWidget):
             it.setData(PLACE_ROLE, [(c.area, c.level or 0) for c in cs if c.area is not None])
             self.delta.addItem(it)
         self._highlight()
+
+    def _edited(self) -> None:
+        if self.tg is not None:
+            self.say("The scenario was edited: the game goes on with its own copy, saved in "
+                     "the game file; reopen the game to see its map again.", refused=True)  # fmt: skip
 
     def _highlight(self) -> None:
         """Ring the places of the delta on the level shown."""

@@ -42,6 +42,10 @@ from .table import PlayedTurn, ReplayError, TableGame, replay
 
 GAME_VERSION = 1
 MAX_GAME_BYTES = 64 * 1024 * 1024
+#: The longest game the scenario format allows (``turns`` in model_schema's RANGES): a file
+#: with more turns is refused rather than replayed for hours.
+MAX_GAME_TURNS = 500
+_ORDER_KEYS = frozenset({"unit", "kind", "turn", "to", "at", "path", "source", "face", "pump"})
 _KEYS = ("fireground_game", "seed", "turn", "scenario", "turns", "state", "score")
 
 _HEADER = (
@@ -125,6 +129,8 @@ def loads_game(text: str, name: str = "<game>") -> TableGame:
     turns_data = root["turns"]
     if not isinstance(turns_data, MList):
         raise err(vm["turns"], "turns must be a list")
+    if len(turns_data) > MAX_GAME_TURNS:
+        raise err(vm["turns"], f"{len(turns_data)} turns: a game has at most {MAX_GAME_TURNS}")
     records: list[PlayedTurn] = []
     marks: list[tuple[Mark, list[Mark], Mark]] = []
     for i, item in enumerate(turns_data):
@@ -178,6 +184,9 @@ def _turn(item: Any, mark: Mark, number: int, err: Any) -> tuple[PlayedTurn, lis
         om = orders.vmarks[j]
         if not isinstance(o, dict) or not isinstance(o.get("unit"), str):
             raise err(om, "an order is a mapping with unit and kind")
+        unknown = sorted(set(o) - _ORDER_KEYS)
+        if unknown:
+            raise err(om, f"unknown key {unknown[0]!r} in an order")
         if o.get("kind") not in KINDS:
             raise err(om, f"unknown order kind {o.get('kind')!r}")
         for key in ("to", "at"):

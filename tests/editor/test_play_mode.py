@@ -162,3 +162,15 @@ def test_three_turns_in_play_mode(
     assert panel.tg.turn == 2 and "Turn 3 taken back" in panel.message.text()
     assert game.read_bytes() == turn2_text
     assert panel.delta.count() == 0
+
+    # the game reopened: the editor shows the game's own scenario, at turn 2
+    monkeypatch.setattr(
+        "fireground.editor.play_mode.QFileDialog.getOpenFileName",
+        lambda *a, **k: (str(game), ""),
+    )
+    qtbot.mouseClick(panel.open_btn, Qt.LeftButton)
+    again = win.play
+    assert again is not panel and again.tg is not None and again.tg.turn == 2
+    assert win.doc.scenario.name == "Paternoster Row, 29 December 1940"
+    assert win.doc.path is None  # the game's copy: saving it asks where
+    assert again.units.count() > 0 and win.view.tool is again.tool

@@ -247,6 +247,7 @@ def test_a_changed_roll_is_refused_at_its_line(
         (("turn: 2\n", "turn: 3\n"), "turn: 3", "turn 3 but 2 turns are recorded"),
         (("  ruleset: blitz", "  ruleset: chess"), "ruleset: chess", "ruleset"),
         (('"kind":"rest"', '"kind":"dance"'), '"kind":"dance"', "unknown order kind"),
+        (('"kind":"rest"', '"kind":"rest","why":"x"'), '"why":"x"', "unknown key 'why'"),
     ],
 )
 def test_bad_game_files_name_the_place(
@@ -291,3 +292,10 @@ def test_not_a_game_file(text: str, tmp_path: Path, capsys: pytest.CaptureFixtur
     assert rc == 2
     assert err.startswith(f"{bad}:")
     assert "Traceback" not in err
+
+
+def test_play_without_a_subcommand_shows_its_help(capsys: pytest.CaptureFixture[str]) -> None:
+    rc, _, err = run(["play"], capsys)
+    assert rc == 2
+    for sub in ("start", "turn", "undo", "show"):
+        assert sub in err
