@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QPointF, Qt
-from PySide6.QtGui import QBrush, QColor, QCursor
+from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QCheckBox,
     QDialog,
@@ -110,7 +110,7 @@ class PlayTool(AbstractTool):
     """The map in Play mode: click a unit to list its orders, drag it to move it."""
 
     name = "play"
-    cursor = QCursor(Qt.OpenHandCursor)
+    cursor = Qt.OpenHandCursor  # a shape: a QCursor needs the QApplication first
 
     def __init__(self, panel: PlayPanel) -> None:
         super().__init__()
