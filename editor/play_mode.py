@@ -372,16 +372,19 @@ class PlayPanel(QWidget):
     def undo_turn(self) -> None:
         if self.tg is None or not self.tg.turns:
             return
+        from fireground.engine.play.delta import table_delta
         from fireground.engine.play.gamefile import save_game
         from fireground.engine.play.table import undo
 
         turn = self.tg.turn
+        undone = self.tg.state_log()
         self.tg = undo(self.tg)
-        self.changes = []
+        # what to change on the table to take the turn back
+        self.changes = table_delta(undone, self.tg.state_log())
         self.pending = []
         self._save(save_game)
-        self.say(f"Turn {turn} taken back: the table is as it was before it.")
-        self._refresh()
+        self.say(f"Turn {turn} taken back: put the table back as listed.")
+        self._refresh(undone=turn)
 
     def _save(self, save_game: Any) -> None:
         assert self.tg is not None and self.path is not None
@@ -403,7 +406,7 @@ class PlayPanel(QWidget):
         self.resolve_btn.setEnabled(on)
         self.undo_btn.setEnabled(on and bool(self.tg and self.tg.turns))
 
-    def _refresh(self) -> None:
+    def _refresh(self, undone: int | None = None) -> None:
         self._enable()
         tg = self.tg
         if tg is None:
@@ -434,9 +437,11 @@ class PlayPanel(QWidget):
         self.orders_title.setText("Orders")
         self._list_given()
         self.delta.clear()
-        self.delta_title.setText(
-            f"On the table after turn {tg.turn}" if self.changes else "On the table"
-        )
+        if undone is not None:
+            title = f"On the table, to take turn {undone} back"
+        else:
+            title = f"On the table after turn {tg.turn}" if self.changes else "On the table"
+        self.delta_title.setText(title)
         for where, cs in by_place(self.changes):
             it = QListWidgetItem(f"{where}: " + "; ".join(c.what for c in cs))
             it.setFlags(it.flags() | Qt.ItemIsUserCheckable)

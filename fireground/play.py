@@ -176,9 +176,16 @@ def cmd_play_undo(args: argparse.Namespace) -> int:
     tg = _load(args.game)
     if not tg.turns:
         raise UsageError(f"{args.game}: nothing to undo (the game is at turn 0)")
+    from fireground.engine.play.delta import delta_lines, table_delta
+
     back = undo(tg)
     save_game(back, args.game)
     print(f"{args.game}: turn {tg.turn} taken back; ready for turn {back.turn + 1}")
+    lines = delta_lines(table_delta(tg.state_log(), back.state_log()))
+    if lines:
+        print("to put the table back:")
+        for line in lines:
+            print(f"  {line}")
     return EXIT_OK
 
 

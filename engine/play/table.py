@@ -210,8 +210,6 @@ class TableGame:
 
     game: Game
     turns: list[PlayedTurn] = field(default_factory=list)
-    #: the state at turn 0 as a turn-log state object (what the table shows before turn 1)
-    start_state: dict[str, Any] = field(default_factory=dict)
 
     @property
     def scenario(self) -> Scenario:
@@ -228,12 +226,6 @@ class TableGame:
     def state_log(self) -> dict[str, Any]:
         """The current state as the turn log's ``state`` object."""
         return self.game.state.to_log()
-
-    def previous_state_log(self) -> dict[str, Any]:
-        """The state before the last turn played (turn 0: the start)."""
-        if len(self.turns) >= 2 and self.turns[-2].log is not None:
-            return self.turns[-2].log.state
-        return self.start_state
 
     def play(
         self, orders: list[Order] | None = None, manual: ManualSource | None = None
@@ -291,7 +283,7 @@ def start_game(scenario: Scenario, seed: int | None = None) -> TableGame:
     rules = load_ruleset(scenario.ruleset, scenario.house_rules)
     ctx = TableContext(scenario, build_graph(scenario), rules, TableDice(seed))
     game = Game(scenario, seed, ctx, initial_state(scenario, rules))
-    return TableGame(game, start_state=game.state.to_log())
+    return TableGame(game)
 
 
 class ReplayError(ValueError):

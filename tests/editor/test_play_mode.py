@@ -161,7 +161,9 @@ def test_three_turns_in_play_mode(
     qtbot.mouseClick(panel.undo_btn, Qt.LeftButton)
     assert panel.tg.turn == 2 and "Turn 3 taken back" in panel.message.text()
     assert game.read_bytes() == turn2_text
-    assert panel.delta.count() == 0
+    # the delta now says how to put the table back
+    assert panel.delta_title.text() == "On the table, to take turn 3 back"
+    assert panel.delta.count() > 0
 
     # the game reopened: the editor shows the game's own scenario, at turn 2
     monkeypatch.setattr(

@@ -4,6 +4,7 @@ orders at the table and bad game files."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -61,21 +62,43 @@ def test_three_table_turns_equal_simulate(
     assert json.loads(log.read_text())["score"] == shown["score"]
 
 
+def _delta(out: str, head: str) -> dict[str, list[str]]:
+    """The delta lines printed after ``head``, by place."""
+    lines = out.split(head + "\n", 1)[1].splitlines()
+    return {p: w.split("; ") for p, w in (ln.strip().split(": ", 1) for ln in lines)}
+
+
 def test_undo_then_turn_gives_the_same_turn(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     game = tmp_path / "g.fgame.yaml"
     assert run(["play", "start", str(ROW), "--out", str(game), "--seed", "3"], capsys)[0] == 0
     texts = [game.read_bytes()]
+    outs = []
     for _ in range(3):
-        assert run(["play", "turn", str(game)], capsys)[0] == 0
+        rc, out, _ = run(["play", "turn", str(game)], capsys)
+        assert rc == 0
+        outs.append(out)
         texts.append(game.read_bytes())
     rc, out, _ = run(["play", "undo", str(game)], capsys)
     assert rc == 0 and "turn 3 taken back" in out
     assert game.read_bytes() == texts[2]
     assert Path(str(game) + ".bak").read_bytes() == texts[3]  # the undone game is kept
-    rc, _, _ = run(["play", "turn", str(game)], capsys)
-    assert rc == 0
+    # what to put back on the table: turn 3's fire changes, the other way round
+    forward, back = _delta(outs[2], "on the table:"), _delta(out, "to put the table back:")
+    fire_changes = 0
+    for where, changes in forward.items():
+        for change in changes:
+            m = re.fullmatch(r"fire (\d) → (\d)", change)
+            if m:
+                assert f"fire {m[2]} → {m[1]}" in back[where]
+                fire_changes += 1
+            elif change.startswith("new fire "):
+                assert f"fire out (was {change[9:]})" in back[where]
+                fire_changes += 1
+    assert fire_changes > 0
+    rc, out3, _ = run(["play", "turn", str(game)], capsys)
+    assert rc == 0 and out3 == outs[2]
     assert game.read_bytes() == texts[3]
     # undo to the start, and once more: nothing to undo
     for _ in range(3):
