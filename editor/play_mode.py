@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QDialog,
     QFileDialog,
+    QFrame,
     QGridLayout,
     QHBoxLayout,
     QLabel,
@@ -31,6 +32,7 @@ from PySide6.QtWidgets import (
     QListWidgetItem,
     QMessageBox,
     QPushButton,
+    QScrollArea,
     QSpinBox,
     QVBoxLayout,
     QWidget,
@@ -207,18 +209,28 @@ class PlayPanel(QWidget):
             top.addWidget(w)
         top.addStretch(1)
         grid = QGridLayout()
-        grid.addWidget(QLabel("Units on the table"), 0, 0)
-        grid.addWidget(self.units, 1, 0, 3, 1)
-        grid.addWidget(self.orders_title, 0, 1)
-        grid.addWidget(self.choices, 1, 1)
-        grid.addWidget(QLabel("Given for the next turn"), 2, 1)
-        grid.addWidget(self.given, 3, 1)
-        grid.addWidget(self.delta_title, 0, 2)
-        grid.addWidget(self.delta, 1, 2, 3, 1)
-        for col in range(3):
-            grid.setColumnStretch(col, 1)
-        lay = QVBoxLayout(self)
+        columns = (
+            (QLabel("Units on the table"), self.units, 3),
+            (self.orders_title, self.choices, 3),
+            (QLabel("Given for the next turn"), self.given, 2),
+            (self.delta_title, self.delta, 4),
+        )
+        for col, (title, lst, stretch) in enumerate(columns):
+            grid.addWidget(title, 0, col)
+            grid.addWidget(lst, 1, col)
+            grid.setColumnStretch(col, stretch)
+        # in a scroll area, so the Play tab does not make the bottom docks (and so the map)
+        # any taller than the Test turn does; a tall dock shows it all
+        inner = QWidget()
+        lay = QVBoxLayout(inner)
         lay.setContentsMargins(4, 4, 4, 4)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.NoFrame)
+        scroll.setWidget(inner)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(scroll)
         lay.addLayout(top)
         lay.addWidget(self.status)
         lay.addWidget(self.message)
