@@ -322,3 +322,38 @@ def test_play_without_a_subcommand_shows_its_help(capsys: pytest.CaptureFixture[
     assert rc == 2
     for sub in ("start", "turn", "undo", "show"):
         assert sub in err
+
+
+def test_table_turns_with_orders_equal_simulate_with_the_same_orders(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    orders = {
+        2: ["  - {turn: 2, unit: OFF, order: move, to: ROW10}\n",
+            "  - {turn: 2, unit: DR1, order: move, to: PO4}\n"],
+        3: ["  - {turn: 3, unit: GA1.1, order: rest}\n"],
+    }  # fmt: skip
+    every = tmp_path / "all.yaml"
+    every.write_text("orders:\n" + "".join(orders[2] + orders[3]))
+    log = tmp_path / "sim.json"
+    rc, _, err = run(["simulate", str(ROW), "--turns", "3", "--seed", "4", "--orders", str(every),
+                      "--log", str(log)], capsys)  # fmt: skip
+    assert rc == 0, err
+    sim = json.loads(log.read_text())["turns"]
+    game = tmp_path / "g.fgame.yaml"
+    assert run(["play", "start", str(ROW), "--out", str(game), "--seed", "4"], capsys)[0] == 0
+    for turn in (1, 2, 3):
+        argv = ["play", "turn", str(game)]
+        if turn in orders:
+            f = tmp_path / f"turn{turn}.yaml"
+            f.write_text("orders:\n" + "".join(orders[turn]))
+            argv += ["--orders", str(f)]
+        assert run(argv, capsys)[0] == 0
+        tg = load_game(game)
+        assert tg.state_log() == sim[turn - 1]["state"], turn
+        assert tg.turns[-1].rolls == [e for e in sim[turn - 1]["events"]
+                                      if e.get("dice") or "point" in e]  # fmt: skip
+    refused = [e for e in sim[1]["events"] if e.get("rule") == "order" and "refused" in e]
+    assert [e["unit"] for e in refused] == ["DR1"]
+    # GA1.1's order is under way: carried by messenger (R-9), it takes effect on turn 4
+    pending = tg.game.state.extra.get("pending_orders", [])
+    assert [(d["unit"], d["kind"], d["due"]) for d in pending] == [("GA1.1", "rest", 4)]
