@@ -182,6 +182,9 @@ class PlayPanel(QWidget):
         self.resolve_btn.clicked.connect(self.resolve)
         self.undo_btn = QPushButton("Undo turn")
         self.undo_btn.clicked.connect(self.undo_turn)
+        self.sheet_btn = QPushButton("Turn sheet…")
+        self.sheet_btn.setToolTip("Print the last turn's changes and rolls on one page (PDF)")
+        self.sheet_btn.clicked.connect(self._sheet_dialog)
         self.manual = QCheckBox("Roll dice at the table")
         self.manual.setToolTip("The program names each roll it needs; type what the dice show")
         self.status = QLabel("No game: start one from this scenario, or open a game file.")
@@ -205,7 +208,7 @@ class PlayPanel(QWidget):
         for w in (self.start_btn, self.open_btn, QLabel("Seed"), self.seed):
             top.addWidget(w)
         top.addSpacing(12)
-        for w in (self.resolve_btn, self.undo_btn, self.manual):
+        for w in (self.resolve_btn, self.undo_btn, self.sheet_btn, self.manual):
             top.addWidget(w)
         top.addStretch(1)
         grid = QGridLayout()
@@ -248,6 +251,40 @@ class PlayPanel(QWidget):
         path, _ = QFileDialog.getOpenFileName(self, "Open a game", "", GAME_FILTER)
         if path:
             open_game(self.window, path)
+
+    def _sheet_dialog(self) -> None:
+        if self.tg is None or not self.tg.turns:
+            return
+        name = f"turn{self.tg.turn}.pdf"
+        path, _ = QFileDialog.getSaveFileName(self, "Turn sheet", name, "PDF (*.pdf)")
+        if path:
+            self.write_sheet(path)
+
+    def write_sheet(self, path: str | Path) -> None:
+        """The turn sheet of the last turn played (its delta, even after an undo's list)."""
+        from fireground.engine.play.delta import table_delta
+        from fireground.export.turn_sheet import write_turn_sheet
+
+        assert self.tg is not None and self.tg.turns
+        turns = self.tg.turns
+        last = turns[-1]
+        before: dict[str, Any] | None
+        if len(turns) > 1:
+            prev = turns[-2].log
+            before = prev.state if prev is not None else None
+        else:
+            from fireground.engine.state import initial_state
+
+            g = self.tg.game
+            before = initial_state(g.scenario, g.rules).to_log()
+        if last.log is None or before is None:
+            return  # every turn played or replayed has its log: not reached
+        try:
+            write_turn_sheet(self.tg, table_delta(before, last.log.state), path)
+        except OSError as exc:
+            self.say(f"The turn sheet could not be written: {exc}", refused=True)
+            return
+        self.say(f"Turn sheet of turn {last.turn} written to {Path(path).name}.")
 
     def start(self, path: str | Path, seed: int) -> bool:
         """Begin a game of the scenario being edited, saved to ``path``."""
@@ -417,6 +454,7 @@ class PlayPanel(QWidget):
         on = self.tg is not None
         self.resolve_btn.setEnabled(on)
         self.undo_btn.setEnabled(on and bool(self.tg and self.tg.turns))
+        self.sheet_btn.setEnabled(on and bool(self.tg and self.tg.turns))
 
     def _refresh(self, undone: int | None = None) -> None:
         self._enable()

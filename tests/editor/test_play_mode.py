@@ -153,6 +153,19 @@ def test_three_turns_in_play_mode(
     )
     assert first.checkState() == Qt.Checked
 
+    # the turn sheet of turn 2, from its button
+    sheet = tmp_path / "turn2.pdf"
+    monkeypatch.setattr(
+        "fireground.editor.play_mode.QFileDialog.getSaveFileName",
+        lambda *a, **k: (str(sheet), ""),
+    )
+    qtbot.mouseClick(panel.sheet_btn, Qt.LeftButton)
+    from pypdf import PdfReader
+
+    pages = PdfReader(str(sheet)).pages
+    assert len(pages) == 1 and "Turn 2: Paternoster Row" in pages[0].extract_text()
+    assert panel.message.text() == "Turn sheet of turn 2 written to turn2.pdf."
+
     # turn 3, then undo: back to turn 2, the file too
     qtbot.mouseClick(panel.manual, Qt.LeftButton)
     qtbot.mouseClick(panel.resolve_btn, Qt.LeftButton)
