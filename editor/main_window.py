@@ -29,6 +29,7 @@ from .panels.overlays import OverlaysPanel
 from .panels.properties import PropertiesPanel
 from .panels.scenario_panel import ScenarioPanel
 from .panels.test_turn import TestTurnPanel
+from .play_mode import PlayPanel
 from .scene.map_scene import MapScene
 from .scene.map_view import MapView
 from .toolbox import OptionsBar, Toolbox
@@ -171,6 +172,9 @@ class MainWindow(FilesMixin, ActionsMixin, QMainWindow):
         self.issues_dock = self._dock("Issues", self.issues, b)
         self.turn_dock = self._dock("Test turn", self.test_turn, b)
         self.tabifyDockWidget(self.issues_dock, self.turn_dock)
+        self.play = PlayPanel(self)
+        self.play_dock = self._dock("Play", self.play, b)
+        self.tabifyDockWidget(self.turn_dock, self.play_dock)
         self.issues_dock.raise_()
         self.resizeDocks([self.issues_dock], [170], Qt.Vertical)
         self.issues.locate.connect(self._locate)
@@ -251,6 +255,7 @@ class MainWindow(FilesMixin, ActionsMixin, QMainWindow):
             self.background_dock,
             self.issues_dock,
             self.turn_dock,
+            self.play_dock,
         ):
             v.addAction(d.toggleViewAction())
 

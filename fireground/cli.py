@@ -140,6 +140,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="scale of the written map (default: the scale it was imported at, else 0.5)",
     )
 
+    from fireground.play import add_commands
+
+    add_commands(sub, _lazy)
+
     cmd(
         "games",
         _lazy("fireground.commands", "cmd_games"),
