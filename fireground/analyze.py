@@ -10,7 +10,7 @@ import errno
 import os
 
 
-def _check_out(out: str) -> None:
+def check_out(out: str) -> None:
     """Fail before the (long) Monte Carlo run if the report could not be written there."""
     if os.path.isdir(out):
         raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), out)
@@ -22,7 +22,7 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     from fireground.engine.analysis import cli_analyze
 
     if args.out:
-        _check_out(args.out)
+        check_out(args.out)
     writer = None
     if args.out:
         from fireground.export.analysis_report import write_analysis_report
