@@ -21,9 +21,10 @@ The chunks run on local processes here, or on a Dask cluster (:mod:`.sweep_clust
 from __future__ import annotations
 
 import itertools
+import threading
 import uuid
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -292,24 +293,30 @@ def share_groups(variants: Sequence[Variant]) -> list[int]:
 
 
 # -- the games ------------------------------------------------------------------------------
-#: in a process that plays chunks: (graph, ruleset, memos) per share token, the latest few
-_PREPARED: OrderedDict[str, tuple[Any, Any, dict[str, Any]]] = OrderedDict()
+#: in a thread that plays chunks: (graph, ruleset, memos) per share token, the latest few
+#: (per thread: a Dask worker may run several chunks at once, and memos fill as games run)
+_PREPARED = threading.local()
 _KEEP_PREPARED = 2
 
 
 def play_chunk(scenario: Scenario, token: str, seeds: list[int], turns: int) -> dict[str, Any]:
     """Play the games of ``seeds`` of one variant (the work unit, local or on a Dask
     worker). ``token`` names its share group: chunks with the same token reuse the graph,
-    ruleset and memos this process made for the first of them."""
-    hit = _PREPARED.get(token)
+    ruleset and memos this thread made for the first of them."""
+    cache: OrderedDict[str, tuple[Any, Any, dict[str, Any]]] | None = getattr(
+        _PREPARED, "cache", None
+    )
+    if cache is None:
+        cache = _PREPARED.cache = OrderedDict()
+    hit = cache.get(token)
     if hit is None:
         rules = load_ruleset(scenario.ruleset, dict(scenario.house_rules))
         hit = (build_graph(scenario), rules, {})
-        _PREPARED[token] = hit
-        while len(_PREPARED) > _KEEP_PREPARED:
-            _PREPARED.popitem(last=False)
+        cache[token] = hit
+        while len(cache) > _KEEP_PREPARED:
+            cache.popitem(last=False)
     else:
-        _PREPARED.move_to_end(token)
+        cache.move_to_end(token)
     graph, rules, memos = hit
     return play_full(scenario, seeds, turns, (scenario, graph, rules, memos))
 
@@ -591,9 +598,3 @@ def sweep(
     rep = report(scenario, p, outs, [v.key for v in varies], file, seed)
     rep.where = scheduler or "local"
     return rep, outs
-
-
-def chunks_of(p: Plan) -> Iterator[tuple[Chunk, tuple[Scenario, str, list[int], int]]]:
-    """Each chunk with its :func:`play_chunk` arguments (for a remote runner)."""
-    for c in p.chunks:
-        yield c, p.args(c)

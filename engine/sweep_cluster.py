@@ -17,7 +17,8 @@ import os
 from typing import Any
 
 from .errors import UsageError
-from .sweep import Plan, Progress, Results, chunks_of, play_chunk
+from .scenario import Scenario
+from .sweep import Plan, Progress, Results, play_chunk
 
 #: how long to wait for the scheduler to answer before giving up (seconds), unless the
 #: environment variable FIREGROUND_DASK_TIMEOUT says otherwise
@@ -40,6 +41,11 @@ def _client(address: str) -> Any:
         raise UsageError(f"--scheduler {address}: cannot reach the Dask scheduler ({e})") from None
 
 
+def carry(scenario: Scenario) -> Scenario:
+    """A variant's scenario as a task result (the chunks of the variant depend on it)."""
+    return scenario
+
+
 def run_on_cluster(address: str, p: Plan, progress: Progress | None = None) -> Results:
     """Play every chunk of ``p`` on the cluster whose scheduler is at ``address``."""
     from distributed import as_completed
@@ -48,27 +54,38 @@ def run_on_cluster(address: str, p: Plan, progress: Progress | None = None) -> R
     results: Results = {}
     done = 0
     try:
-        # each variant's scenario travels once; chunks refer to it
-        scattered: dict[int, Any] = {}
+        # each variant's scenario travels once, as a task of its own: the scheduler keeps
+        # it, so a worker lost with its copy costs a recomputation, not the sweep
         futures: dict[Any, tuple[int, int]] = {}
         run = p.tokens[0].split("-")[0] if p.tokens else "x"
-        for c, (scenario, token, seeds, turns) in chunks_of(p):
-            if c.variant not in scattered:
-                scattered[c.variant] = client.scatter(scenario, hash=False)
-            fut = client.submit(
+        for v in range(len(p.variants)):
+            chunks = [c for c in p.chunks if c.variant == v]
+            if not chunks:
+                continue
+            scenario, token, _, turns = p.args(chunks[0])
+            carried = client.submit(
+                carry, scenario, key=f"fireground-sweep-{run}-scenario{v}", pure=False
+            )
+            batch = client.map(
                 play_chunk,
-                scattered[c.variant],
-                token,
-                seeds,
-                turns,
-                key=f"fireground-sweep-{run}-variant{c.variant}-games{c.start}-{c.stop}",
+                [carried] * len(chunks),
+                [token] * len(chunks),
+                [p.seeds[c.start : c.stop] for c in chunks],
+                [turns] * len(chunks),
+                key=[f"fireground-sweep-{run}-variant{v}-games{c.start}-{c.stop}" for c in chunks],
                 retries=RETRIES,
                 pure=False,
             )
-            futures[fut] = c.key
-        for fut in as_completed(list(futures)):  # type: ignore[no-untyped-call]
+            futures.update(zip(batch, (c.key for c in chunks), strict=True))
+        for fut in as_completed(list(futures), loop=client.loop):  # type: ignore[no-untyped-call]
             key = futures[fut]
-            part = fut.result()
+            try:
+                part = fut.result()
+            except Exception as e:  # retried by Dask and still failing: say so, count nothing
+                raise ValueError(
+                    f"the cluster could not play games {key[1]}.. of variant {key[0] + 1} "
+                    f"({type(e).__name__}: {e})"
+                ) from e
             if key in results:
                 continue  # the same seed range twice: counted once
             results[key] = part
