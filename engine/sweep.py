@@ -33,7 +33,7 @@ from .analysis_report import ObjectiveStat, objective_label, wilson
 from .errors import UsageError
 from .graph import build_graph
 from .ruleset import RulesetError, load_ruleset, unit_types
-from .scenario import COMPASS, ForceUnit, LocationValue, Objective, Scenario
+from .scenario import COMPASS, ForceUnit, LocationValue, Objective, Scenario, Start, Wind
 from .yamlsafe import resolve_plain
 
 #: the scenario keys a sweep can vary (everything else is a house rule of the ruleset)
@@ -271,15 +271,7 @@ def expand(scenario: Scenario, varies: Sequence[Vary]) -> list[Variant]:
     return out
 
 
-def share_groups(variants: Sequence[Variant]) -> list[int]:
-    """Per variant, the group of variants that may share a graph, a ruleset and the
-    map-and-rules memos: those equal apart from forces, start fires, objectives and length."""
-
-    def core(s: Scenario) -> Scenario:
-        return replace(
-            s, forces=(), start=replace(s.start, fires=()), objectives=(), turns=0, seed=None
-        )
-
+def _groups(variants: Sequence[Variant], core: Callable[[Scenario], Scenario]) -> list[int]:
     cores: list[Scenario] = []
     out: list[int] = []
     for v in variants:
@@ -292,32 +284,73 @@ def share_groups(variants: Sequence[Variant]) -> list[int]:
     return out
 
 
+def share_groups(variants: Sequence[Variant]) -> list[int]:
+    """Per variant, the group of variants that may share a ruleset and the map-and-rules
+    memos (:data:`.turn.SHARED_MEMOS`): those equal apart from forces, start fires,
+    objectives and length, which no memo reads."""
+    return _groups(
+        variants,
+        lambda s: replace(
+            s, forces=(), start=replace(s.start, fires=()), objectives=(), turns=0, seed=None
+        ),
+    )
+
+
+def graph_groups(variants: Sequence[Variant]) -> list[int]:
+    """Per variant, the group of variants that may share a map graph: the graph reads the
+    map, the mains and the ``hose`` rules (:func:`.hose.hose_numbers`), nothing else."""
+
+    def core(s: Scenario) -> Scenario:
+        hose = {k: v for k, v in s.house_rules.items() if k == "hose" or k.startswith("hose.")}
+        return replace(
+            s,
+            house_rules=hose,
+            wind=Wind(),
+            bombing=True,
+            forces=(),
+            start=Start(),
+            objectives=(),
+            turns=0,
+            seed=None,
+        )
+
+    return _groups(variants, core)
+
+
 # -- the games ------------------------------------------------------------------------------
-#: in a thread that plays chunks: (graph, ruleset, memos) per share token, the latest few
-#: (per thread: a Dask worker may run several chunks at once, and memos fill as games run)
+#: in a thread that plays chunks: the latest few graphs (by graph token) and rulesets with
+#: their memos (by share token); per thread, as a Dask worker may run several chunks at
+#: once and memos fill as games run
 _PREPARED = threading.local()
 _KEEP_PREPARED = 2
 
 
-def play_chunk(scenario: Scenario, token: str, seeds: list[int], turns: int) -> dict[str, Any]:
-    """Play the games of ``seeds`` of one variant (the work unit, local or on a Dask
-    worker). ``token`` names its share group: chunks with the same token reuse the graph,
-    ruleset and memos this thread made for the first of them."""
-    cache: OrderedDict[str, tuple[Any, Any, dict[str, Any]]] | None = getattr(
-        _PREPARED, "cache", None
-    )
+def _latest(name: str, key: str, make: Callable[[], Any]) -> Any:
+    cache: OrderedDict[str, Any] | None = getattr(_PREPARED, name, None)
     if cache is None:
-        cache = _PREPARED.cache = OrderedDict()
-    hit = cache.get(token)
+        cache = OrderedDict()
+        setattr(_PREPARED, name, cache)
+    hit = cache.get(key)
     if hit is None:
-        rules = load_ruleset(scenario.ruleset, dict(scenario.house_rules))
-        hit = (build_graph(scenario), rules, {})
-        cache[token] = hit
+        hit = cache[key] = make()
         while len(cache) > _KEEP_PREPARED:
             cache.popitem(last=False)
     else:
-        cache.move_to_end(token)
-    graph, rules, memos = hit
+        cache.move_to_end(key)
+    return hit
+
+
+def play_chunk(scenario: Scenario, token: str, seeds: list[int], turns: int) -> dict[str, Any]:
+    """Play the games of ``seeds`` of one variant (the work unit, local or on a Dask
+    worker). ``token`` (``RUN-gG-mM``, from :func:`plan`) names its graph group ``RUN-gG``
+    and its share group: chunks with the same names reuse the graph, ruleset and memos this
+    thread made for the first of them."""
+    graph = _latest("graphs", token.rsplit("-m", 1)[0], lambda: build_graph(scenario))
+    rules, memos = _latest(
+        "memos",
+        token,
+        lambda: (load_ruleset(scenario.ruleset, dict(scenario.house_rules)), {}),
+    )
     return play_full(scenario, seeds, turns, (scenario, graph, rules, memos))
 
 
@@ -361,7 +394,8 @@ def plan(
 ) -> Plan:
     """Chunks in variant order, then seed order (a worker stays on one variant for long)."""
     run = uuid.uuid4().hex[:12]  # names the share groups of this run only (never a roll)
-    tokens = [f"{run}-{g}" for g in share_groups(variants)]
+    groups = zip(graph_groups(variants), share_groups(variants), strict=True)
+    tokens = [f"{run}-g{g}-m{m}" for g, m in groups]
     chunks = [
         Chunk(v, k, min(k + chunk, games))
         for v in range(len(variants))
@@ -432,7 +466,7 @@ def gather(p: Plan, results: Results) -> list[Outcomes]:
     locs_by_token: dict[str, list[Any]] = {}
     out: list[Outcomes] = []
     for i, v in enumerate(p.variants):
-        token = p.tokens[i]
+        token = p.tokens[i].rsplit("-m", 1)[0]  # the map's locations: one graph per group
         if token not in locs_by_token:
             locs_by_token[token] = list(build_graph(v.scenario).locations)
         parts = [results[c.key] for c in p.chunks if c.variant == i]

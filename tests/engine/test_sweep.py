@@ -142,17 +142,35 @@ def _same(a, b) -> None:  # type: ignore[no-untyped-def]
 
 def test_each_variant_plays_the_games_analyze_plays_for_it(stepney) -> None:  # type: ignore[no-untyped-def]
     """Common random numbers: every variant plays ``game_seeds(seed, games)``, and sharing
-    a graph and memos between variants (different forces, start fires) changes no game."""
-    varies = [sw.Vary("forces.GA1.count", ("0", "2")), sw.Vary("start.fires", ("1", "3"))]
+    a graph and memos between variants (different forces, start fires), or a graph alone
+    (different house rules), changes no game."""
+    varies = [
+        sw.Vary("forces.GA1.count", ("0", "2")),
+        sw.Vary("start.fires", ("1", "3")),
+        sw.Vary("growth.on", ("5", "6")),
+    ]
     rep, outs = sw.sweep(stepney, varies, games=5, seed=7, turns=6, workers=1)
-    assert len(set(sw.share_groups(sw.expand(stepney, varies)))) == 1
-    for v, out in zip(sw.expand(stepney, varies), outs, strict=True):
+    variants = sw.expand(stepney, varies)
+    assert sw.graph_groups(variants) == [0] * 8
+    assert sw.share_groups(variants) == [0, 1] * 4
+    for v, out in zip(variants, outs, strict=True):
         alone = autopilot_outcomes(v.scenario, 5, 6, seed=7, workers=1)
         _same(out, alone)
     # and what was varied shows: with no appliance more is still burning after 6 turns
     burning = [int(o.score["burning"].sum()) for o in outs]
-    assert burning[0] > burning[2] and burning[1] > burning[3]
-    assert rep.games == 5 and rep.keys == ["forces.GA1.count", "start.fires"]
+    assert all(burning[k] > burning[k + 4] for k in range(4))
+    assert rep.games == 5 and rep.keys == [v.key for v in varies]
+
+
+def test_graph_groups_follow_the_hose_rules_and_the_mains(stepney) -> None:  # type: ignore[no-untyped-def]
+    varies = [
+        sw.Vary("hose.steps_per_length", ("2", "3")),
+        sw.Vary("mains", ("working", "failed")),
+        sw.Vary("wind.strong", ("false", "true")),
+    ]
+    variants = sw.expand(stepney, varies)
+    assert sw.graph_groups(variants) == [0, 0, 1, 1, 2, 2, 3, 3]
+    assert sw.share_groups(variants) == list(range(8))
 
 
 def test_one_or_two_workers_give_the_same_numbers(stepney) -> None:  # type: ignore[no-untyped-def]
