@@ -495,7 +495,7 @@ class SweepReport:
     games: int
     seed: int
     keys: list[str]
-    objectives: list[str]  # the labels of the scenario as written
+    objectives: list[str]  # the labels (several joined by " / " when a threshold varies)
     variants: list[VariantStat]
     where: str = "local"
     extra: dict[str, Any] = field(default_factory=dict)
@@ -576,6 +576,15 @@ def objective_stats(scenario: Scenario, out: Outcomes) -> list[ObjectiveStat]:
     return stats
 
 
+def _label(scenario: Scenario, stats: list[VariantStat], k: int) -> str:
+    """Objective ``k``'s label, or its variants' labels when its threshold was varied."""
+    labels: list[str] = []
+    for v in stats:
+        if v.objectives[k].label not in labels:
+            labels.append(v.objectives[k].label)
+    return " / ".join(labels) if len(labels) > 1 else objective_label(scenario, k)
+
+
 def report(
     scenario: Scenario,
     p: Plan,
@@ -594,7 +603,7 @@ def report(
         games=len(p.seeds),
         seed=seed,
         keys=keys,
-        objectives=[objective_label(scenario, k) for k in range(len(scenario.objectives))],
+        objectives=[_label(scenario, stats, k) for k in range(len(scenario.objectives))],
         variants=stats,
     )
 

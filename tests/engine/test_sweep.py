@@ -228,3 +228,16 @@ def test_closest_to_half_and_most_balanced() -> None:
         "variants": [{"k": "b"}, {"k": "d"}, {"k": "c"}],
     }
     assert data["variants"][0]["objectives"][0]["chance"] == 0.9
+
+
+def test_a_varied_threshold_names_every_value(stepney) -> None:  # type: ignore[no-untyped-def]
+    varies = [sw.Vary("objectives.2.max_destroyed", ("1", "3"))]
+    rep, _ = sw.sweep(stepney, varies, games=3, seed=2, turns=2, workers=1)
+    assert rep.objectives == [
+        "protect The Rose and Crown",
+        "at most 1 locations destroyed / at most 3 locations destroyed",
+    ]
+    assert [v.objectives[1].label for v in rep.variants] == [
+        "at most 1 locations destroyed",
+        "at most 3 locations destroyed",
+    ]
