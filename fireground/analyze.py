@@ -20,7 +20,7 @@ from fireground.engine.play.analysis import analyze
 from fireground.engine.play.report import AnalysisReport, compare, judged_text, percent
 
 
-def _check_out(out: str) -> None:
+def check_out(out: str) -> None:
     """Fail before the (long) Monte Carlo run if the report could not be written there."""
     if os.path.isdir(out):
         raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), out)
@@ -30,7 +30,7 @@ def _check_out(out: str) -> None:
 
 def cmd_analyze(args: argparse.Namespace) -> int:
     if args.out:
-        _check_out(args.out)
+        check_out(args.out)
     writer = None
     if args.out:
         from fireground.export.analysis_report import write_analysis_report

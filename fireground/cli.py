@@ -101,6 +101,32 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--out", default=None, metavar="REPORT.pdf")
     c.add_argument("--json", action="store_true")
 
+    c = cmd(
+        "sweep",
+        _lazy("fireground.sweep", "cmd_sweep"),
+        "Monte Carlo over every combination of varied house rules and scenario keys",
+    )
+    c.add_argument("file")
+    c.add_argument(
+        "--vary",
+        action="append",
+        default=[],
+        metavar="KEY=V1,V2,...",
+        help="a house rule (growth.on) or scenario key (forces.GA1.count, start.fires, "
+        "wind.strong, ...) and its values; repeat for more keys",
+    )
+    c.add_argument("--games", type=int, default=400, help="games per variant (default 400)")
+    c.add_argument("--seed", type=int, default=None)
+    c.add_argument("--turns", type=int, default=None)
+    c.add_argument(
+        "--scheduler",
+        default=None,
+        metavar="tcp://HOST:PORT",
+        help="run the games on this Dask scheduler's workers (needs fireground[cluster])",
+    )
+    c.add_argument("--out", default=None, metavar="REPORT.pdf")
+    c.add_argument("--json", action="store_true")
+
     c = cmd("edit", _lazy("fireground.editor.app", "cli_edit"), "open the scenario editor")
     c.add_argument("file", nargs="?")
     c.add_argument("--screenshot", metavar="PNG", default=None)
@@ -198,7 +224,7 @@ def _out_of_range(args: argparse.Namespace) -> str | None:
     turns = getattr(args, "turns", None)
     if turns is not None and turns > MAX_TURNS:
         return f"--turns must be at most {MAX_TURNS}, got {turns}"
-    if args.command == "analyze":
+    if args.command in ("analyze", "sweep"):
         if args.games > MAX_GAMES:
             return f"--games must be at most {MAX_GAMES:,}, got {args.games}"
         if args.seed is not None and args.seed < 0:

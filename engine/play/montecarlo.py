@@ -133,9 +133,13 @@ def _prepare(scenario: Scenario) -> Prepared:
     return (scenario, build_graph(scenario), rules, {})
 
 
-def _play_full(
+def play_full(
     scenario: Scenario, seeds: list[int], turns: int, prepared: Prepared | None = None
 ) -> dict[str, Any]:
+    """Play one full autopilot game of ``turns`` turns per seed (a chunk of an analysis);
+    ``prepared``: the graph, ruleset and shared memos to play on, whose first item must be
+    ``scenario`` itself (else they are made afresh). The chunk's arrays, for
+    :func:`join_parts`."""
     from .simulate import new_game
 
     if prepared is None or prepared[0] is not scenario:
@@ -199,7 +203,7 @@ def _init_worker(scenario: Scenario) -> None:
 
 def _worker_job(job: tuple[list[int], int]) -> dict[str, Any]:
     prepared = _WORKER[0]
-    return _play_full(prepared[0], job[0], job[1], prepared)
+    return play_full(prepared[0], job[0], job[1], prepared)
 
 
 def autopilot_outcomes(
@@ -219,7 +223,7 @@ def autopilot_outcomes(
     prepared = _prepare(scenario)  # one graph and one set of memos for every chunk
     graph = prepared[1]
     if workers <= 1 or len(jobs) <= 1:
-        results: Any = (_play_full(scenario, sd, t, prepared) for sd, t in jobs)
+        results: Any = (play_full(scenario, sd, t, prepared) for sd, t in jobs)
         for part in results:
             parts.append(part)
             done += len(part["clear"])
@@ -244,10 +248,17 @@ def autopilot_outcomes(
                         progress(done)
         finally:
             _WORKER.clear()
-    locs = list(graph.locations)
+    return join_parts(scenario, list(graph.locations), parts, turns)
+
+
+def join_parts(
+    scenario: Scenario, locs: list[Location], parts: list[dict[str, Any]], turns: int
+) -> Outcomes:
+    """The :class:`Outcomes` of the chunks ``parts`` (results of :func:`play_full`, in seed
+    order) of games of ``scenario`` on a map whose locations are ``locs``."""
     n = len(locs)
     if not parts:
-        parts = [_play_full(scenario, [], turns)]
+        parts = [play_full(scenario, [], turns)]
     first = np.concatenate([p["first"] for p in parts]).reshape(-1, n)
     played = sum(len(p["clear"]) for p in parts)  # reshape(-1, 0) fails: no objectives
     return Outcomes(
