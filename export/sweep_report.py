@@ -1,6 +1,6 @@
 """The PDF of ``fireground sweep --out REPORT.pdf``.
 
-Draws the plain data of a :class:`~fireground.engine.sweep.SweepReport`: the table of every
+Draws the plain data of a :class:`~fireground.engine.play.sweep.SweepReport`: the table of every
 variant's objective chances with their 95% intervals, the variants closest to a 50% chance,
 and for each varied key a plot of each objective's chance against the key's values (the
 average over the other keys' values, with every single variant as a dot behind it).
@@ -16,8 +16,8 @@ from reportlab.lib.pagesizes import A4
 from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen.canvas import Canvas
 
-from fireground.engine.analysis_report import wilson
-from fireground.engine.io import atomic_write
+from fireground.engine.play.report import wilson
+from fireground.engine.scenario.io import atomic_write
 
 from .kit import FONT, FONT_BOLD, register_fonts
 

@@ -59,11 +59,11 @@ def print_table(rep: Any, out: Any = None) -> None:
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:
-    from fireground.engine.analysis import ProgressBar
-    from fireground.engine.checks import error_lines
-    from fireground.engine.errors import UsageError
-    from fireground.engine.io import load_scenario
-    from fireground.engine.sweep import expand, parse_vary, sweep
+    from fireground.analyze import ProgressBar
+    from fireground.engine.core.errors import UsageError
+    from fireground.engine.games.blitz.checks.run import error_lines
+    from fireground.engine.play.sweep import expand, parse_vary, sweep
+    from fireground.engine.scenario.io import load_scenario
 
     if args.games < 1:
         raise UsageError(f"{args.file}: --games must be at least 1")

@@ -10,11 +10,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from fireground.engine import sweep as sw
-from fireground.engine.analysis import SCORE_FIELDS, autopilot_outcomes, wilson
-from fireground.engine.analysis_report import ObjectiveStat
-from fireground.engine.errors import UsageError
-from fireground.engine.io import load_scenario
+from fireground.engine.core.errors import UsageError
+from fireground.engine.play import sweep as sw
+from fireground.engine.play.montecarlo import SCORE_FIELDS, autopilot_outcomes
+from fireground.engine.play.report import ObjectiveStat, wilson
+from fireground.engine.scenario.io import load_scenario
 
 STEPNEY = Path(__file__).resolve().parents[2] / "examples" / "stepney.fg.yaml"
 

@@ -18,9 +18,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from fireground.engine import sweep as sw
-from fireground.engine.analysis import SCORE_FIELDS
-from fireground.engine.io import load_scenario
+from fireground.engine.play import sweep as sw
+from fireground.engine.play.montecarlo import SCORE_FIELDS
+from fireground.engine.scenario.io import load_scenario
 
 distributed = pytest.importorskip("distributed")
 

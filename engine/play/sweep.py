@@ -28,13 +28,13 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .analysis_games import FULL_CHUNK, Outcomes, game_seeds, join_parts, play_full
-from .analysis_report import ObjectiveStat, objective_label, wilson
-from .errors import UsageError
-from .graph import build_graph
-from .ruleset import RulesetError, load_ruleset, unit_types
-from .scenario import COMPASS, ForceUnit, LocationValue, Objective, Scenario, Start, Wind
-from .yamlsafe import resolve_plain
+from ..board.graph import build_graph
+from ..board.model import COMPASS, ForceUnit, LocationValue, Objective, Scenario, Start, Wind
+from ..core.errors import UsageError
+from ..core.ruleset import RulesetError, load_ruleset, unit_types
+from ..core.yamlsafe import resolve_plain
+from .montecarlo import FULL_CHUNK, Outcomes, game_seeds, join_parts, play_full
+from .report import ObjectiveStat, objective_label, wilson
 
 #: the scenario keys a sweep can vary (everything else is a house rule of the ruleset)
 SCENARIO_KEYS = (

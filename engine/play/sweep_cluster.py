@@ -16,8 +16,8 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from .errors import UsageError
-from .scenario import Scenario
+from ..board.model import Scenario
+from ..core.errors import UsageError
 from .sweep import Plan, Progress, Results, play_chunk
 
 #: how long to wait for the scheduler to answer before giving up (seconds), unless the
