@@ -31,6 +31,69 @@ def _lazy(module: str, func: str) -> Handler:
     return run
 
 
+def _peek_game(path: str) -> str:
+    """The game a scenario file is for (its top-level ``game:`` key; BLITZ! when none).
+    An unreadable file counts as BLITZ!, whose loader reports the problem as before."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            text = f.read(1 << 20)
+    except OSError:
+        return "blitz"
+    from fireground.engine.core.packs import peek_game
+
+    return peek_game(text)
+
+
+def _routed(command: str, blitz: Handler) -> Handler:
+    """A handler that hands a scenario of another game to its pack's ``cli_<command>``
+    and keeps BLITZ!'s own path unchanged."""
+
+    def run(args: argparse.Namespace) -> int:
+        game = _peek_game(args.file)
+        if game == "blitz":
+            if getattr(args, "policy", None):
+                from fireground.engine.errors import UsageError
+
+                raise UsageError("--policy: BLITZ! plays by standing orders and has no sides")
+            if command == "analyze" and args.games is None:
+                args.games = 1000
+            return blitz(args)
+        from fireground.engine.core.packs import load_pack
+
+        result: int = getattr(load_pack(game), f"cli_{command}")(args)
+        return result
+
+    return run
+
+
+def _cmd_games(args: argparse.Namespace) -> int:
+    from fireground.engine.core.packs import available_packs
+
+    for game_id, version in available_packs().items():
+        print(f"{game_id} {version}")
+    return EXIT_OK
+
+
+def _cmd_new(args: argparse.Namespace) -> int:
+    if args.game == "blitz":
+        return _lazy("fireground.commands", "cmd_new")(args)
+    from fireground.engine.core.packs import load_pack
+    from fireground.engine.errors import UsageError
+
+    pack = load_pack(args.game)
+    if args.template != "blank":
+        raise UsageError(f"--template: {args.game} has no templates (leave it out)")
+    text = pack.new_scenario({})
+    try:
+        fd = os.open(args.file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    except FileExistsError:
+        raise UsageError(f"{args.file}: already exists (not overwritten)") from None
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(text)
+    print(f"{args.file}: new {pack.title} scenario")
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="fireground",
@@ -52,14 +115,19 @@ def build_parser() -> argparse.ArgumentParser:
     )
     c.add_argument("--out", default="fireground-demo", help="output folder")
 
-    c = cmd("check", _lazy("fireground.commands", "cmd_check"), "validate a scenario")
+    c = cmd(
+        "check",
+        _routed("check", _lazy("fireground.commands", "cmd_check")),
+        "validate a scenario",
+    )
     c.add_argument("file")
     c.add_argument("--json", action="store_true", help="print findings as JSON")
 
     c = cmd(
         "simulate",
-        _lazy("fireground.engine.simulate", "cli_simulate"),
-        "play turns with the standing-orders autopilot",
+        _routed("simulate", _lazy("fireground.engine.simulate", "cli_simulate")),
+        "play turns with the standing-orders autopilot (or, for a game with sides, "
+        "with a policy per side)",
     )
     c.add_argument("file")
     c.add_argument("--turns", type=int, default=None)
@@ -67,6 +135,12 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--log", metavar="FILE.json", default=None, help="write the turn log")
     c.add_argument("--orders", metavar="FILE", default=None, help="explicit player orders")
     c.add_argument("--json", action="store_true", help="print the scorecard as JSON")
+    c.add_argument(
+        "--policy",
+        action="append",
+        metavar="SIDE=NAME",
+        help="a side's player, e.g. fire=search (games with sides, such as forestfire)",
+    )
 
     c = cmd("export", _lazy("fireground.export.pack", "cli_export"), "write the play-aid PDFs")
     c.add_argument("file")
@@ -89,11 +163,19 @@ def build_parser() -> argparse.ArgumentParser:
 
     c = cmd(
         "analyze",
-        _lazy("fireground.analyze", "cmd_analyze"),
+        _routed("analyze", _lazy("fireground.analyze", "cmd_analyze")),
         "Monte Carlo balance analysis",
     )
     c.add_argument("file")
-    c.add_argument("--games", type=int, default=1000)
+    c.add_argument(
+        "--games", type=int, default=None, help="games (per policy pair); default 1000 (BLITZ!)"
+    )
+    c.add_argument(
+        "--policy",
+        action="append",
+        metavar="SIDE=NAME",
+        help="a side's player (forestfire); without it, every pair of policies",
+    )
     c.add_argument("--seed", type=int, default=None)
     c.add_argument("--turns", type=int, default=None)
     c.add_argument("--no-response", action="store_true")
@@ -113,9 +195,12 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("input", metavar="IN")
     c.add_argument("output", metavar="OUT", nargs="?")
 
-    c = cmd("new", _lazy("fireground.commands", "cmd_new"), "start a scenario from a template")
+    c = cmd("new", _cmd_new, "start a scenario from a template")
     c.add_argument("file")
     c.add_argument("--template", default="blank")
+    c.add_argument("--game", default="blitz", help="the game pack (see `fireground games`)")
+
+    cmd("games", _cmd_games, "list the installed game packs with their versions")
 
     c = cmd(
         "import-geojson",
@@ -189,7 +274,7 @@ def _out_of_range(args: argparse.Namespace) -> str | None:
     if turns is not None and turns > MAX_TURNS:
         return f"--turns must be at most {MAX_TURNS}, got {turns}"
     if args.command == "analyze":
-        if args.games > MAX_GAMES:
+        if args.games is not None and args.games > MAX_GAMES:
             return f"--games must be at most {MAX_GAMES:,}, got {args.games}"
         if args.seed is not None and args.seed < 0:
             return f"--seed must be 0 or more, got {args.seed}"
@@ -210,6 +295,11 @@ def _report(exc: Exception) -> int:
     if isinstance(exc, OSError):
         where = exc.filename or ""
         print(f"{where}: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_USAGE
+    from fireground.engine.core.packs import UnknownGame
+
+    if isinstance(exc, UnknownGame):
+        print(f"fireground: {exc}", file=sys.stderr)
         return EXIT_USAGE
     if isinstance(exc, ValueError):
         print(f"fireground: {exc}", file=sys.stderr)

@@ -10,8 +10,10 @@ won and what is threatened, each threat weighted by how likely it is to come tru
   squares out counts ``0.6 ** d``, the reach of wind and intensify), over ``burn_out.at``,
   capped at 1;
 - each burning forest square: ``vp.square`` times its tokens over ``burn_out.at``;
-- less the Chief's means: each water held counts 0.35 tokens of danger off, and an engine
-  within spray range of the fire front a little more.
+- a quarter VP for each token in play (up to 12): the fire's future growth;
+- less the Chief's means: each water that can reach the fire front by next turn (an
+  engine within spray range plus its movement) takes 0.35 tokens of danger off the town
+  and 0.2 VP off the estimate (up to the tokens in play); water out of reach a third.
 
 :func:`utility` maps a finished game to the objective both players share (1 for a Fire
 total victory, 0.5 marginal, 0 a Chief victory; Fire maximises it, the Chief minimises
@@ -41,9 +43,9 @@ def estimate(st: State, rules: Rules) -> float:
         if tokens[e.square - 1]:
             done = chief_phase and i < ph.engine
             e_vp += rules.vp_engine * (1.0 if done else 0.6)
-        water += e.water
-        if front and abs(e.square - front) <= rules.spray_range:
-            water += 0.5
+        # water that can reach the fire front by next turn counts in full, the rest a third
+        reach = rules.spray_range + max(0, rules.move - e.water)
+        water += e.water if front and abs(e.square - front) <= reach else e.water / 3
     pending = ph.left if ph.kind == "place" else 0
     danger = 0.0
     w = 1.0
@@ -54,7 +56,10 @@ def estimate(st: State, rules: Rules) -> float:
         w *= 0.6
     if pending:
         danger += pending * 0.6 ** max(0, ph.center - 1 - ph.reach)
+    # tokens alive are the fire's future: each is worth a little, up to a dozen
+    e_vp += 0.25 * min(12, sum(tokens) + pending)
     danger = max(0.0, danger - 0.35 * water)
+    e_vp -= 0.2 * min(water, float(sum(tokens) + pending))
     if not st.burnt[0]:
         e_vp += rules.vp_town * min(1.0, danger / at)
     return e_vp

@@ -12,12 +12,14 @@ a game with the same seed replays byte for byte.
   (the same dice streams for every decision, so they are compared on equal luck), scores
   each with :func:`~.evaluate.utility` and takes the best mean. This is one step of policy
   improvement over ``greedy``; its move budget (``budget`` decisions played in rollouts,
-  shared among the candidates) bounds the time per decision.
+  shared among the candidates) bounds the time per decision. The rollouts' dice are seeded
+  from the position and the policy's seed, so its choice is a function of the position.
 """
 
 from __future__ import annotations
 
 import random
+import zlib
 from collections.abc import Callable
 
 from .evaluate import utility
@@ -78,17 +80,24 @@ class SearchPolicy:
 
     def __init__(self, seed: int = 0, rollouts: int = 12, budget: int = 6000,
                  rounds_ahead: int = 1) -> None:  # fmt: skip
-        self.rng = random.Random(seed)
+        self.seed = seed
         self.rollouts = rollouts
         self.budget = budget
         self.rounds_ahead = rounds_ahead
+        #: greedy's choice per position met in rollouts (greedy is deterministic, and
+        #: rollouts meet the same positions again and again)
+        self._memo: dict[State, Action] = {}
 
     def __call__(self, st: State, legal: list[Action], rules: Rules) -> Action:
         if len(legal) == 1:
             return legal[0]
         sign = 1.0 if st.side == FIRE else -1.0
-        seeds = [self.rng.getrandbits(32) for _ in range(self.rollouts)]
+        # The rollouts' luck depends on the position and the policy's seed only, so the
+        # choice is a function of the position (the exact solver can replay it).
+        rng = random.Random(zlib.crc32(repr(st).encode()) ^ self.seed)
+        seeds = [rng.getrandbits(32) for _ in range(self.rollouts)]
         horizon = st.round + self.rounds_ahead
+        me = st.side
         per_action = max(1, self.budget // len(legal))
         best, best_v = legal[0], -2.0
         for a in legal:
@@ -98,7 +107,7 @@ class SearchPolicy:
             for sd in seeds:
                 if steps_left <= 0 and n:
                     break
-                v, used = self._rollout(st, a, rules, sd, horizon)
+                v, used = self._rollout(st, a, rules, sd, horizon, me)
                 steps_left -= used
                 total += v
                 n += 1
@@ -107,12 +116,25 @@ class SearchPolicy:
                 best, best_v = a, v
         return best
 
-    def _rollout(self, st: State, a: Action, rules: Rules, seed: int, horizon: int) -> tuple[float, int]:
+    def _rollout(
+        self, st: State, a: Action, rules: Rules, seed: int, horizon: int, me: str
+    ) -> tuple[float, int]:
+        """One continuation after ``a``: greedy play until the deciding side's turn comes
+        round again ``rounds_ahead`` rounds later (or the game ends)."""
         dice = _StreamDice(random.Random(seed))
         s = play_out(st, a, rules, dice)
         used = 1
-        while not s.over and s.round <= horizon:
-            s = play_out(s, greedy_choice(s, legal_actions(s, rules), rules), rules, dice)
+        memo = self._memo
+        while not s.over and (s.round < horizon or s.side != me):
+            if s.round > horizon:
+                break
+            choice = memo.get(s)
+            if choice is None:
+                choice = greedy_choice(s, legal_actions(s, rules), rules)
+                if len(memo) > 200_000:
+                    memo.clear()
+                memo[s] = choice
+            s = play_out(s, choice, rules, dice)
             used += 1
         return utility(s, rules), used
 

@@ -71,6 +71,7 @@ class Rules:
     vp_win: int
     vp_marginal: int
     rounds_max: int
+    chief_first: bool = False
     version: str = "1.0"
 
     def need(self, distance: int) -> int:
@@ -129,5 +130,6 @@ def load_rules(house_rules: Mapping[str, Any] | None = None) -> Rules:
         vp_win=values["vp.win"],
         vp_marginal=values["vp.marginal"],
         rounds_max=values["rounds.max"],
+        chief_first=bool(values["rounds.chief_first"]),
         version=str(_defaults().get("version", "1.0")),
     )

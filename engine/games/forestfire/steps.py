@@ -74,6 +74,8 @@ def initial_state(
         phase=Phase(FIRE_ACTION),
     )
     events: list[Event] = []
+    if rules.chief_first:
+        return _next_engine(st, -1, rules, events)
     return _start_fire_turn(st, rules, events)
 
 
@@ -133,6 +135,10 @@ def _end_fire_turn(
     st = _set(st, tokens, burnt, vp)
     if not any(tokens):
         return _end(st, "no fire")
+    if rules.chief_first:  # the Fire turn closes the round
+        if st.round >= rules.rounds_max:
+            return _end(st, "round cap")
+        st = st._replace(round=st.round + 1)
     return _next_engine(st, -1, rules, events)
 
 
@@ -141,7 +147,8 @@ def _set(st: State, tokens: list[int], burnt: list[bool], vp: int) -> State:
 
 
 def _next_engine(st: State, after: int, rules: Rules, events: list[Event] | None) -> State:
-    """The next engine still in play after ``after`` acts; past the last, the round ends."""
+    """The next engine still in play after ``after`` acts; past the last, the Chief's turn
+    ends (and with it the round, unless ``rounds.chief_first`` puts Fire's turn last)."""
     if any(st.tokens):
         for i in range(after + 1, len(st.engines)):
             e = st.engines[i]
@@ -153,6 +160,8 @@ def _next_engine(st: State, after: int, rules: Rules, events: list[Event] | None
     # The Chief's turn is over (with no fire left, what remains of it can change nothing).
     if not any(st.tokens):
         return _end(st, "no fire")
+    if rules.chief_first:
+        return _start_fire_turn(st, rules, events)
     if st.round >= rules.rounds_max:
         return _end(st, "round cap")
     return _start_fire_turn(st._replace(round=st.round + 1), rules, events)
