@@ -47,9 +47,11 @@ def main() -> None:
             times += p.times
         el = time.perf_counter() - t0
         times.sort()
-        print(f"search as {seat}: {len(times)} decisions in {n} games ({el:.1f} s): "
-              f"mean {1000 * statistics.mean(times):.1f} ms, "
-              f"p99 {1000 * times[int(0.99 * (len(times) - 1))]:.1f} ms, max {1000 * times[-1]:.1f} ms")
+        print(
+            f"search as {seat}: {len(times)} decisions in {n} games ({el:.1f} s): "
+            f"mean {1000 * statistics.mean(times):.1f} ms, "
+            f"p99 {1000 * times[int(0.99 * (len(times) - 1))]:.1f} ms, max {1000 * times[-1]:.1f} ms"
+        )
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ and is listed even when no entry point names it.
 from __future__ import annotations
 
 from importlib.metadata import entry_points
+from pathlib import Path
 
 from .game import GamePack
 
@@ -49,3 +50,13 @@ def peek_game(text: str) -> str:
             value = line[5:].split("#", 1)[0].strip().strip("'\"")
             return value or DEFAULT_GAME
     return DEFAULT_GAME
+
+
+def blitz_examples(folder: Path) -> list[Path]:
+    """The BLITZ! scenarios (``*.fg.yaml`` with no other ``game:``) of a folder, sorted:
+    examples/ holds every game's examples side by side."""
+    return sorted(
+        p
+        for p in folder.glob("*.fg.yaml")
+        if peek_game(p.read_text(encoding="utf-8", errors="replace")) == DEFAULT_GAME
+    )

@@ -10,10 +10,11 @@ from pathlib import Path
 import pytest
 
 from fireground.engine import hose_steps
+from fireground.engine.core.packs import blitz_examples
 from fireground.engine.io import load_scenario
 from fireground.engine.simulate import new_game
 
-EXAMPLES = sorted((Path(__file__).resolve().parents[2] / "examples").glob("*.fg.yaml"))
+EXAMPLES = blitz_examples(Path(__file__).resolve().parents[2] / "examples")
 
 
 def _by_search(ctx, sources, targets, limit):

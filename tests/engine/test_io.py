@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from strategies import scenarios
 
 from fireground.engine import migrate
+from fireground.engine.core.packs import blitz_examples
 from fireground.engine.emit import text
 from fireground.engine.errors import ScenarioError
 from fireground.engine.io import (
@@ -64,7 +65,7 @@ def test_round_trip_of_generated_scenarios(s: Scenario) -> None:
 
 
 def test_example_files_round_trip() -> None:
-    for path in sorted((REPO / "examples").glob("*.fg.yaml")):
+    for path in blitz_examples(REPO / "examples"):
         s = load_scenario(path)
         assert loads_scenario(dump_scenario(s)) == s, path.name
 
@@ -294,7 +295,7 @@ def test_examples_validate_against_the_schema() -> None:
     jsonschema = pytest.importorskip("jsonschema")
     schema = json_schema()
     jsonschema.Draft7Validator.check_schema(schema)
-    for path in sorted((REPO / "examples").glob("*.fg.yaml")):
+    for path in blitz_examples(REPO / "examples"):
         data = json.loads(json.dumps(parse(path.read_text(encoding="utf-8"), str(path))))
         jsonschema.Draft7Validator(schema).validate(data)
 

@@ -30,6 +30,7 @@ from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 
 from fireground.engine.checks import check
+from fireground.engine.core.packs import blitz_examples
 from fireground.engine.errors import ScenarioError
 from fireground.engine.io import dump_scenario, loads_scenario
 from fireground.engine.scenario import Scenario
@@ -43,7 +44,7 @@ from strategies import scenarios  # noqa: E402
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
 
 FILE = "fuzzed.fg.yaml"
-EXAMPLES = {p.name: p.read_bytes() for p in sorted((REPO / "examples").glob("*.fg.yaml"))}
+EXAMPLES = {p.name: p.read_bytes() for p in blitz_examples(REPO / "examples")}
 SMALLEST = min(EXAMPLES.values(), key=len)
 
 

@@ -48,9 +48,13 @@ def parse_policies(specs: list[str] | None, *, fill: bool = True) -> dict[str, s
         side, sep, name = spec.partition("=")
         side, name = side.strip().lower(), name.strip().lower()
         if not sep or side not in SIDES:
-            raise UsageError(f"--policy {spec!r}: expected SIDE=NAME with SIDE one of {', '.join(SIDES)}")
+            raise UsageError(
+                f"--policy {spec!r}: expected SIDE=NAME with SIDE one of {', '.join(SIDES)}"
+            )
         if name not in POLICIES:
-            raise UsageError(f"--policy {spec!r}: unknown policy {name!r} (policies: {', '.join(POLICIES)})")
+            raise UsageError(
+                f"--policy {spec!r}: unknown policy {name!r} (policies: {', '.join(POLICIES)})"
+            )
         out[side] = name
     if fill:
         for side in SIDES:
@@ -216,13 +220,18 @@ def cli_analyze(args: argparse.Namespace) -> int:
         print("\nFire victory (total or marginal), variant minus base, 95% interval:")
         for a, b in zip(cells, other_cells, strict=True):
             d, lo, hi = difference(a, b)
-            print(f"{a.fire:>7} {a.chief:>7}  {100 * d:+6.1f} points [{100 * lo:+.1f}, {100 * hi:+.1f}]")
+            print(
+                f"{a.fire:>7} {a.chief:>7}  {100 * d:+6.1f} points [{100 * lo:+.1f}, {100 * hi:+.1f}]"
+            )
     if first:
-        print("\nwho moves first (rounds.chief_first: 1 lets the Chief open each round), same seeds:")
+        print(
+            "\nwho moves first (rounds.chief_first: 1 lets the Chief open each round), same seeds:"
+        )
         for a, b in first:
             d, lo, hi = difference(a, b)
-            print(f"{a.fire:>7} {a.chief:>7}  Fire victory {_pct(a.fire_wins / a.games)}% with Fire "
-                  f"first, {_pct(b.fire_wins / b.games)}% with the Chief first: "
-                  f"{100 * d:+.1f} points [{100 * lo:+.1f}, {100 * hi:+.1f}]")
+            print(
+                f"{a.fire:>7} {a.chief:>7}  Fire victory {_pct(a.fire_wins / a.games)}% with Fire "
+                f"first, {_pct(b.fire_wins / b.games)}% with the Chief first: "
+                f"{100 * d:+.1f} points [{100 * lo:+.1f}, {100 * hi:+.1f}]"
+            )
     return 0
-

@@ -6,7 +6,8 @@ won and what is threatened, each threat weighted by how likely it is to come tru
 - ``vp``, the points scored;
 - each engine in play standing on a burning square: ``vp.engine`` if its turn is already
   over (Fire destroys it next), else 60% of it (it may still spray or drive off);
-- the town: ``vp.town`` times its danger, the tokens on and near it (a token ``d``
+- the town: ``vp.town`` times its danger (all of it when a token is on the town at
+  Fire's turn, since intensifying the town burns it out; 80% in the Chief's turn), the tokens on and near it (a token ``d``
   squares out counts ``0.6 ** d``, the reach of wind and intensify), over ``burn_out.at``,
   capped at 1;
 - each burning forest square: ``vp.square`` times its tokens over ``burn_out.at``;
@@ -25,7 +26,7 @@ from __future__ import annotations
 import math
 
 from .rules import Rules
-from .state import ACT, LOAD, SPRAY, State
+from .state import ACT, FIRE_ACTION, LOAD, SPRAY, State
 
 
 def estimate(st: State, rules: Rules) -> float:
@@ -61,6 +62,9 @@ def estimate(st: State, rules: Rules) -> float:
     danger = max(0.0, danger - 0.35 * water)
     e_vp -= 0.2 * min(water, float(sum(tokens) + pending))
     if not st.burnt[0]:
+        if tokens[0]:
+            # A token on the town when Fire's turn comes is 10 VP: intensify burns it out.
+            danger = max(danger, at * (1.0 if ph.kind == FIRE_ACTION else 0.8))
         e_vp += rules.vp_town * min(1.0, danger / at)
     return e_vp
 

@@ -17,7 +17,7 @@ from .policies import Policy, make_policy
 from .rules import Rules
 from .scenario import Setup
 from .state import CHIEF, FIRE, State
-from .steps import Event, apply, initial_state, legal_actions, result_band, engine_id
+from .steps import Event, apply, engine_id, initial_state, legal_actions, result_band
 
 
 @dataclass

@@ -28,7 +28,11 @@ def describe_event(ev: dict[str, Any]) -> str:
     if step == "load":
         return f"{ev['unit']} loads {ev['water']} (holds {ev['holds']})"
     if step == "move":
-        return f"{ev['unit']} {ev['from']}->{ev['to']}" if ev["from"] != ev["to"] else f"{ev['unit']} stays on {ev['to']}"
+        return (
+            f"{ev['unit']} {ev['from']}->{ev['to']}"
+            if ev["from"] != ev["to"]
+            else f"{ev['unit']} stays on {ev['to']}"
+        )
     if step == "spray":
         roll = f"rolls {ev['dice'][0]}, needs {ev['need']}+" if ev["dice"] else "automatic"
         return f"{ev['unit']} sprays {ev['square']} at {ev['distance']} ({roll}): {'hit' if ev['success'] else 'miss'}"
@@ -48,11 +52,17 @@ def describe_turn(entry: dict[str, Any]) -> list[str]:
             places[ev["square"]] += 1
             continue
         if places:
-            out.append("place " + ", ".join(f"{s} x{c}" if c > 1 else str(s) for s, c in sorted(places.items())))
+            out.append(
+                "place "
+                + ", ".join(f"{s} x{c}" if c > 1 else str(s) for s, c in sorted(places.items()))
+            )
             places.clear()
         out.append(describe_event(ev))
     if places:
-        out.append("place " + ", ".join(f"{s} x{c}" if c > 1 else str(s) for s, c in sorted(places.items())))
+        out.append(
+            "place "
+            + ", ".join(f"{s} x{c}" if c > 1 else str(s) for s, c in sorted(places.items()))
+        )
     return out
 
 

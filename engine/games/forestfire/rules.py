@@ -91,7 +91,9 @@ def _check_value(key: str, value: Any, default: Any) -> Any:
         return tuple(value)
     if key in _FLOAT_KEYS:
         if isinstance(value, bool) or not isinstance(value, int | float) or not 0.5 <= value <= 100:
-            raise HouseRuleError(key, f"house rule {key}: expected a size in cm (0.5-100), got {value!r}")
+            raise HouseRuleError(
+                key, f"house rule {key}: expected a size in cm (0.5-100), got {value!r}"
+            )
         return float(value)
     if isinstance(default, str):
         return str(value)

@@ -231,4 +231,3 @@ def _q(text: str) -> str:
     import json
 
     return json.dumps(text, ensure_ascii=False)
-

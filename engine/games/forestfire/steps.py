@@ -199,7 +199,9 @@ def _load_legal(st: State, rules: Rules) -> list[Action]:
 def spray_targets(st: State, e: Engine, rules: Rules) -> list[int]:
     """Squares with fire tokens the engine can spray (FF-5: within range, a die can hit)."""
     out = []
-    for s in range(max(1, e.square - rules.spray_range), min(rules.squares, e.square + rules.spray_range) + 1):
+    for s in range(
+        max(1, e.square - rules.spray_range), min(rules.squares, e.square + rules.spray_range) + 1
+    ):
         if st.tokens[s - 1] and rules.need(abs(s - e.square)) <= 6:
             out.append(s)
     return out

@@ -17,11 +17,12 @@ from pathlib import Path
 
 import pytest
 
+from fireground.engine.core.packs import blitz_examples
 from fireground.engine.io import load_scenario
 from fireground.engine.simulate import new_game
 
 HERE = Path(__file__).resolve().parent
-EXAMPLES = sorted((HERE.parents[2] / "examples").glob("*.fg.yaml"))
+EXAMPLES = blitz_examples(HERE.parents[2] / "examples")
 SEED, TURNS = 1940, 10
 #: the smallest example, for the tests that start subprocesses
 SMALL = sorted(EXAMPLES, key=lambda p: p.stat().st_size)[:1]

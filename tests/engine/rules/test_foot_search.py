@@ -10,11 +10,12 @@ from pathlib import Path
 
 import pytest
 
+from fireground.engine.core.packs import blitz_examples
 from fireground.engine.io import load_scenario
 from fireground.engine.rules import reach
 from fireground.engine.simulate import new_game
 
-EXAMPLES = sorted((Path(__file__).resolve().parents[3] / "examples").glob("*.fg.yaml"))
+EXAMPLES = blitz_examples(Path(__file__).resolve().parents[3] / "examples")
 
 
 def plain_dijkstra(ctx, state, start, budget, weight, goal=None, goals=None):

@@ -6,9 +6,26 @@ import pytest
 
 from fireground.engine.dice import ScriptedDice
 from fireground.engine.games.forestfire.rules import HouseRuleError, load_rules
-from fireground.engine.games.forestfire.state import ACT, FIRE_ACTION, LOAD, PLACE, SPRAY, Action, Engine, Phase, State
+from fireground.engine.games.forestfire.state import (
+    ACT,
+    FIRE_ACTION,
+    LOAD,
+    PLACE,
+    SPRAY,
+    Action,
+    Engine,
+    Phase,
+    State,
+)
 from fireground.engine.games.forestfire.steps import (
-    CHIEF_WIN, MARGINAL, TOTAL, IllegalAction, apply, initial_state, legal_actions, result_band,
+    CHIEF_WIN,
+    MARGINAL,
+    TOTAL,
+    IllegalAction,
+    apply,
+    initial_state,
+    legal_actions,
+    result_band,
 )
 
 R = load_rules()
@@ -25,7 +42,9 @@ def fire_state(tokens: dict[int, int], burnt: tuple[int, ...] = (), engines=((1,
 
 
 def chief_state(tokens, engines, burnt=(), engine=0, kind=ACT, rules=R) -> State:
-    return fire_state(tokens, burnt, engines, rules=rules)._replace(phase=Phase(kind, engine=engine))
+    return fire_state(tokens, burnt, engines, rules=rules)._replace(
+        phase=Phase(kind, engine=engine)
+    )
 
 
 def counts(st: State) -> dict[int, int]:
@@ -77,7 +96,7 @@ def test_grow_only_on_a_burning_square() -> None:
 
 def test_intensify_ff2_burns_first_then_places_2n_within_n() -> None:
     st = fire_state({5: 2}, burnt=(4,), engines=((10, 0),))
-    st, ev = apply(st, Action("intensify", 5), R, NO_DICE)
+    st, _ev = apply(st, Action("intensify", 5), R, NO_DICE)
     assert st.burnt[4] and st.vp == 1 and st.phase.kind == PLACE and st.phase.left == 4
     assert [a.square for a in legal_actions(st, R)] == [3, 6, 7]  # not 5 (burnt), not 4
     for sq in (3, 3, 6, 7):
@@ -107,7 +126,7 @@ def test_burn_out_ff3_only_at_the_end_of_the_fire_turn() -> None:
     for _ in range(5):
         st, _ = apply(st, Action("place", 8), R, NO_DICE)
         assert not st.burnt[7]  # 5 tokens, not yet burning out mid-turn
-    st, ev = apply(st, Action("place", 8), R, NO_DICE)
+    st, _ev = apply(st, Action("place", 8), R, NO_DICE)
     assert st.burnt[7] and st.tokens[7] == 0 and st.vp == 2
     st2, _ = apply(fire_state({7: 5}, engines=((10, 0),)), Action("grow", 7), R, NO_DICE)
     assert st2.burnt[6] and st2.vp == 1
@@ -122,7 +141,7 @@ def test_burn_out_at_is_a_house_rule() -> None:
 def test_ff3_rightmost_variant_burns_the_rightmost_at_8_on_the_board() -> None:
     rv = load_rules({"burn_out.rightmost_at_total": 8})
     st = fire_state({3: 2, 5: 3, 9: 2}, engines=((11, 0),), rules=rv)
-    st2, ev = apply(st, Action("grow", 5), rv, NO_DICE)  # 8 tokens on the board
+    st2, _ev = apply(st, Action("grow", 5), rv, NO_DICE)  # 8 tokens on the board
     assert counts(st2) == {3: 2, 5: 4} and st2.burnt[8] and st2.vp == 1
     st3, _ = apply(st, Action("grow", 5), R, NO_DICE)  # off by default
     assert counts(st3) == {3: 2, 5: 4, 9: 2}

@@ -51,7 +51,11 @@ def test_house_rules_set_the_numbers() -> None:
 @pytest.mark.parametrize(
     ("text", "where", "says"),
     [
-        ("game: forestfire\nhouse_rules:\n  burn_out.never: 3\n", "t.fg.yaml:3:3", "unknown house rule"),
+        (
+            "game: forestfire\nhouse_rules:\n  burn_out.never: 3\n",
+            "t.fg.yaml:3:3",
+            "unknown house rule",
+        ),
         ("game: forestfire\nboard: {squares: many}\n", "t.fg.yaml:2:18", "whole number"),
         ("game: forestfire\nboard: {length: 5}\n", "t.fg.yaml:2:9", "unknown key 'length'"),
         ("game: forestfire\nstart:\n  tokens: {x: 1}\n", "t.fg.yaml:3:12", "not a square"),
