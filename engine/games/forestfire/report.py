@@ -40,7 +40,7 @@ def describe_event(ev: dict[str, Any]) -> str:
         return f"{ev['unit']} stops"
     if step == "end":
         return f"game over ({ev['reason']}): {ev['vp']} VP, {ev['result']}"
-    return step
+    return str(step)
 
 
 def describe_turn(entry: dict[str, Any]) -> list[str]:

@@ -170,10 +170,10 @@ def read_setup(text: str, filename: str) -> Setup:
             path = ("start", "engines", eid)
             body = rd.mapping(spec, path, _ENGINE)
             rd.mark(path)
-            sq = rd.whole(body.get("square", 1), (*path, "square")) if "square" in body else 1
-            w = rd.whole(body.get("water", 0), (*path, "water")) if "water" in body else 0
-            if sq is not None and w is not None:
-                s.engines.append(EngineSetup(str(eid), sq, w))
+            esq = rd.whole(body["square"], (*path, "square")) if "square" in body else 1
+            w = rd.whole(body["water"], (*path, "water")) if "water" in body else 0
+            if esq is not None and w is not None:
+                s.engines.append(EngineSetup(str(eid), esq, w))
     else:
         s.engines = [EngineSetup(f"E{i + 1}", 1) for i in range(load_rules().engine_count)]
     hr = rd.mapping(top.get("house_rules", {}), ("house_rules",), None)
