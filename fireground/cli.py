@@ -66,6 +66,17 @@ def _routed(command: str, blitz: Handler) -> Handler:
     return run
 
 
+def _routed_export(args: argparse.Namespace) -> int:
+    """BLITZ!'s export, or the printed aids of the file's game (export/games/<id>/pack.py)."""
+    game = _peek_game(args.file)
+    if game == "blitz":
+        return _lazy("fireground.export.pack", "cli_export")(args)
+    from fireground.engine.core.packs import load_pack
+
+    load_pack(game)  # an unknown game is refused by name
+    return _lazy(f"fireground.export.games.{game}.pack", "cli_export")(args)
+
+
 def _cmd_games(args: argparse.Namespace) -> int:
     from fireground.engine.core.packs import available_packs
 
@@ -142,7 +153,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="a side's player, e.g. fire=search (games with sides, such as forestfire)",
     )
 
-    c = cmd("export", _lazy("fireground.export.pack", "cli_export"), "write the play-aid PDFs")
+    c = cmd("export", _routed_export, "write the play-aid PDFs")
     c.add_argument("file")
     c.add_argument("--out", required=True, metavar="DIR")
     c.add_argument(
