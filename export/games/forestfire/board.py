@@ -78,7 +78,7 @@ def write_board(s: Setup, path: Path, paper: str = "a4", fit: bool = False) -> i
             draw_text(c, lay.box("note"), lay.setting("print_note").replace(" | ", " ")
                       + f" (scale {scale:.2f}).")  # fmt: skip
         else:
-            x0, _y0, x1, y1 = grid.tile(col, row)
+            x0, _y0, x1, _y1 = grid.tile(col, row)
             c.saveState()
             p = c.beginPath()
             p.rect(win.x, win.y, win.width, win.height)

@@ -59,7 +59,11 @@ def write_counters(s: Setup, path: Path, paper: str = "a4") -> dict[str, int]:
         c.setFillColor("#000000")
         c.drawCentredString(x + t / 2, y + t / 2 - 3, str(v))
     c.setFont(FONT_BOLD, 7)
-    c.drawString(sheet.x, y - 4 * MM, "VP track: 8-9 Fire marginal victory, 10 Fire total victory (the game ends)")
+    c.drawString(
+        sheet.x,
+        y - 4 * MM,
+        "VP track: 8-9 Fire marginal victory, 10 Fire total victory (the game ends)",
+    )
     counts["vp_track"] = 11
     del per_row
     c.showPage()

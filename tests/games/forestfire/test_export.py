@@ -51,7 +51,9 @@ def test_fit_puts_the_board_on_one_page(tmp_path: Path) -> None:
 
 def test_counters_cards_briefing_turns(pack: Path) -> None:
     t = text(pack / "counters-forestfire.pdf")
-    assert t.count("FIRE") >= 60 and t.count("BURNT") == 11 and "ENGINE E1" in t and "ENGINE E2" in t
+    assert (
+        t.count("FIRE") >= 60 and t.count("BURNT") == 11 and "ENGINE E1" in t and "ENGINE E2" in t
+    )
     assert all(str(v) in t for v in range(11))
     t = text(pack / "cards-forestfire.pdf")
     assert "Turn sequence" in t and "Spray table" in t and "3+" in t and "5+" in t
