@@ -229,11 +229,11 @@ class ForestFireWindow(QMainWindow):
             return
         side, rnd = self.state.side, self.state.round
         self._apply(self._legal[row])
-        if not self.state.over and (self.state.side != side or self.state.round != rnd):
+        turn_over = self.state.side != side or self.state.round != rnd
+        if not self.state.over and turn_over and self.state.side in self.players:
             # the human's turn is over: the program plays the other side's turn at once
-            if self.state.side in self.players:
-                self.play_turn()
-                return
+            self.play_turn()
+            return
         self._offer()
 
 
