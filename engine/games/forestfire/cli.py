@@ -4,6 +4,7 @@ analyze and new for a scenario with ``game: forestfire``."""
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import sys
@@ -200,7 +201,7 @@ def cli_analyze(args: argparse.Namespace) -> int:
                           "matrix": [c.as_dict() for c in other_cells]}  # fmt: skip
     first: list[tuple[Cell, Cell]] = []
     if getattr(args, "first", True):
-        flipped = Setup(**{**s.__dict__, "house_rules": {**s.house_rules, "rounds.chief_first": 1}})
+        flipped = dataclasses.replace(s, house_rules={**s.house_rules, "rounds.chief_first": 1})
         diag = [(f, c) for f, c in pairs if f == c] or pairs[:1]
         fc = matrix(flipped, flipped.rules(), names, games, seed, _progress("chief first"), diag)
         first = [(next(c for c in cells if (c.fire, c.chief) == (x.fire, x.chief)), x) for x in fc]
