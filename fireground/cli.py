@@ -77,6 +77,13 @@ def _routed_export(args: argparse.Namespace) -> int:
     return _lazy(f"fireground.export.games.{game}.pack", "cli_export")(args)
 
 
+def _routed_edit(args: argparse.Namespace) -> int:
+    """BLITZ!'s editor, or a Forest Fire board's own window (editor/games/forestfire)."""
+    if args.file and _peek_game(args.file) == "forestfire":
+        return _lazy("fireground.editor.games.forestfire.window", "cli_edit")(args)
+    return _lazy("fireground.editor.app", "cli_edit")(args)
+
+
 def _cmd_games(args: argparse.Namespace) -> int:
     from fireground.engine.core.packs import available_packs
 
@@ -194,7 +201,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--out", default=None, metavar="REPORT.pdf")
     c.add_argument("--json", action="store_true")
 
-    c = cmd("edit", _lazy("fireground.editor.app", "cli_edit"), "open the scenario editor")
+    c = cmd("edit", _routed_edit, "open the scenario editor")
     c.add_argument("file", nargs="?")
     c.add_argument("--screenshot", metavar="PNG", default=None)
 

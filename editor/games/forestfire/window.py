@@ -3,6 +3,8 @@ a test turn with a policy per side, or a human seat that clicks the legal decisi
 
 from __future__ import annotations
 
+import argparse
+import sys
 from pathlib import Path
 
 from PySide6.QtWidgets import (
@@ -253,3 +255,26 @@ def open_board(path: str) -> ForestFireWindow:
     w.show()
     _OPEN.append(w)
     return w
+
+
+def cli_edit(args: argparse.Namespace) -> int:
+    """``fireground edit FILE`` for a Forest Fire scenario (``--screenshot PNG`` too)."""
+    from PySide6.QtWidgets import QApplication
+
+    from fireground.engine.errors import ScenarioError
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    try:
+        w = open_board(args.file)
+    except ScenarioError as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"{args.file}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    shot = getattr(args, "screenshot", None)
+    if shot:
+        w.resize(1000, 650)
+        app.processEvents()
+        return 0 if w.grab().save(shot) else 1
+    return int(app.exec())

@@ -88,3 +88,21 @@ def test_screenshot(qtbot, win, tmp_path: Path) -> None:  # type: ignore[no-unty
     path = tmp_path / "ff-editor.png"
     assert win.grab().save(str(path))
     assert path.stat().st_size > 1000
+
+
+def test_fireground_edit_opens_a_forest_fire_file(tmp_path: Path) -> None:
+    """In a child process with faulthandler on, as the editor's other CLI tests do."""
+    import os
+    import subprocess
+    import sys
+
+    repo = Path(__file__).resolve().parents[3]
+    shot = tmp_path / "edit.png"
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", PYTHONFAULTHANDLER="1")
+    r = subprocess.run(
+        [sys.executable, "-m", "fireground", "edit", str(repo / "examples" / "forestfire.fg.yaml"),
+         "--screenshot", str(shot)],
+        env=env, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    assert shot.stat().st_size > 1000
