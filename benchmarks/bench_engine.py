@@ -16,6 +16,7 @@ from pathlib import Path
 from fireground.engine.board.graph import build_graph
 from fireground.engine.board.model import Scenario
 from fireground.engine.play.simulate import new_game
+from fireground.engine.scenario.envelope import blitz_examples
 from fireground.engine.scenario.io import load_scenario
 from fireground.engine.scenario.synthetic import synthetic_city
 
@@ -60,7 +61,7 @@ def bench(name: str, scenario: Scenario, turns: int, seed: int = 1940) -> None:
 
 def main() -> int:
     turns = int(sys.argv[1]) if len(sys.argv) > 1 else 60
-    examples = sorted(EXAMPLES.glob("*.fg.yaml"))
+    examples = blitz_examples(EXAMPLES)
     if examples:
         loaded = [load_scenario(p) for p in examples]
         largest = max(loaded, key=lambda s: sum(1 for _ in s.locations()))

@@ -16,6 +16,7 @@ sys.path.insert(0, str(REPO / "tests" / "export"))
 
 from export_scenarios import grid_scenario  # noqa: E402
 
+from fireground.engine.scenario.envelope import blitz_examples  # noqa: E402
 from fireground.engine.scenario.io import load_scenario  # noqa: E402
 from fireground.export.kit import register_fonts  # noqa: E402
 from fireground.export.pack import export_pack  # noqa: E402
@@ -23,7 +24,7 @@ from fireground.export.plans import write_plans  # noqa: E402
 
 
 def largest_example() -> Path:
-    files = sorted((REPO / "examples").glob("*.fg.yaml"))
+    files = blitz_examples(REPO / "examples")
     return max(files, key=lambda p: len(load_scenario(p).areas))
 
 

@@ -179,12 +179,18 @@ class MainWindow(FilesMixin, ActionsMixin, QMainWindow):
         self.resizeDocks([self.issues_dock], [170], Qt.Vertical)
         self.issues.locate.connect(self._locate)
 
+    def _new_forestfire(self) -> None:
+        from .games.forestfire.window import open_new_board
+
+        open_new_board(self)
+
     def _build_menus(self) -> None:
         #: Every action the menus made, so a new document's menus can replace them.
         self._menu_actions: list[QAction] = []
         mb = self.menuBar()
         f = mb.addMenu("&File")
         self._act(f, "&New", self.new_file, QKeySequence.New)
+        self._act(f, "New &Forest Fire board…", self._new_forestfire)
         self._act(f, "&Open…", self.open_dialog, QKeySequence.Open)
         self.recent_menu = f.addMenu("Open &Recent")
         self._fill_recent()

@@ -31,6 +31,81 @@ def _lazy(module: str, func: str) -> Handler:
     return run
 
 
+def _peek_game(path: str) -> str:
+    """The game a scenario file is for (its top-level ``game:`` key; BLITZ! when none).
+    An unreadable file, or a bad ``game:`` value, goes to BLITZ!'s loader, which reports
+    the problem with its place."""
+    from fireground.engine.core.errors import ScenarioError
+    from fireground.engine.scenario.envelope import game_of
+
+    try:
+        with open(path, "rb") as f:
+            data = f.read(1 << 20)
+        return game_of(data, path)
+    except (OSError, ScenarioError):
+        return "blitz"
+
+
+def _routed(command: str, blitz: Handler) -> Handler:
+    """A handler that hands a scenario of another game to its pack's ``cli_<command>``
+    and keeps BLITZ!'s own path unchanged."""
+
+    def run(args: argparse.Namespace) -> int:
+        game = _peek_game(args.file)
+        if game == "blitz":
+            if getattr(args, "policy", None):
+                from fireground.engine.core.errors import UsageError
+
+                raise UsageError("--policy: BLITZ! plays by standing orders and has no sides")
+            if command == "analyze" and args.games is None:
+                args.games = 1000
+            return blitz(args)
+        from fireground.engine.core.packs import load_pack
+
+        result: int = getattr(load_pack(game), f"cli_{command}")(args)
+        return result
+
+    return run
+
+
+def _routed_export(args: argparse.Namespace) -> int:
+    """BLITZ!'s export, or the printed aids of the file's game (export/games/<id>/pack.py)."""
+    game = _peek_game(args.file)
+    if game == "blitz":
+        return _lazy("fireground.export.pack", "cli_export")(args)
+    from fireground.engine.core.packs import load_pack
+
+    load_pack(game)  # an unknown game is refused by name
+    return _lazy(f"fireground.export.games.{game}.pack", "cli_export")(args)
+
+
+def _routed_edit(args: argparse.Namespace) -> int:
+    """BLITZ!'s editor, or a Forest Fire board's own window (editor/games/forestfire)."""
+    if args.file and _peek_game(args.file) == "forestfire":
+        return _lazy("fireground.editor.games.forestfire.window", "cli_edit")(args)
+    return _lazy("fireground.editor.app", "cli_edit")(args)
+
+
+def _cmd_new(args: argparse.Namespace) -> int:
+    if args.game == "blitz":
+        return _lazy("fireground.commands", "cmd_new")(args)
+    from fireground.engine.core.errors import UsageError
+    from fireground.engine.core.packs import load_pack
+
+    pack = load_pack(args.game)
+    if args.template != "blank":
+        raise UsageError(f"--template: {args.game} has no templates (leave it out)")
+    text = pack.new_scenario({})
+    try:
+        fd = os.open(args.file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    except FileExistsError:
+        raise UsageError(f"{args.file}: already exists (not overwritten)") from None
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(text)
+    print(f"{args.file}: new {pack.title} scenario")
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="fireground",
@@ -52,14 +127,19 @@ def build_parser() -> argparse.ArgumentParser:
     )
     c.add_argument("--out", default="fireground-demo", help="output folder")
 
-    c = cmd("check", _lazy("fireground.commands", "cmd_check"), "validate a scenario")
+    c = cmd(
+        "check",
+        _routed("check", _lazy("fireground.commands", "cmd_check")),
+        "validate a scenario",
+    )
     c.add_argument("file")
     c.add_argument("--json", action="store_true", help="print findings as JSON")
 
     c = cmd(
         "simulate",
-        _lazy("fireground.simulate", "cmd_simulate"),
-        "play turns with the standing-orders autopilot",
+        _routed("simulate", _lazy("fireground.simulate", "cmd_simulate")),
+        "play turns with the standing-orders autopilot (or, for a game with sides, "
+        "with a policy per side)",
     )
     c.add_argument("file")
     c.add_argument("--turns", type=int, default=None)
@@ -67,8 +147,14 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--log", metavar="FILE.json", default=None, help="write the turn log")
     c.add_argument("--orders", metavar="FILE", default=None, help="explicit player orders")
     c.add_argument("--json", action="store_true", help="print the scorecard as JSON")
+    c.add_argument(
+        "--policy",
+        action="append",
+        metavar="SIDE=NAME",
+        help="a side's player, e.g. fire=search (games with sides, such as forestfire)",
+    )
 
-    c = cmd("export", _lazy("fireground.export.pack", "cli_export"), "write the play-aid PDFs")
+    c = cmd("export", _routed_export, "write the play-aid PDFs")
     c.add_argument("file")
     c.add_argument("--out", required=True, metavar="DIR")
     c.add_argument(
@@ -89,11 +175,19 @@ def build_parser() -> argparse.ArgumentParser:
 
     c = cmd(
         "analyze",
-        _lazy("fireground.analyze", "cmd_analyze"),
+        _routed("analyze", _lazy("fireground.analyze", "cmd_analyze")),
         "Monte Carlo balance analysis",
     )
     c.add_argument("file")
-    c.add_argument("--games", type=int, default=1000)
+    c.add_argument(
+        "--games", type=int, default=None, help="games (per policy pair); default 1000 (BLITZ!)"
+    )
+    c.add_argument(
+        "--policy",
+        action="append",
+        metavar="SIDE=NAME",
+        help="a side's player (forestfire); without it, every pair of policies",
+    )
     c.add_argument("--seed", type=int, default=None)
     c.add_argument("--turns", type=int, default=None)
     c.add_argument("--no-response", action="store_true")
@@ -127,7 +221,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--out", default=None, metavar="REPORT.pdf")
     c.add_argument("--json", action="store_true")
 
-    c = cmd("edit", _lazy("fireground.editor.app", "cli_edit"), "open the scenario editor")
+    c = cmd("edit", _routed_edit, "open the scenario editor")
     c.add_argument("file", nargs="?")
     c.add_argument("--screenshot", metavar="PNG", default=None)
 
@@ -139,9 +233,10 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("input", metavar="IN")
     c.add_argument("output", metavar="OUT", nargs="?")
 
-    c = cmd("new", _lazy("fireground.commands", "cmd_new"), "start a scenario from a template")
+    c = cmd("new", _cmd_new, "start a scenario from a template")
     c.add_argument("file")
     c.add_argument("--template", default="blank")
+    c.add_argument("--game", default="blitz", help="the game pack (see `fireground games`)")
 
     c = cmd(
         "import-geojson",
@@ -225,7 +320,7 @@ def _out_of_range(args: argparse.Namespace) -> str | None:
     if turns is not None and turns > MAX_TURNS:
         return f"--turns must be at most {MAX_TURNS}, got {turns}"
     if args.command in ("analyze", "sweep"):
-        if args.games > MAX_GAMES:
+        if args.games is not None and args.games > MAX_GAMES:
             return f"--games must be at most {MAX_GAMES:,}, got {args.games}"
         if args.seed is not None and args.seed < 0:
             return f"--seed must be 0 or more, got {args.seed}"
@@ -246,6 +341,11 @@ def _report(exc: Exception) -> int:
     if isinstance(exc, OSError):
         where = exc.filename or ""
         print(f"{where}: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_USAGE
+    from fireground.engine.core.packs import UnknownGameError
+
+    if isinstance(exc, UnknownGameError):
+        print(f"fireground: {exc}", file=sys.stderr)
         return EXIT_USAGE
     if isinstance(exc, ValueError):
         print(f"fireground: {exc}", file=sys.stderr)

@@ -1,0 +1,1 @@
+"""Game packs: one subpackage per game, found through the ``fireground.games`` entry points."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+from pathlib import Path
 from typing import Any
 
 from ..core.errors import ScenarioError
@@ -53,3 +54,17 @@ def load_game_scenario(path: str | os.PathLike[str]) -> tuple[GamePack, Any]:
         line, col = position(root, ("game",))
         raise ScenarioError.at(filename, line, col, f"game: {exc}") from None
     return pack, pack.load_scenario(filename)
+
+
+def blitz_examples(folder: Path) -> list[Path]:
+    """The BLITZ! scenarios of a folder (``*.fg.yaml`` without another ``game:``), sorted:
+    examples/ holds every game's examples side by side."""
+    out = []
+    for p in sorted(folder.glob("*.fg.yaml")):
+        try:
+            game = game_of(p.read_bytes(), str(p))
+        except ScenarioError:
+            continue
+        if game == DEFAULT_GAME:
+            out.append(p)
+    return out

@@ -12,9 +12,10 @@ import pytest
 from fireground.engine.games.blitz.memos import HOSE_STEPS
 from fireground.engine.games.blitz.reach import hose_steps
 from fireground.engine.play.simulate import new_game
+from fireground.engine.scenario.envelope import blitz_examples
 from fireground.engine.scenario.io import load_scenario
 
-EXAMPLES = sorted((Path(__file__).resolve().parents[2] / "examples").glob("*.fg.yaml"))
+EXAMPLES = blitz_examples(Path(__file__).resolve().parents[2] / "examples")
 
 
 def _by_search(ctx, sources, targets, limit):

@@ -19,6 +19,7 @@ from fireground.engine.core.errors import ScenarioError
 from fireground.engine.core.yamlsafe import parse
 from fireground.engine.scenario import migrate
 from fireground.engine.scenario.emit import dump_scenario, text
+from fireground.engine.scenario.envelope import blitz_examples
 from fireground.engine.scenario.io import json_schema, load_scenario, loads_scenario, save_scenario
 
 REPO = Path(__file__).resolve().parents[2]
@@ -58,7 +59,7 @@ def test_round_trip_of_generated_scenarios(s: Scenario) -> None:
 
 
 def test_example_files_round_trip() -> None:
-    for path in sorted((REPO / "examples").glob("*.fg.yaml")):
+    for path in blitz_examples(REPO / "examples"):
         s = load_scenario(path)
         assert loads_scenario(dump_scenario(s)) == s, path.name
 
@@ -288,7 +289,7 @@ def test_examples_validate_against_the_schema() -> None:
     jsonschema = pytest.importorskip("jsonschema")
     schema = json_schema()
     jsonschema.Draft7Validator.check_schema(schema)
-    for path in sorted((REPO / "examples").glob("*.fg.yaml")):
+    for path in blitz_examples(REPO / "examples"):
         data = json.loads(json.dumps(parse(path.read_text(encoding="utf-8"), str(path))))
         jsonschema.Draft7Validator(schema).validate(data)
 

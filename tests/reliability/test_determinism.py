@@ -18,8 +18,10 @@ from pathlib import Path
 
 import pytest
 
+from fireground.engine.scenario.envelope import blitz_examples
+
 REPO = Path(__file__).resolve().parents[2]
-EXAMPLES = sorted((REPO / "examples").glob("*.fg.yaml"))
+EXAMPLES = blitz_examples(REPO / "examples")
 HASH_SEEDS = ("0", "1", "12345")
 
 pytestmark = pytest.mark.slow

@@ -34,6 +34,7 @@ from fireground.engine.core.errors import ScenarioError
 from fireground.engine.core.yamlsafe import parse
 from fireground.engine.games.blitz.checks.run import check
 from fireground.engine.scenario.emit import dump_scenario
+from fireground.engine.scenario.envelope import blitz_examples
 from fireground.engine.scenario.io import loads_scenario
 
 REPO = Path(__file__).resolve().parents[2]
@@ -44,7 +45,7 @@ from strategies import scenarios  # noqa: E402
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
 
 FILE = "fuzzed.fg.yaml"
-EXAMPLES = {p.name: p.read_bytes() for p in sorted((REPO / "examples").glob("*.fg.yaml"))}
+EXAMPLES = {p.name: p.read_bytes() for p in blitz_examples(REPO / "examples")}
 SMALLEST = min(EXAMPLES.values(), key=len)
 
 

@@ -18,10 +18,11 @@ from pathlib import Path
 import pytest
 
 from fireground.engine.play.simulate import new_game
+from fireground.engine.scenario.envelope import blitz_examples
 from fireground.engine.scenario.io import load_scenario
 
 HERE = Path(__file__).resolve().parent
-EXAMPLES = sorted((HERE.parents[2] / "examples").glob("*.fg.yaml"))
+EXAMPLES = blitz_examples(HERE.parents[2] / "examples")
 SEED, TURNS = 1940, 10
 #: the smallest example, for the tests that start subprocesses
 SMALL = sorted(EXAMPLES, key=lambda p: p.stat().st_size)[:1]

@@ -19,9 +19,10 @@ from fireground.engine.games.blitz.memos import (
 )
 from fireground.engine.games.blitz.reach import danger, foot
 from fireground.engine.play.simulate import new_game
+from fireground.engine.scenario.envelope import blitz_examples
 from fireground.engine.scenario.io import load_scenario
 
-EXAMPLES = sorted((Path(__file__).resolve().parents[3] / "examples").glob("*.fg.yaml"))
+EXAMPLES = blitz_examples(Path(__file__).resolve().parents[3] / "examples")
 
 
 def plain_dijkstra(ctx, state, start, budget, weight, goal=None, goals=None):

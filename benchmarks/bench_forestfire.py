@@ -1,0 +1,58 @@
+"""Benchmark of Forest Fire's ``search`` player: seconds per decision on the default board
+(the issue asks for at most 1 s), from both seats against ``greedy``, and games per second
+of each policy pair.
+
+Run: ``.venv/bin/python benchmarks/bench_forestfire.py [--games N]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+from fireground.engine.games.forestfire.play import play_game
+from fireground.engine.games.forestfire.policies import SearchPolicy
+from fireground.engine.games.forestfire.scenario import default_setup
+
+
+class Timed:
+    """A search player that records the time of each decision it had to think about."""
+
+    def __init__(self, seed: int) -> None:
+        self.inner = SearchPolicy(seed)
+        self.times: list[float] = []
+
+    def __call__(self, st, legal, rules):  # type: ignore[no-untyped-def]
+        t = time.perf_counter()
+        a = self.inner(st, legal, rules)
+        if len(legal) > 1:
+            self.times.append(time.perf_counter() - t)
+        return a
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--games", type=int, default=10)
+    n = ap.parse_args().games
+    s = default_setup()
+    rules = s.rules()
+    for seat in ("fire", "chief"):
+        times: list[float] = []
+        t0 = time.perf_counter()
+        for g in range(n):
+            p = Timed(g)
+            other = "chief" if seat == "fire" else "fire"
+            play_game(s, rules, {seat: p, other: "greedy"}, g)  # type: ignore[dict-item]
+            times += p.times
+        el = time.perf_counter() - t0
+        times.sort()
+        print(
+            f"search as {seat}: {len(times)} decisions in {n} games ({el:.1f} s): "
+            f"mean {1000 * statistics.mean(times):.1f} ms, "
+            f"p99 {1000 * times[int(0.99 * (len(times) - 1))]:.1f} ms, max {1000 * times[-1]:.1f} ms"
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""Per-game editor parts (one subpackage per game pack)."""

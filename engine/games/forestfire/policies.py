@@ -1,0 +1,154 @@
+"""Players for either side of Forest Fire: ``random``, ``greedy`` and ``search``.
+
+A policy is called with the state, the legal decisions and the rules, and returns one of
+the decisions. Each owns its random source, seeded by the game (never the game's dice), so
+a game with the same seed replays byte for byte.
+
+- ``random``: any legal decision, uniformly.
+- ``greedy``: one-step look-ahead: the decision whose result (averaged over a spray's
+  hit and miss) has the best :func:`~.evaluate.utility` for its side.
+- ``search``: Monte Carlo search over the spray dice: for each legal decision it plays
+  ``rollouts`` continuations to the end of the next round with ``greedy`` on both sides
+  (the same dice streams for every decision, so they are compared on equal luck), scores
+  each with :func:`~.evaluate.utility` and takes the best mean. This is one step of policy
+  improvement over ``greedy``; its move budget (``budget`` decisions played in rollouts,
+  shared among the candidates) bounds the time per decision. The rollouts' dice are seeded
+  from the position and the policy's seed, so its choice is a function of the position.
+"""
+
+from __future__ import annotations
+
+import random
+import zlib
+from collections.abc import Callable
+
+from .evaluate import utility
+from .rules import Rules
+from .state import FIRE, Action, State
+from .steps import legal_actions, outcomes, play_out
+
+Policy = Callable[[State, list[Action], Rules], Action]
+
+
+class RandomPolicy:
+    name = "random"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def __call__(self, st: State, legal: list[Action], rules: Rules) -> Action:
+        return legal[self.rng.randrange(len(legal))]
+
+
+def greedy_choice(st: State, legal: list[Action], rules: Rules) -> Action:
+    """The decision with the best one-step value for the side to move (first on ties)."""
+    if len(legal) == 1:
+        return legal[0]
+    sign = 1.0 if st.side == FIRE else -1.0
+    best, best_v = legal[0], -2.0
+    for a in legal:
+        v = sum(p * utility(s, rules) for p, s in outcomes(st, a, rules)) * sign
+        if v > best_v + 1e-12:
+            best, best_v = a, v
+    return best
+
+
+class GreedyPolicy:
+    name = "greedy"
+
+    def __init__(self, seed: int = 0) -> None:
+        pass
+
+    def __call__(self, st: State, legal: list[Action], rules: Rules) -> Action:
+        return greedy_choice(st, legal, rules)
+
+
+class _StreamDice:
+    """Dice from a private random source (a rollout's luck, not the game's)."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.r = rng.random
+
+    def die(self) -> int:
+        return int(self.r() * 6) + 1
+
+
+class SearchPolicy:
+    """Monte Carlo search with greedy rollouts (see the module docstring)."""
+
+    name = "search"
+
+    def __init__(self, seed: int = 0, rollouts: int = 12, budget: int = 6000,
+                 rounds_ahead: int = 1) -> None:  # fmt: skip
+        self.seed = seed
+        self.rollouts = rollouts
+        self.budget = budget
+        self.rounds_ahead = rounds_ahead
+        #: greedy's choice per position met in rollouts (greedy is deterministic, and
+        #: rollouts meet the same positions again and again)
+        self._memo: dict[State, Action] = {}
+
+    def __call__(self, st: State, legal: list[Action], rules: Rules) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        sign = 1.0 if st.side == FIRE else -1.0
+        # The rollouts' luck depends on the position and the policy's seed only, so the
+        # choice is a function of the position (the exact solver can replay it).
+        rng = random.Random(zlib.crc32(repr(st).encode()) ^ self.seed)
+        seeds = [rng.getrandbits(32) for _ in range(self.rollouts)]
+        horizon = st.round + self.rounds_ahead
+        me = st.side
+        per_action = max(1, self.budget // len(legal))
+        best, best_v = legal[0], -2.0
+        for a in legal:
+            total = 0.0
+            steps_left = per_action
+            n = 0
+            for sd in seeds:
+                if steps_left <= 0 and n:
+                    break
+                v, used = self._rollout(st, a, rules, sd, horizon, me)
+                steps_left -= used
+                total += v
+                n += 1
+            v = sign * total / n
+            if v > best_v + 1e-12:
+                best, best_v = a, v
+        return best
+
+    def _rollout(
+        self, st: State, a: Action, rules: Rules, seed: int, horizon: int, me: str
+    ) -> tuple[float, int]:
+        """One continuation after ``a``: greedy play until the deciding side's turn comes
+        round again ``rounds_ahead`` rounds later (or the game ends)."""
+        dice = _StreamDice(random.Random(seed))
+        s = play_out(st, a, rules, dice)
+        used = 1
+        memo = self._memo
+        while not s.over and (s.round < horizon or s.side != me):
+            if s.round > horizon:
+                break
+            choice = memo.get(s)
+            if choice is None:
+                choice = greedy_choice(s, legal_actions(s, rules), rules)
+                if len(memo) > 200_000:
+                    memo.clear()
+                memo[s] = choice
+            s = play_out(s, choice, rules, dice)
+            used += 1
+        return utility(s, rules), used
+
+
+POLICIES: dict[str, type[RandomPolicy] | type[GreedyPolicy] | type[SearchPolicy]] = {
+    "random": RandomPolicy,
+    "greedy": GreedyPolicy,
+    "search": SearchPolicy,
+}
+
+
+def make_policy(name: str, seed: int) -> Policy:
+    """A fresh policy by name (``random``, ``greedy``, ``search``)."""
+    if name not in POLICIES:
+        raise KeyError(name)
+    p: Policy = POLICIES[name](seed)
+    return p

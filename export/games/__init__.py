@@ -1,0 +1,1 @@
+"""Per-game printed aids (one subpackage per game pack)."""
