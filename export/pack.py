@@ -58,12 +58,12 @@ def export_pack(
 ) -> list[Path]:
     """Write the chosen documents into ``out_dir``; their paths, in pack order. Each name
     starts with its kind (``plans-…pdf``). ``fmt`` svg/png applies to the plans."""
-    from .briefing import write_briefing
-    from .cards import write_cards
-    from .counters import write_counters
+    from .games.blitz.briefing import write_briefing
+    from .games.blitz.cards import write_cards
+    from .games.blitz.counters import write_counters
+    from .games.blitz.reference import write_reference
+    from .games.blitz.turn_report import write_turn_report
     from .plans import write_plans
-    from .reference import write_reference
-    from .turn_report import write_turn_report
 
     kinds = parse_only(only)
     if paper.lower() not in ("a4", "letter"):

@@ -14,8 +14,8 @@ from pdfread import rects
 from pypdf import PdfReader
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
-from fireground.export import cards as cards_mod
-from fireground.export.cards import Card, cards_for, plan_sheet, write_cards
+from fireground.export.games.blitz import cards as cards_mod
+from fireground.export.games.blitz.cards import Card, cards_for, plan_sheet, write_cards
 from fireground.export.kit import FONT, FONT_BOLD, fit_lines
 from fireground.export.layout import MM, layout
 

@@ -15,11 +15,17 @@ from pypdf import PdfReader
 from fireground.engine.board.model import LocationValue
 from fireground.engine.core.errors import UsageError
 from fireground.export import layout as layout_mod
-from fireground.export.briefing import write_briefing
-from fireground.export.counters import counter_counts, counter_side, write_counters
+from fireground.export.games.blitz.briefing import write_briefing
+from fireground.export.games.blitz.counters import counter_counts, counter_side, write_counters
+from fireground.export.games.blitz.reference import (
+    Rules,
+    describe,
+    fill,
+    value_rows,
+    write_reference,
+)
 from fireground.export.layout import MM, LayoutError, evaluate, layout, resolved
 from fireground.export.pack import KINDS, export_pack, parse_only
-from fireground.export.reference import Rules, describe, fill, value_rows, write_reference
 
 
 def text_of(path: Path) -> str:
@@ -203,13 +209,14 @@ def test_no_coordinates_in_renderers() -> None:
     """Renderers take geometry from layouts: no mm literals in the drawing modules."""
     src = Path(layout_mod.__file__).parent
     for mod in (
-        "cards.py",
+        "games/blitz/cards.py",
         "plans.py",
         "plansheet.py",
         "plantiles.py",
-        "counters.py",
-        "reference.py",
-        "briefing.py",
+        "games/blitz/counters.py",
+        "games/blitz/reference.py",
+        "games/blitz/briefing.py",
+        "games/blitz/turn_report.py",
         "mapdraw.py",
         "maplabels.py",
         "mapmarks.py",

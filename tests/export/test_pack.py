@@ -12,8 +12,8 @@ from pypdf import PdfReader
 
 from fireground.cli import main
 from fireground.engine.board.model import Area, AreaKind, Building, Scenario
+from fireground.export.games.blitz.turn_report import event_text, write_turn_report
 from fireground.export.pack import export_pack
-from fireground.export.turn_report import event_text, write_turn_report
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 

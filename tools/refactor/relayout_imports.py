@@ -3,7 +3,8 @@
 For a branch written against the old paths and merged after the restructure: git's rename
 detection carries its edits into the moved files, but a new import line there (or in a
 test) still names an old module. This rewrites every import that does not resolve in the
-new layout, using the table below (the same as the table in docs/architecture.md), and
+new layout, using the table below (the same as the table in docs/architecture.md; and
+BLITZ!'s documents, moved from export/ to export/games/blitz/), and
 leaves every import that resolves alone, so it is safe to re-run. Run from the repository
 root, then ``ruff check --fix --select I`` and ``ruff format``; it prints what it changed.
 
@@ -58,6 +59,17 @@ def exists(mod: str) -> bool:
     """Whether ``fireground.engine.<mod>`` is a module or package in the working tree."""
     base = ENGINE.joinpath(*mod.split(".")) if mod else ENGINE
     return base.with_suffix(".py").is_file() or (base / "__init__.py").is_file()
+
+
+def resolves(target: str, node: ast.ImportFrom) -> bool:
+    """Whether ``from <target> import <names>`` means the same in the new layout: the module
+    exists, and where an old module's name is now a package (``scenario``), every name is
+    one of its submodules."""
+    if not exists(target):
+        return False
+    if not target or target in MOVED:
+        return all(exists(f"{target}.{a.name}".strip(".")) for a in node.names)
+    return True
 
 
 def new_name(old: str) -> str | None:
@@ -119,12 +131,12 @@ def fix_file(path: Path) -> bool:
             continue
         if node.level and in_engine:
             target = resolve(node.level, node.module, package)
-            if exists(target):
+            if resolves(target, node):
                 continue
             old_target = resolve(node.level, node.module, old_package)
         elif not node.level and (node.module or "").startswith("fireground.engine"):
             target = (node.module or "").removeprefix("fireground.engine").lstrip(".")
-            if exists(target) and (target or all(exists(a.name) for a in node.names)):
+            if resolves(target, node):
                 continue
             old_target = target
         else:
@@ -181,6 +193,56 @@ def fix_file(path: Path) -> bool:
     return False
 
 
+#: BLITZ!'s documents that moved from export/ to export/games/blitz/
+EXPORT_MOVED = ("briefing", "cards", "counters", "reference", "turn_report")
+EXPORT_BLITZ = Path("export/games/blitz")
+
+
+def fix_export_file(path: Path) -> bool:
+    """The same for the exporter: imports between export/ and export/games/blitz/ that no
+    longer resolve, and ``fireground.export.<document>`` names."""
+    text = path.read_text(encoding="utf-8")
+    new = text
+    if path.parent == EXPORT_BLITZ:
+
+        def up(m: re.Match[str]) -> str:
+            indent, name, rest = m.group(1), m.group(2), m.group(3)
+            if (EXPORT_BLITZ / f"{name}.py").exists():
+                return m.group(0)
+            return f"{indent}from ...{name} import{rest}"
+
+        new = re.sub(r"^(\s*)from \.(\w+) import(.*)$", up, new, flags=re.MULTILINE)
+
+        def up_module(m: re.Match[str]) -> str:
+            names = [n.strip().split(" as ")[0] for n in m.group(2).split(",")]
+            if all((EXPORT_BLITZ / f"{n}.py").exists() for n in names):
+                return m.group(0)
+            return f"{m.group(1)}from ... import {m.group(2)}"
+
+        new = re.sub(r"^(\s*)from \. import (.*)$", up_module, new, flags=re.MULTILINE)
+    elif path.parent == Path("export"):
+        for doc in EXPORT_MOVED:
+            new = re.sub(
+                rf"^(\s*)from \.{doc} import",
+                rf"\1from .games.blitz.{doc} import",
+                new,
+                flags=re.MULTILINE,
+            )
+    for doc in EXPORT_MOVED:
+        new = re.sub(rf"fireground\.export\.{doc}\b", f"fireground.export.games.blitz.{doc}", new)
+        new = re.sub(
+            rf"^(\s*)from fireground\.export import {doc}\b",
+            rf"\1from fireground.export.games.blitz import {doc}",
+            new,
+            flags=re.MULTILINE,
+        )
+    if new != text:
+        path.write_text(new, encoding="utf-8")
+        print(f"{path}: export imports moved")
+        return True
+    return False
+
+
 def main(argv: list[str]) -> int:
     roots = [Path(a) for a in argv] or [
         Path(r)
@@ -188,6 +250,7 @@ def main(argv: list[str]) -> int:
     ]
     files = [p for r in roots for p in ([r] if r.is_file() else r.rglob("*.py"))]
     changed = sum(fix_file(p) for p in files if "refactor" not in p.parts)
+    changed += sum(fix_export_file(p) for p in files if "refactor" not in p.parts)
     print(f"{changed} files changed", file=sys.stderr)
     return 0
 

@@ -20,9 +20,9 @@ from reportlab.platypus.flowables import Flowable
 
 from fireground.engine.board.model import Scenario
 
-from . import flow
-from .kit import paper_size
-from .layout import layout
+from ... import flow
+from ...kit import paper_size
+from ...layout import layout
 
 _FIELD = re.compile(r"\{(\+?)([A-Za-z0-9_.]+)\}")
 HOUSE_MARK = "★"

@@ -12,12 +12,12 @@ from reportlab.platypus.flowables import Flowable
 
 from fireground.engine.board.model import Objective, Scenario
 
-from . import flow
+from ... import flow
+from ...kit import paper_size
+from ...layout import Box, Layout, layout
+from ...mapdraw import MapView, Marks, draw_level
+from ...plans import level_extent
 from .cards import unit_catalogue
-from .kit import paper_size
-from .layout import Box, Layout, layout
-from .mapdraw import MapView, Marks, draw_level
-from .plans import level_extent
 
 
 def fit_map(

@@ -19,8 +19,8 @@ from reportlab.pdfgen.canvas import Canvas
 
 from fireground.engine.board.model import ForceUnit, Scenario
 
-from .kit import crop_marks, draw_text, fill_box, new_canvas, paper_size
-from .layout import Box, Layout, layout
+from ...kit import crop_marks, draw_text, fill_box, new_canvas, paper_size
+from ...layout import Box, Layout, layout
 
 
 @dataclass(frozen=True)

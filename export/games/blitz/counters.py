@@ -11,9 +11,9 @@ from reportlab.pdfgen.canvas import Canvas
 
 from fireground.engine.board.model import Scenario
 
-from . import symbols as sym
-from .kit import FONT, FONT_BOLD, draw_text, new_canvas, paper_size
-from .layout import Layout, layout
+from ... import symbols as sym
+from ...kit import FONT, FONT_BOLD, draw_text, new_canvas, paper_size
+from ...layout import Layout, layout
 
 LABELS = {
     "embers": "EMBERS",

@@ -16,9 +16,9 @@ from reportlab.platypus.flowables import Flowable
 
 from fireground.engine.board.model import Scenario
 
-from . import flow
+from ... import flow
+from ...mapdraw import Marks, draw_summary
 from .briefing import fit_map, report_page
-from .mapdraw import Marks, draw_summary
 
 #: How each rule's roll reads; {at}/{src}/{dst} are locations, {dice} the raw dice.
 PHRASES: Mapping[str, tuple[str, str]] = {
