@@ -9,11 +9,13 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 from fireground.engine.errors import UsageError
 from fireground.engine.scenario import Scenario
+
+from .plansel import parse_buildings, parse_levels
 
 KINDS: tuple[str, ...] = ("plans", "cards", "reference", "counters", "turns", "briefing")
 DEFAULT_TURNS = 6
@@ -55,9 +57,15 @@ def export_pack(
     fmt: str = "pdf",
     stem: str | None = None,
     dpi: int = 100,
+    levels: str | Sequence[int] | None = None,
+    buildings: str | Sequence[str] | None = None,
+    with_start: bool = False,
+    report: Callable[[str], None] | None = None,
 ) -> list[Path]:
     """Write the chosen documents into ``out_dir``; their paths, in pack order. Each name
-    starts with its kind (``plans-…pdf``). ``fmt`` svg/png applies to the plans."""
+    starts with its kind (``plans-…pdf``). ``fmt`` svg/png applies to the plans;
+    ``levels``, ``buildings`` and ``with_start`` choose what the plans show, and ``report``
+    hears their page count per level before they are written."""
     from .briefing import write_briefing
     from .cards import write_cards
     from .counters import write_counters
@@ -74,6 +82,12 @@ def export_pack(
         raise UsageError(f"--format: unknown format {fmt!r}")
     if not 10 <= dpi <= 1200:
         raise UsageError(f"--dpi must be between 10 and 1200, got {dpi}")
+    if fit and fmt != "pdf" and "plans" in kinds:
+        raise UsageError(
+            f"--fit applies to PDF plans only; {fmt.upper()} plans are always at table scale"
+        )
+    level_list = parse_levels(levels)
+    building_list = parse_buildings(buildings)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     base = stem or slug(
@@ -85,11 +99,31 @@ def export_pack(
         path = out / f"{kind}-{base}.pdf"
         if kind == "plans":
             if fmt == "pdf":
-                written.append(write_plans(scenario, path, paper, fit=fit))
+                written.append(
+                    write_plans(
+                        scenario,
+                        path,
+                        paper,
+                        fit=fit,
+                        levels=level_list,
+                        buildings=building_list,
+                        with_start=with_start,
+                        report=report,
+                    )
+                )
             else:
                 from .plans_image import export_plan_images
 
-                written += export_plan_images(scenario, out, base, fmt, dpi)
+                written += export_plan_images(
+                    scenario,
+                    out,
+                    base,
+                    fmt,
+                    dpi,
+                    levels=level_list,
+                    buildings=building_list,
+                    with_start=with_start,
+                )
         elif kind == "cards":
             written.append(write_cards(scenario, path, paper, bleed=bleed))
         elif kind == "reference":
@@ -110,6 +144,8 @@ def cli_export(args: argparse.Namespace) -> int:
     from fireground.engine.io import load_scenario
 
     only = parse_only(args.only)  # bad usage before any work
+    parse_levels(getattr(args, "levels", None))
+    parse_buildings(getattr(args, "buildings", None))
     scenario = load_scenario(args.file)
     errors = error_lines(scenario, args.file)
     if errors:  # an unplayable scenario makes misleading play aids: refuse, as simulate does
@@ -127,6 +163,10 @@ def cli_export(args: argparse.Namespace) -> int:
         bleed=bool(getattr(args, "bleed", False)),
         fmt=getattr(args, "format", "pdf") or "pdf",
         dpi=int(getattr(args, "dpi", 100)),
+        levels=getattr(args, "levels", None),
+        buildings=getattr(args, "buildings", None),
+        with_start=bool(getattr(args, "with_start", False)),
+        report=lambda line: print(line, file=sys.stderr, flush=True),
     )
     for p in paths:
         print(p)

@@ -101,7 +101,7 @@ def test_svg_and_png_plans_show_what_the_pdf_plan_shows(tmp_path: Path) -> None:
     from PIL import Image
 
     sc = small_scenario()
-    svgs = export_pack(sc, tmp_path, only="plans", fmt="svg")
+    svgs = export_pack(sc, tmp_path, only="plans", fmt="svg", with_start=True)
     ground = next(p for p in svgs if p.name.endswith("level-0.svg"))
     root = ET.parse(ground).getroot()
     ns = "{http://www.w3.org/2000/svg}"
@@ -122,7 +122,7 @@ def test_svg_and_png_plans_show_what_the_pdf_plan_shows(tmp_path: Path) -> None:
     assert float(root.get("height").removesuffix("mm")) == pytest.approx(vb[3] * 10)
     (png,) = [
         p
-        for p in export_pack(sc, tmp_path / "png", only="plans", fmt="png")
+        for p in export_pack(sc, tmp_path / "png", only="plans", fmt="png", with_start=True)
         if p.name.endswith("level-0.png")
     ]
     img = Image.open(png).convert("RGB")
