@@ -129,7 +129,7 @@ def export_pack(
         elif kind == "reference":
             written.append(write_reference(scenario, path, paper))
         elif kind == "counters":
-            written.append(write_counters(scenario, path, paper))
+            written.append(write_counters(scenario, path, paper, seed=seed))
         elif kind == "turns":
             n = turns if turns is not None else min(DEFAULT_TURNS, scenario.turns)
             written.append(write_turn_report(scenario, path, paper, turns=n, seed=seed))

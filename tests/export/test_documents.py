@@ -16,7 +16,7 @@ from fireground.engine.errors import UsageError
 from fireground.engine.scenario import LocationValue
 from fireground.export import layout as layout_mod
 from fireground.export.briefing import write_briefing
-from fireground.export.counters import counter_counts, counter_side, write_counters
+from fireground.export.counters import counter_counts, counter_side, extra_items, write_counters
 from fireground.export.layout import MM, LayoutError, evaluate, layout, resolved
 from fireground.export.pack import KINDS, export_pack, parse_only
 from fireground.export.reference import Rules, describe, fill, value_rows, write_reference
@@ -98,7 +98,7 @@ def test_values_table_text_and_house_rules_come_from_the_data(tmp_path: Path, mo
 # -- counters ------------------------------------------------------------------------------
 def test_counters_sized_for_the_scale_with_all_kinds(tmp_path: Path) -> None:
     sc = small_scenario()
-    path = write_counters(sc, tmp_path / "c.pdf")
+    path = write_counters(sc, tmp_path / "c.pdf", games=0)  # the mix estimated from the map
     r = PdfReader(path, strict=True)
     text = text_of(path)
     for word in (
@@ -121,7 +121,9 @@ def test_counters_sized_for_the_scale_with_all_kinds(tmp_path: Path) -> None:
     ]
     counts = counter_counts(sc, layout("counters_page", *r.pages[0].mediabox[2:]))
     expected = sum(n for key, n in counts.items() if key[0] != "hose")
-    assert len(squares) == expected
+    ladders = extra_items(sc, layout("counters_page", 595, 842))["ladder"]
+    assert len(ladders) == 2  # E1's wheeled escape and T1's turntable; FP1 carries none
+    assert len(squares) == expected + len(ladders)
     bigger = dataclasses.replace(sc, scale=dataclasses.replace(sc.scale, area_cm=15))
     assert counter_side(layout("counters_page", 595, 842), bigger.scale.area_cm) > side
 
