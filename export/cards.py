@@ -9,6 +9,7 @@ back lands behind its own front. ``bleed=True`` prints every card 3 mm larger al
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -19,7 +20,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from fireground.engine.scenario import ForceUnit, Scenario
 
-from .kit import crop_marks, draw_text, fill_box, new_canvas, paper_size
+from .kit import draw_text, fill_box, new_canvas, paper_size
 from .layout import Box, Layout, layout
 
 
@@ -43,23 +44,33 @@ class Sheet:
     bleed: float
     cols: int
     rows: int
+    gutter: float = 0.0  # white space between neighbouring cards' bleed edges
 
     @property
     def per_page(self) -> int:
         return self.cols * self.rows
 
     @property
+    def pitch(self) -> tuple[float, float]:
+        """From one card to the next, across and down."""
+        return (
+            self.card_w + 2 * self.bleed + self.gutter,
+            self.card_h + 2 * self.bleed + self.gutter,
+        )
+
+    @property
     def block(self) -> Box:
-        cw, ch = self.card_w + 2 * self.bleed, self.card_h + 2 * self.bleed
-        w, h = self.cols * cw, self.rows * ch
+        """The cards with their bleed (and the gutters between them)."""
+        px, py = self.pitch
+        w, h = self.cols * px - self.gutter, self.rows * py - self.gutter
         return Box("block", (self.page[0] - w) / 2, (self.page[1] - h) / 2, w, h)
 
     def slot(self, i: int) -> tuple[float, float]:
         """Trim-box origin of the i-th card, filled left to right, top to bottom."""
         row, col = divmod(i, self.cols)
         b = self.block
-        cw, ch = self.card_w + 2 * self.bleed, self.card_h + 2 * self.bleed
-        return (b.x + col * cw + self.bleed, b.top - (row + 1) * ch + self.bleed)
+        px, py = self.pitch
+        return (b.x + col * px + self.bleed, b.top - row * py - self.card_h - self.bleed)
 
     def back_slot(self, i: int) -> tuple[float, float]:
         """The same card's back: mirrored across the page's long-edge fold axis."""
@@ -70,7 +81,8 @@ class Sheet:
 
 
 def plan_sheet(paper: str, bleed: bool) -> tuple[Sheet, Layout]:
-    """Most cards per page (portrait on a tie), at most the layout's ``max_cards``."""
+    """Most cards per page (portrait on a tie), at most the layout's ``max_cards``, inside
+    the layout's margin; with bleed, a gutter of twice the bleed between cards."""
     pw, ph = paper_size(paper)
     name = "card_sheet_bleed" if bleed else "card_sheet"
     card = layout("card_front")
@@ -78,14 +90,15 @@ def plan_sheet(paper: str, bleed: bool) -> tuple[Sheet, Layout]:
     for w, h in ((pw, ph), (ph, pw)):
         lay = layout(name, w, h)
         b, m = lay.length("bleed"), lay.length("min_margin")
-        cw, ch = card.width + 2 * b, card.height + 2 * b
-        cols, rows = int((w - 2 * m) // cw), int((h - 2 * m) // ch)
+        g = 2 * b
+        cw, ch = card.width + 2 * b + g, card.height + 2 * b + g
+        cols, rows = int((w - 2 * m + g) // cw), int((h - 2 * m + g) // ch)
         while cols * rows > int(lay.setting("max_cards", 9)):
             if cols >= rows:
                 cols -= 1
             else:
                 rows -= 1
-        sheet = Sheet((w, h), card.width, card.height, b, cols, rows)
+        sheet = Sheet((w, h), card.width, card.height, b, cols, rows, g)
         if best is None or sheet.per_page > best[0].per_page:
             best = (sheet, lay)
     assert best is not None
@@ -291,29 +304,89 @@ def write_cards(
                     draw_front(c, card, *sheet.slot(i), sheet.bleed)
                 else:
                     draw_back(c, card, *sheet.back_slot(i), sheet.bleed)
-            _marks(c, sheet, lay, len(batch), side)
             note = (
                 "Fronts: cut on the marks."
                 if side == "front"
                 else "Backs: print double-sided, flip on the long edge."
             )
-            draw_text(
+            top = _note(
                 c,
-                lay.box("note"),
+                sheet,
+                lay,
                 f"{note} Print at 100% (actual size). "
                 f"Cards {start + 1}-{start + len(batch)} of {len(cards)}.",
             )
+            _marks(c, sheet, lay, len(batch), side, top)
             c.showPage()
     c.save()
     return path
 
 
-def _marks(c: Canvas, sheet: Sheet, lay: Layout, count: int, side: str) -> None:
+def _note(c: Canvas, sheet: Sheet, lay: Layout, text: str) -> float:
+    """The print note, ``edge`` clear of the paper's edge: under the cards when there is
+    room, else in the wider side margin. Returns the height it takes at the bottom (0 when
+    it went to the side)."""
+    b = sheet.block
+    edge, h = lay.length("edge"), lay.length("note_height")
+    style = lay.box("note").style
+    if b.y - edge >= h + lay.length("mark_gap"):
+        draw_text(c, Box("note", edge, edge, sheet.page[0] - 2 * edge, h, style), text)
+        return edge + h
+    side = b.x - edge - lay.length("mark_gap") - lay.length("mark_length") - 1
+    box = Box("note", edge, b.y, side, b.height, {**style, "max_lines": 12, "align": "left"})
+    draw_text(c, box, text)
+    return 0.0
+
+
+def _marks(c: Canvas, sheet: Sheet, lay: Layout, count: int, side: str, room_below: float) -> None:
+    """Crop marks on every trim line: in the margins where they stay ``edge`` clear of the
+    paper's edge (and above the note, ``room_below``), and in the gutters between cards."""
     slots = [sheet.slot(i) if side == "front" else sheet.back_slot(i) for i in range(count)]
     xs = sorted({round(x, 3) for x, _ in slots} | {round(x + sheet.card_w, 3) for x, _ in slots})
     ys = sorted({round(y, 3) for _, y in slots} | {round(y + sheet.card_h, 3) for _, y in slots})
-    b = sheet.block
+    bl = sheet.bleed
+    # the cards in use with their bleed (a last sheet may be part full)
+    b = Box(
+        "used",
+        xs[0] - bl,
+        ys[0] - bl,
+        xs[-1] - xs[0] + 2 * bl,
+        ys[-1] - ys[0] + 2 * bl,
+    )
+    pw, ph = sheet.page
+    edge = lay.length("edge")
     gap, length = lay.length("mark_gap"), lay.length("mark_length")
-    room = min(b.x, b.y)
-    if room > gap + 1.0:
-        crop_marks(c, xs, ys, b, gap, min(length, room - gap - 0.5))
+    shortest = lay.length("mark_min")
+    segs: list[tuple[float, float, float, float]] = []
+    room = {
+        "top": ph - edge - b.top - gap,
+        "bottom": b.y - gap - max(edge, room_below),
+        "left": b.x - gap - edge,
+        "right": pw - edge - b.right - gap,
+    }
+    for x in xs:
+        if room["top"] >= shortest:
+            segs.append((x, b.top + gap, x, b.top + gap + min(length, room["top"])))
+        if room["bottom"] >= shortest:
+            segs.append((x, b.y - gap, x, b.y - gap - min(length, room["bottom"])))
+    for y in ys:
+        if room["left"] >= shortest:
+            segs.append((b.x - gap, y, b.x - gap - min(length, room["left"]), y))
+        if room["right"] >= shortest:
+            segs.append((b.right + gap, y, b.right + gap + min(length, room["right"]), y))
+    if sheet.gutter > 0:
+        inset = min(gap, sheet.gutter / 4)
+        lows = sorted({round(y, 3) for _, y in slots})
+        lefts = sorted({round(x, 3) for x, _ in slots})
+        for below, above in itertools.pairwise(lows):  # the gutter between two rows
+            lo, hi = below + sheet.card_h + bl, above - bl
+            segs += [(x, lo + inset, x, hi - inset) for x in xs]
+        for left, right in itertools.pairwise(lefts):  # the gutter between two columns
+            lo, hi = left + sheet.card_w + bl, right - bl
+            segs += [(lo + inset, y, hi - inset, y) for y in ys]
+    c.saveState()
+    c.setLineWidth(0.25)
+    c.setStrokeColor("#000000")
+    for x0, y0, x1, y1 in segs:
+        c.line(x0, y0, x1, y1)
+    c.restoreState()
