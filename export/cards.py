@@ -20,8 +20,8 @@ from reportlab.pdfgen.canvas import Canvas
 
 from fireground.engine.scenario import ForceUnit, Scenario
 
-from .kit import draw_text, fill_box, new_canvas, paper_size
-from .layout import Box, Layout, layout
+from .kit import FONT, FONT_BOLD, draw_text, fill_box, new_canvas, paper_size
+from .layout import MM, Box, Layout, layout
 
 
 @dataclass(frozen=True)
@@ -155,7 +155,7 @@ def _ladders(value: Any) -> str:
     )
 
 
-def stat_text(key: str, data: Mapping[str, Any]) -> str:
+def stat_text(key: str, data: Mapping[str, Any], rules: Any = None) -> str:
     v = data.get(key)
     if key == "ladders":
         return _ladders(v)
@@ -166,7 +166,14 @@ def stat_text(key: str, data: Mapping[str, Any]) -> str:
             "towed": "towed",
             "carried": "carried",
         }
-        return moves.get(str(v), str(v)) if v else "—"
+        text = moves.get(str(v), str(v)) if v else "—"
+        if rules is not None:
+            lay = layout("card_front")
+            if v == "foot":
+                text = _fill(str(lay.setting("foot")), rules)
+            elif v == "road" and data.get("fire_teams"):
+                text += _fill(str(lay.setting("crews_on_foot")), rules)
+        return text
     if key == "water" and data.get("dam_points"):
         return f"dam of {data['dam_points']}"
     if v in (None, 0, "", []):
@@ -174,17 +181,30 @@ def stat_text(key: str, data: Mapping[str, Any]) -> str:
     return str(v)
 
 
-def special_text(data: Mapping[str, Any]) -> str:
+def _fill(text: str, rules: Any) -> str:
+    from .reference import fill
+
+    return fill(text, rules)
+
+
+def _turns(n: Any) -> str:
+    return f"{n} turn" if str(n) == "1" else f"{n} turns"
+
+
+def special_text(data: Mapping[str, Any], unit_type: str = "", rules: Any = None) -> str:
     lines = [str(s) for s in data.get("special") or []]
     extra = {
-        "deploy_turns": "{} turn(s) to deploy or unload",
-        "lays_areas": "lays {} areas of hose a turn",
-        "rations": "{} stand-turns of rations",
-        "carries": "carries {} casualties",
+        "deploy_turns": lambda n: f"{_turns(n)} to deploy or unload",
+        "lays_areas": lambda n: f"lays {n} areas of hose a turn",
+        "rations": lambda n: f"{n} stand-turns of rations",
+        "carries": lambda n: f"carries {n} casualties",
     }
     for key, text in extra.items():
         if data.get(key):
-            lines.append(text.format(data[key]))
+            lines.append(text(data[key]))
+    notes: Mapping[str, str] = layout("card_front").setting("notes") or {}
+    if rules is not None and unit_type in notes:
+        lines.append(_fill(str(notes[unit_type]), rules))
     return "\n".join(f"• {s}" for s in lines) or "—"
 
 
@@ -205,7 +225,7 @@ def _bled(box: Box, card: Layout, bleed: float) -> Box:
     return Box(box.name, x0, y0, x1 - x0, y1 - y0, box.style)
 
 
-def draw_front(c: Canvas, card: Card, x: float, y: float, bleed: float) -> None:
+def draw_front(c: Canvas, card: Card, x: float, y: float, bleed: float, rules: Any = None) -> None:
     lay = layout("card_front")
     role = str(card.data.get("role", "default"))
     colour = _colour(lay, role)
@@ -220,24 +240,84 @@ def draw_front(c: Canvas, card: Card, x: float, y: float, bleed: float) -> None:
     fill_box(c, _bled(lay.box("footer"), lay, bleed), fill=colour)
     draw_text(c, lay.box("name"), str(card.data.get("name", card.type)))
     draw_text(c, lay.box("role"), role.replace("_", " "))
-    _stats(c, lay, card.data)
+    _stats(c, lay, card.data, rules)
+    _ticks(c, lay, card.data)
     draw_text(c, lay.box("special_title"), "Special")
-    draw_text(c, lay.box("special"), special_text(card.data))
+    draw_text(c, lay.box("special"), special_text(card.data, card.type, rules))
     draw_text(c, lay.box("id"), card.unit_id or "")
     draw_text(c, lay.box("arrives"), card.where or "catalogue card")
     c.restoreState()
 
 
-def _stats(c: Canvas, lay: Layout, data: Mapping[str, Any]) -> None:
+def tick_rows(data: Mapping[str, Any]) -> list[tuple[str, int]]:
+    """The record rows a card carries: (label, boxes). Water points (tank or dam), hose
+    lengths, and fatigue: a Tired and an Exhausted box per stand (one row, ``T`` then
+    ``E``)."""
+    rows = []
+    water = int(data.get("dam_points") or data.get("water") or 0)
+    if water:
+        rows.append(("Water", water))
+    hose = int(data.get("hose_lengths") or 0)
+    if hose:
+        rows.append(("Hose", hose))
+    stands = int(data.get("fire_teams") or 0) or (1 if data.get("moves") == "foot" else 0)
+    if stands:
+        rows.append(("Fatigue", stands))
+    return rows
+
+
+def _ticks(c: Canvas, lay: Layout, data: Mapping[str, Any]) -> None:
+    """Tick boxes for what the table records: water used, hose laid, fatigue."""
+    box = lay.box("ticks")
+    side, pitch = float(box.get("box")) * MM, float(box.get("pitch")) * MM
+    size = float(box.get("font_size", 6))
+    label_w = c.stringWidth("Fatigue", FONT_BOLD, size) + 1.5 * MM
+    per_row = max(1, int((box.width - label_w) // pitch))
+    lines: list[tuple[str, list[str]]] = []
+    for label, n in tick_rows(data):
+        if label == "Fatigue":
+            lines.append((label, ["T"] + [""] * n + [" ", "E"] + [""] * n))
+            continue
+        while n > 0:
+            lines.append((label, [""] * min(n, per_row)))
+            label, n = "", n - per_row
+    y = box.top
+    c.saveState()
+    c.setLineWidth(0.4)
+    c.setStrokeColor("#6b5d45")
+    c.setFillColor("#000000")
+    for label, cells in lines:
+        if y - pitch < box.y - 0.01:
+            break  # no room: the card never draws outside its box
+        y -= pitch
+        base = y + (pitch - size * 0.72) / 2
+        c.setFont(FONT_BOLD, size)
+        c.drawString(box.x, base, label)
+        for k, cell in enumerate(cells[:per_row]):
+            x = box.x + label_w + k * pitch
+            if cell:
+                c.drawCentredString(x + side / 2, base, cell.strip())
+            else:
+                c.rect(x, y + (pitch - side) / 2, side, side, stroke=1, fill=0)
+    c.restoreState()
+
+
+def _stats(c: Canvas, lay: Layout, data: Mapping[str, Any], rules: Any = None) -> None:
+    """The equipment rows; a value too long for one line gets a row twice as tall."""
     box = lay.box("stats")
     rows: Sequence[Sequence[str]] = lay.setting("stats") or []
-    h = box.height / max(1, len(rows))
     label_w = box.width * 0.36
+    room = box.width - label_w - 2 * float(box.get("padding", 0.0))
+    size = float(box.get("font_size", 7))
+    values = [stat_text(str(key), data, rules) for key, _ in rows]
+    tall = [c.stringWidth(v, FONT, size) > room for v in values]
+    unit = box.height / max(1, len(rows) + sum(tall))
     c.saveState()
     c.setStrokeColor("#c9b99a")
     c.setLineWidth(0.3)
-    for i, (key, label) in enumerate(rows):
-        top = box.top - i * h
+    top = box.top
+    for i, ((_key, label), value) in enumerate(zip(rows, values, strict=True)):
+        h = unit * (2 if tall[i] else 1)
         if i:
             c.line(box.x, top, box.right, top)
         lbox = Box(
@@ -254,10 +334,11 @@ def _stats(c: Canvas, lay: Layout, data: Mapping[str, Any]) -> None:
             top - h,
             box.width - label_w,
             h,
-            {**box.style, "valign": "middle", "max_lines": 2},
+            {**box.style, "valign": "middle", "max_lines": 2, "leading": 1.1},
         )
         draw_text(c, lbox, str(label))
-        draw_text(c, vbox, stat_text(str(key), data))
+        draw_text(c, vbox, value)
+        top -= h
     c.restoreState()
 
 
@@ -294,6 +375,9 @@ def write_cards(
         f"Unit cards: {scenario.name}" if scenario is not None and scenario.name else "Unit cards"
     )
     c = new_canvas(path, sheet.page, title, "fireground unit cards")
+    from .reference import Rules
+
+    rules = Rules(scenario)
     n = sheet.per_page
     for start in range(0, max(1, len(cards)), n):
         batch = cards[start : start + n]
@@ -301,7 +385,7 @@ def write_cards(
             c.setPageSize(sheet.page)
             for i, card in enumerate(batch):
                 if side == "front":
-                    draw_front(c, card, *sheet.slot(i), sheet.bleed)
+                    draw_front(c, card, *sheet.slot(i), sheet.bleed, rules)
                 else:
                     draw_back(c, card, *sheet.back_slot(i), sheet.bleed)
             note = (
