@@ -271,7 +271,7 @@ def _ticks(c: Canvas, lay: Layout, data: Mapping[str, Any]) -> None:
     box = lay.box("ticks")
     side, pitch = float(box.get("box")) * MM, float(box.get("pitch")) * MM
     size = float(box.get("font_size", 6))
-    label_w = c.stringWidth("Fatigue", FONT_BOLD, size) + 1.5 * MM
+    label_w = c.stringWidth("Fatigue", FONT_BOLD, size) + 2 * (pitch - side)
     per_row = max(1, int((box.width - label_w) // pitch))
     lines: list[tuple[str, list[str]]] = []
     for label, n in tick_rows(data):
