@@ -64,11 +64,12 @@ class TileGrid:
         return f"{aids.column_name(col)}{row + 1}"
 
     def marks(self) -> list[tuple[float, float]]:
-        """Alignment marks in map points: the middle of every overlap strip, at tile
-        corners and half way along each edge."""
+        """Alignment marks in map points: centred on every cut line (where a sheet's cut
+        edge meets its neighbour's dashed line), so half of each shows on either sheet once
+        glued; at tile corners and half way along each edge."""
         w, h, ov = self.window.width, self.window.height, self.overlap
-        xs = [self.tile(i, 0)[2] - ov / 2 for i in range(self.cols - 1)]
-        ys = [self.tile(0, j)[1] + ov / 2 for j in range(self.rows - 1)]
+        xs = [self.tile(i, 0)[2] - ov for i in range(self.cols - 1)]
+        ys = [self.tile(0, j)[1] + ov for j in range(self.rows - 1)]
         col_mid = [self.tile(i, 0)[0] + w / 2 for i in range(self.cols)]
         row_mid = [self.tile(0, j)[1] + h / 2 for j in range(self.rows)]
         pts = {(x, y) for x in xs for y in ys + row_mid}
@@ -78,15 +79,15 @@ class TileGrid:
     def marks_near(self, col: int, row: int, d: float) -> list[tuple[float, float]]:
         """The alignment marks that show on one tile (within ``d`` of its window).
 
-        Marks lie on the lines through the overlap strips and the tile middles, so only
+        Marks lie on the cut lines and the lines through the tile middles, so only
         the strips next to this tile can hold one: a constant amount of work per tile
         (scanning :meth:`marks` for every tile made a large plan quadratic)."""
         w, h, ov = self.window.width, self.window.height, self.overlap
         x0, y0, x1, y1 = self.tile(col, row)
         near_c = [i for i in (col - 1, col, col + 1) if 0 <= i < self.cols]
         near_r = [j for j in (row - 1, row, row + 1) if 0 <= j < self.rows]
-        strip_x = [self.tile(i, 0)[2] - ov / 2 for i in near_c if i < self.cols - 1]
-        strip_y = [self.tile(0, j)[1] + ov / 2 for j in near_r if j < self.rows - 1]
+        strip_x = [self.tile(i, 0)[2] - ov for i in near_c if i < self.cols - 1]
+        strip_y = [self.tile(0, j)[1] + ov for j in near_r if j < self.rows - 1]
         mid_x = [self.tile(i, 0)[0] + w / 2 for i in near_c]
         mid_y = [self.tile(0, j)[1] + h / 2 for j in near_r]
         pts = {(x, y) for x in strip_x for y in strip_y + mid_y}

@@ -150,3 +150,31 @@ def test_plans_show_terrain_only_unless_with_start(tmp_path: Path) -> None:
     for key in ("fire (1-5)", "damage (1-5)", "rubble", "occupants", "unit (id)"):
         assert key not in text(plain), key
         assert key in text(start), key
+
+
+@pytest.mark.parametrize("w,h", [(300, 200), (90, 250)])
+def test_alignment_marks_sit_across_the_cut_lines(w: float, h: float) -> None:
+    from fireground.export.plans import plan_tiles
+
+    grid = plan_tiles(w * CM, h * CM, "a4")
+    ov = grid.overlap
+    # a sheet is cut on its left and top frame lines and laid on its neighbour's dashed line
+    cuts_x = [grid.tile(i + 1, 0)[0] for i in range(grid.cols - 1)]
+    cuts_y = [grid.tile(0, j + 1)[3] for j in range(grid.rows - 1)]
+    for i, x in enumerate(cuts_x):
+        assert x == pytest.approx(grid.tile(i, 0)[2] - ov)  # the neighbour's dashed line
+    marks = grid.marks()
+    on_x = [m for m in marks if any(abs(m[0] - x) < 1e-6 for x in cuts_x)]
+    on_y = [m for m in marks if any(abs(m[1] - y) < 1e-6 for y in cuts_y)]
+    # every cut line carries marks, and none hides in the glued overlap
+    for x in cuts_x:
+        assert any(abs(m[0] - x) < 1e-6 for m in on_x)
+    for y in cuts_y:
+        assert any(abs(m[1] - y) < 1e-6 for m in on_y)
+    for mx, my in marks:
+        for i in range(grid.cols - 1):
+            x1 = grid.tile(i, 0)[2]
+            assert not (x1 - ov + 1e-6 < mx < x1 - 1e-6)
+        for j in range(grid.rows - 1):
+            y0 = grid.tile(0, j)[1]
+            assert not (y0 + 1e-6 < my < y0 + ov - 1e-6)
