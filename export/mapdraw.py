@@ -171,13 +171,14 @@ def draw_level(
         said.add(text)
         x, y = view.pt(*_label_point(scenario, area))
         box = _bbox(view, scenario.area(area).polygon)
-        fitted, size = _fit(c, text, FONT, id_size * 0.85, (box[2] - box[0]) * 0.95)
+        lines, size = _wrap_name(c, text, id_size * 0.85, (box[2] - box[0]) * 0.95)
         base = y - s - 2 * gap - id_size * 0.6
-        if len(fitted) < 8 or base - 0.25 * size < box[1]:
-            continue  # no room in its area on this map
+        if not lines or base - (len(lines) - 0.75) * size * 1.1 < box[1]:
+            continue  # no room in its area on this map: never a name cut short
         c.setFillColor(colour)
         c.setFont(FONT, size)
-        c.drawCentredString(x, base, fitted)
+        for i, line in enumerate(lines):
+            c.drawCentredString(x, base - i * size * 1.1, line)
     # building names, clear of the area labels
     plates = name_plates(scenario, view, level, rects, k)
     if defer is None:
@@ -187,6 +188,22 @@ def draw_level(
         defer.names.extend(plates)
     c.restoreState()
     return used
+
+
+def _wrap_name(c: Canvas, text: str, size: float, room: float) -> tuple[list[str], float]:
+    """A water or entry name on one line, or two split at a space, shrunk to at most 0.6
+    of ``size``; ([], size) when it still does not fit (names are never cut short)."""
+    options = [[text]]
+    words = text.split()
+    if len(words) > 1:
+        splits = [(" ".join(words[:i]), " ".join(words[i:])) for i in range(1, len(words))]
+        options.append(list(min(splits, key=lambda p: max(len(p[0]), len(p[1])))))
+    for lines in options:
+        wide = max(c.stringWidth(line, FONT, size) for line in lines)
+        fitted = min(size, size * room / wide)
+        if fitted >= size * 0.6:
+            return lines, fitted
+    return [], size
 
 
 def draw_summary(

@@ -193,7 +193,10 @@ def _tile_of(group: SheetGroup, level: int, col: int, row: int) -> str:
     if not group.prefix:
         return f"of {group.grid.cols}×{group.grid.rows} · {level_name(level)}"
     k = group.keep.index((col, row)) + 1
-    return f"{group.title} · sheet {k} of {len(group.keep)} · {level_name(level)}"
+    short = group.title.split(",")[0].split(" (")[0]
+    return (
+        f"{short} · sheet {k} of {len(group.keep)}" if short else f"sheet {k} of {len(group.keep)}"
+    )
 
 
 def _detail(plan: LevelPlan, paper: str) -> str:

@@ -35,9 +35,10 @@ ORIGIN_STEPS = 9
 
 @dataclass(frozen=True)
 class SheetGroup:
-    """One grid of sheets: the whole ground level, or one building on another level."""
+    """One grid of sheets: a whole level, or one building on a level above or below the
+    ground (unless the level takes fewer sheets as one map)."""
 
-    title: str  # "" for the whole level, else the building's name
+    title: str  # "" for a whole level, else the building's name
     grid: TileGrid
     keep: tuple[tuple[int, int], ...]  # (col, row) of the printed sheets, in print order
     prefix: str  # "" on the ground level: labels are "B2"; else "L3." and a running number
@@ -292,6 +293,12 @@ def plan_levels(
                     )
                 )
                 n += len(keep)
+            # a small block whose buildings share sheets better as one map: one grid
+            shape = shapely.union_all([shapely.Polygon(a.polygon) for a in present])
+            grid, keep = fit_grid(shape, ext, paper)
+            if len(keep) < n - 1:
+                whole = SheetGroup("", grid, keep, level_tag(level), 1, _form_box(shape, ext))
+                groups = [whole]
         out.append(LevelPlan(level, ext, tuple(groups)))
     return out
 

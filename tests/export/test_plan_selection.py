@@ -178,3 +178,22 @@ def test_alignment_marks_sit_across_the_cut_lines(w: float, h: float) -> None:
         for j in range(grid.rows - 1):
             y0 = grid.tile(0, j)[1]
             assert not (y0 + 1e-6 < my < y0 + ov - 1e-6)
+
+
+def test_no_name_is_cut_short_on_the_plans(paternoster, tmp_path: Path) -> None:
+    path = write_plans(paternoster, tmp_path / "p.pdf", levels=[0, 1])
+    text = " ".join(p.extract_text() for p in PdfReader(path).pages)
+    assert "…" not in text
+    assert "from Cheapside" in text  # the entry that printed as "from Cheapsi…"
+
+
+def test_every_pdf_of_the_pack_embeds_its_fonts(paternoster, tmp_path: Path) -> None:
+    sc = small_scenario()
+    for path in export_pack(sc, tmp_path, turns=2):
+        raw = path.read_bytes()
+        assert b"Helvetica" not in raw, path.name  # no unembedded standard-font reference
+        r = PdfReader(path)
+        for page in r.pages:
+            fonts = page.get("/Resources", {}).get("/Font", {})
+            for f in fonts.values():
+                assert "DejaVuSans" in str(f.get_object()["/BaseFont"]), path.name
