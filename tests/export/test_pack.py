@@ -65,7 +65,7 @@ def test_turn_report_from_a_given_log(tmp_path: Path) -> None:
     }
     path = write_turn_report(small_scenario(), tmp_path / "t.pdf", log=log)
     text = PdfReader(path, strict=True).pages[0].extract_text()
-    assert "Fire spreads from S1 to S2 (rolled 2 -1, needed <=2)." in text.replace("\n", " ")
+    assert "Fire spreads from S1 level 0 to S2 level 0 (rolled 2 -1" in text.replace("\n", " ")
 
 
 def test_event_text_is_plain_english() -> None:
@@ -78,7 +78,7 @@ def test_event_text_is_plain_english() -> None:
         "success": True,
         "ruling": "R-4",
     }
-    assert event_text(ev) == "The fire in B1 (level 2) grows (rolled 6 +1, needed >=6, R-4)."
+    assert event_text(ev) == "The fire in B1 level 2 grows (rolled 6 +1; needed >=6; R-4)."
 
 
 def test_svg_plan_is_true_scale(tmp_path: Path) -> None:
