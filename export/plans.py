@@ -212,9 +212,15 @@ def _detail(plan: LevelPlan, paper: str) -> str:
             f"{orient}{f'; {blank} grey ones are blank and left out' if blank else ''}) · "
             f"{ov:g} mm glue overlap · map {ext.width:g} × {ext.height:g} cm"
         )
+    if len(plan.groups) == 1 and not plan.groups[0].title:
+        return (
+            f"{plan.sheets} {paper.upper()} sheets, the level as one map (blank sheets left "
+            f"out) · {ov:g} mm glue overlap"
+        )
     return (
         f"{plan.sheets} {paper.upper()} sheets, building by building ({len(plan.groups)} "
-        f"buildings) · {ov:g} mm glue overlap · each building is laid out on its own"
+        f"building{'s' if len(plan.groups) > 1 else ''}) · {ov:g} mm glue overlap · each "
+        "building is laid out on its own"
     )
 
 
