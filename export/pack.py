@@ -15,6 +15,7 @@ from pathlib import Path
 from fireground.engine.errors import UsageError
 from fireground.engine.scenario import Scenario
 
+from .countmix import GAMES
 from .plansel import parse_buildings, parse_levels
 
 KINDS: tuple[str, ...] = ("plans", "cards", "reference", "counters", "turns", "briefing")
@@ -61,11 +62,14 @@ def export_pack(
     buildings: str | Sequence[str] | None = None,
     with_start: bool = False,
     report: Callable[[str], None] | None = None,
+    counter_games: int | None = None,
 ) -> list[Path]:
     """Write the chosen documents into ``out_dir``; their paths, in pack order. Each name
     starts with its kind (``plans-…pdf``). ``fmt`` svg/png applies to the plans;
     ``levels``, ``buildings`` and ``with_start`` choose what the plans show, and ``report``
-    hears their page count per level before they are written."""
+    hears their page count per level before they are written. ``counter_games``: autopilot
+    games played to measure the counter mix (default :data:`countmix.GAMES`; 0 estimates it
+    from the map)."""
     from .briefing import write_briefing
     from .cards import write_cards
     from .counters import write_counters
@@ -82,6 +86,8 @@ def export_pack(
         raise UsageError(f"--format: unknown format {fmt!r}")
     if not 10 <= dpi <= 1200:
         raise UsageError(f"--dpi must be between 10 and 1200, got {dpi}")
+    if counter_games is not None and not 0 <= counter_games <= 1000:
+        raise UsageError(f"--counter-games must be between 0 and 1000, got {counter_games}")
     if fit and fmt != "pdf" and "plans" in kinds:
         raise UsageError(
             f"--fit applies to PDF plans only; {fmt.upper()} plans are always at table scale"
@@ -129,7 +135,8 @@ def export_pack(
         elif kind == "reference":
             written.append(write_reference(scenario, path, paper))
         elif kind == "counters":
-            written.append(write_counters(scenario, path, paper, seed=seed))
+            games = GAMES if counter_games is None else counter_games
+            written.append(write_counters(scenario, path, paper, games=games, seed=seed))
         elif kind == "turns":
             n = turns if turns is not None else min(DEFAULT_TURNS, scenario.turns)
             written.append(write_turn_report(scenario, path, paper, turns=n, seed=seed))
@@ -167,6 +174,7 @@ def cli_export(args: argparse.Namespace) -> int:
         buildings=getattr(args, "buildings", None),
         with_start=bool(getattr(args, "with_start", False)),
         report=lambda line: print(line, file=sys.stderr, flush=True),
+        counter_games=getattr(args, "counter_games", None),
     )
     for p in paths:
         print(p)

@@ -96,6 +96,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="plans: only these buildings, with the streets around them",
     )
     c.add_argument("--with-start", action="store_true", help="plans: draw the start situation too")
+    c.add_argument(
+        "--counter-games",
+        type=int,
+        default=None,
+        metavar="N",
+        help="counters: autopilot games to measure the mix (default 20; 0: estimate from the map)",
+    )
 
     c = cmd(
         "analyze",

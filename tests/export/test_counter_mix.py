@@ -92,3 +92,17 @@ def test_every_counter_reads_at_4_5_to_1() -> None:
     assert text_colour(f5) == "#ffffff"
     # the WCAG ratio itself: black on white is 21:1
     assert contrast("#000000", "#ffffff") == pytest.approx(21.0)
+
+
+def test_counter_games_option(stepney, tmp_path: Path) -> None:
+    from fireground.engine.errors import UsageError
+    from fireground.export.pack import export_pack
+
+    (path,) = export_pack(stepney, tmp_path, only="counters", counter_games=0)
+    text = " ".join(p.extract_text() for p in PdfReader(path).pages)
+    assert "an estimate from the map" in text
+    (path,) = export_pack(stepney, tmp_path / "m", only="counters", counter_games=3)
+    text = " ".join(p.extract_text() for p in PdfReader(path).pages)
+    assert "of 3 autopilot games" in text
+    with pytest.raises(UsageError, match="--counter-games"):
+        export_pack(stepney, tmp_path, only="counters", counter_games=-1)
