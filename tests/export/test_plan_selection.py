@@ -197,3 +197,20 @@ def test_every_pdf_of_the_pack_embeds_its_fonts(paternoster, tmp_path: Path) -> 
             fonts = page.get("/Resources", {}).get("/Font", {})
             for f in fonts.values():
                 assert "DejaVuSans" in str(f.get_object()["/BaseFont"]), path.name
+
+
+def test_cli_reports_pages_on_stderr_and_paths_on_stdout(tmp_path: Path, capsys) -> None:
+    from fireground.cli import main
+
+    src = str(EXAMPLES / "stepney.fg.yaml")
+    args = ["export", src, "--out", str(tmp_path), "--only", "plans", "--levels", "0,1"]
+    assert main([*args, "--with-start"]) == 0
+    out, err = capsys.readouterr()
+    (path,) = [Path(line) for line in out.split()]
+    assert err.startswith(f"plans: {_pages(path)} A4 pages (overview: 1; Ground level: ")
+    assert "Basement" not in err
+    # bad values are usage errors (exit 2) with a clear message
+    assert main(["export", src, "--out", str(tmp_path), "--levels", "5"]) == 2
+    assert "no level 5" in capsys.readouterr().err
+    assert main(["export", src, "--out", str(tmp_path), "--buildings", "nowhere"]) == 2
+    assert "--buildings: no building 'nowhere'" in capsys.readouterr().err
