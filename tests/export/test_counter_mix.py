@@ -106,3 +106,27 @@ def test_counter_games_option(stepney, tmp_path: Path) -> None:
     assert "of 3 autopilot games" in text
     with pytest.raises(UsageError, match="--counter-games"):
         export_pack(stepney, tmp_path, only="counters", counter_games=-1)
+
+
+@pytest.mark.parametrize("kind", ["fire", "damp", "damage"])
+def test_the_value_never_covers_the_icon(kind: str) -> None:
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    from fireground.export.counters import _draw_counter
+    from fireground.export.vector import Shape, Text, VectorCanvas, flatten
+
+    lay = layout("counters_page", 595, 842)
+    s = 16 * MM
+    for value in range(1, 6):
+        c = VectorCanvas()
+        _draw_counter(c, lay, kind, value, 0.0, 0.0, s)  # type: ignore[arg-type]
+        shapes = [i for i in c.items if isinstance(i, Shape)][1:]  # past the background
+        pts = [p for sh in shapes for line in flatten(sh.path) for p in line]
+        assert pts, "the icon was drawn"
+        ix0, iy0 = min(x for x, _ in pts), min(y for _, y in pts)
+        ix1, iy1 = max(x for x, _ in pts), max(y for _, y in pts)
+        (digit,) = [t for t in c.items if isinstance(t, Text) and t.text == str(value)]
+        dx1 = digit.x + stringWidth(digit.text, digit.font, digit.size)
+        dy1 = digit.y + 0.73 * digit.size  # the height of a digit
+        apart = dx1 <= ix0 or digit.x >= ix1 or dy1 <= iy0 or digit.y >= iy1
+        assert apart, (kind, value, (digit.x, digit.y, dx1, dy1), (ix0, iy0, ix1, iy1))
