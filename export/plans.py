@@ -14,6 +14,8 @@ from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
 
+import numpy as np
+
 from fireground.engine.scenario import Scenario
 
 from . import planaids as aids
@@ -168,6 +170,7 @@ def write_plans(
                 else:
                     marks_due.append((group.label(col, row), None, 0))
         due = iter(marks_due)
+        pick = _Picker(text)
         for group in plan.groups:
             _tile_pages(
                 c,
@@ -180,13 +183,36 @@ def write_plans(
                 swatches,
                 symbol,
                 group.keep,
-                text,
+                pick.within(group.grid) if len(plan.groups) > 1 else text,
                 label=group.label,
                 tile_of=partial(_tile_of, group, level),
                 on_page=lambda _col, _row, due=due: mark_page(*next(due)),
             )
     c.save()
     return path
+
+
+class _Picker:
+    """The ids and names of a level that fall within one sheet group (a city has
+    thousands of groups and tens of thousands of ids: each group looks at its own)."""
+
+    def __init__(self, text: Deferred) -> None:
+        self.text = text
+        self.ids = np.array([t.area for t in text.ids], dtype=float).reshape(-1, 4)
+        self.names = np.array([p.bounds for p in text.names], dtype=float).reshape(-1, 4)
+
+    def within(self, grid: TileGrid) -> Deferred:
+        x0, _, _, y1 = grid.tile(0, 0)
+        _, y0, x1, _ = grid.tile(grid.cols - 1, grid.rows - 1)
+
+        def hits(b: np.ndarray) -> list[int]:
+            ok = (b[:, 0] < x1) & (b[:, 2] > x0) & (b[:, 1] < y1) & (b[:, 3] > y0)
+            return [int(i) for i in np.nonzero(ok)[0]]
+
+        return Deferred(
+            [self.text.ids[i] for i in hits(self.ids)],
+            [self.text.names[i] for i in hits(self.names)],
+        )
 
 
 def _tile_of(group: SheetGroup, level: int, col: int, row: int) -> str:

@@ -14,10 +14,10 @@ import difflib
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import shapely
-from shapely.geometry.base import BaseGeometry
 
 from fireground.engine.errors import UsageError
 from fireground.engine.scenario import AreaKind, FeatureType, Scenario, Start
@@ -30,7 +30,7 @@ from .plantiles import TileGrid, tile_options
 #: The content raster used to fit grids: a cell of this many cm.
 CELL_CM = 0.5
 #: Candidate origins tried along each axis between the two extreme placements.
-ORIGIN_STEPS = 9
+ORIGIN_STEPS = 7
 
 
 @dataclass(frozen=True)
@@ -158,94 +158,155 @@ def level_tag(level: int) -> str:
     return f"L{level}."
 
 
-def _form_box(shape: BaseGeometry, ext: Extent) -> tuple[float, float, float, float]:
-    x0, y0, x1, y1 = shape.bounds
+def _form_box(
+    polygons: Sequence[Sequence[tuple[float, float]]], ext: Extent
+) -> tuple[float, float, float, float]:
+    x0, x1 = min(x for p in polygons for x, _ in p), max(x for p in polygons for x, _ in p)
+    y0, y1 = min(y for p in polygons for _, y in p), max(y for p in polygons for _, y in p)
     return ((x0 - ext.minx) * CM, (y0 - ext.miny) * CM, (x1 - ext.minx) * CM, (y1 - ext.miny) * CM)
 
 
-def _occupancy(shape: BaseGeometry, box: tuple[float, float, float, float]) -> np.ndarray:
-    """Cells of ``CELL_CM`` over ``box`` (cm) that hold some of ``shape``: a summed-area
-    table (rows from the south), so any window's content is counted in constant time."""
-    x0, y0, x1, y1 = box
-    nx = max(1, math.ceil((x1 - x0) / CELL_CM))
-    ny = max(1, math.ceil((y1 - y0) / CELL_CM))
-    xs = x0 + (np.arange(nx) + 0.5) * CELL_CM
-    ys = y0 + (np.arange(ny) + 0.5) * CELL_CM
-    gx, gy = np.meshgrid(xs, ys)
-    grown = shape.buffer(CELL_CM / 2)
-    shapely.prepare(grown)
-    full = shapely.contains_xy(grown, gx, gy).astype(np.int32)
-    sat = np.zeros((ny + 1, nx + 1), dtype=np.int32)
-    sat[1:, 1:] = full.cumsum(0).cumsum(1)
-    return sat
+#: Groups of at most this many areas are counted against their areas' boxes; bigger ones
+#: against a raster of their content.
+BOX_LIMIT = 200
+#: The content raster has at most about this many cells (coarser cells on huge maps).
+RASTER_CELLS = 2_000_000
 
 
-def _count(sat: np.ndarray, origin: tuple[float, float], win: tuple[float, ...]) -> int:
-    """How many content cells have their centre inside ``win`` (cm)."""
-    ny, nx = sat.shape[0] - 1, sat.shape[1] - 1
-    ox, oy = origin
-    i0 = min(nx, max(0, math.ceil((win[0] - ox) / CELL_CM - 0.5)))
-    i1 = min(nx, max(0, math.ceil((win[2] - ox) / CELL_CM - 0.5)))
-    j0 = min(ny, max(0, math.ceil((win[1] - oy) / CELL_CM - 0.5)))
-    j1 = min(ny, max(0, math.ceil((win[3] - oy) / CELL_CM - 0.5)))
-    return int(sat[j1, i1] - sat[j0, i1] - sat[j1, i0] + sat[j0, i0])
+class _Content:
+    """Counts how much content a batch of windows (table cm) holds, fast enough for a whole
+    city: against the areas' bounding boxes for a small group (exact for rectangles, never
+    less than the polygons), against a summed-area table of a raster for a big one."""
+
+    def __init__(self, polygons: Sequence[Sequence[tuple[float, float]]], pad: float) -> None:
+        boxes = np.array(
+            [
+                (
+                    min(x for x, _ in p),
+                    min(y for _, y in p),
+                    max(x for x, _ in p),
+                    max(y for _, y in p),
+                )
+                for p in polygons
+            ],
+            dtype=float,
+        )
+        self.boxes = boxes if len(polygons) <= BOX_LIMIT else None
+        if self.boxes is not None:
+            return
+        x0, y0 = boxes[:, 0].min() - pad, boxes[:, 1].min() - pad
+        x1, y1 = boxes[:, 2].max() + pad, boxes[:, 3].max() + pad
+        cell = max(CELL_CM, math.sqrt((x1 - x0) * (y1 - y0) / RASTER_CELLS))
+        nx, ny = max(1, math.ceil((x1 - x0) / cell)), max(1, math.ceil((y1 - y0) / cell))
+        shape = shapely.union_all([shapely.Polygon(p) for p in polygons])
+        shapely.prepare(shape)
+        gx, gy = np.meshgrid(x0 + (np.arange(nx) + 0.5) * cell, y0 + (np.arange(ny) + 0.5) * cell)
+        full = shapely.contains_xy(shape, gx, gy)
+        # grow by a cell, so content thinner than a cell is still seen
+        grown = full.copy()
+        grown[1:, :] |= full[:-1, :]
+        grown[:-1, :] |= full[1:, :]
+        g2 = grown.copy()
+        g2[:, 1:] |= grown[:, :-1]
+        g2[:, :-1] |= grown[:, 1:]
+        sat = np.zeros((ny + 1, nx + 1), dtype=np.int64)
+        sat[1:, 1:] = g2.astype(np.int64).cumsum(0).cumsum(1)
+        self.sat, self.origin, self.cell, self.n = sat, (x0, y0), cell, (nx, ny)
+
+    def any_in(
+        self, wx0: np.ndarray, wy0: np.ndarray, wx1: np.ndarray, wy1: np.ndarray
+    ) -> np.ndarray:
+        """For windows given as arrays of corners (any shape), whether each holds content."""
+        if self.boxes is not None:
+            b = self.boxes
+            ox = np.minimum(wx1[..., None], b[:, 2]) - np.maximum(wx0[..., None], b[:, 0])
+            oy = np.minimum(wy1[..., None], b[:, 3]) - np.maximum(wy0[..., None], b[:, 1])
+            return np.any((ox > 0.01) & (oy > 0.01), axis=-1)
+        (x0, y0), cell, (nx, ny) = self.origin, self.cell, self.n
+
+        def idx(v: np.ndarray, o: float, n: int) -> np.ndarray:
+            return np.clip(np.ceil((v - o) / cell - 0.5), 0, n).astype(np.int64)
+
+        i0, i1 = idx(wx0, x0, nx), idx(wx1, x0, nx)
+        j0, j1 = idx(wy0, y0, ny), idx(wy1, y0, ny)
+        s = self.sat
+        return (s[j1, i1] - s[j0, i1] - s[j1, i0] + s[j0, i0]) > 0
+
+
+def _area(p: Sequence[tuple[float, float]]) -> float:
+    """A polygon's area (shoelace)."""
+    return (
+        abs(sum(x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in zip(p, [*p[1:], p[0]], strict=True)))
+        / 2
+    )
 
 
 def fit_grid(
-    shape: BaseGeometry, ext: Extent, paper: str, margin_cm: float = 1.0
+    polygons: Sequence[Sequence[tuple[float, float]]],
+    ext: Extent,
+    paper: str,
+    margin_cm: float = 1.0,
 ) -> tuple[TileGrid, tuple[tuple[int, int], ...]]:
-    """The tile grid over ``shape`` (table cm) printing the fewest sheets, with the sheets
-    that show some of it. Grid coordinates are points of the level form that starts at
-    ``ext``'s corner. Both orientations, one more row or column than needed, and a range of
-    origins are tried; ties go to fewer grid cells, then to the centred origin, then to
-    portrait."""
-    bx0, by0, bx1, by1 = shape.bounds
-    bx0, by0, bx1, by1 = bx0 - margin_cm, by0 - margin_cm, bx1 + margin_cm, by1 + margin_cm
+    """The tile grid over ``polygons`` (table cm) printing the fewest sheets, with the
+    sheets that show some of them. Grid coordinates are points of the level form that
+    starts at ``ext``'s corner. Both orientations, a range of origins and, for a sparse
+    group, one more row or column than needed are tried; ties go to fewer grid cells, then
+    to the centred origin, then to portrait."""
+    xs = [x for p in polygons for x, _ in p]
+    ys = [y for p in polygons for _, y in p]
+    bx0, by0 = min(xs) - margin_cm, min(ys) - margin_cm
+    bx1, by1 = max(xs) + margin_cm, max(ys) + margin_cm
     bw, bh = (bx1 - bx0) * CM, (by1 - by0) * CM
+    options = tile_options(bw, bh, paper)
+    pad = max(max(g.window.width, g.window.height) for g in options) / CM
+    content = _Content(polygons, pad)
+    filled = sum(_area(p) for p in polygons) / max(1e-9, (bx1 - bx0) * (by1 - by0))
+    steps = np.linspace(0.0, 1.0, ORIGIN_STEPS)
+    fx, fy = (a.ravel() for a in np.meshgrid(steps, steps))  # K candidate origins
     best: tuple[tuple[float, ...], TileGrid, tuple[tuple[int, int], ...]] | None = None
-    for orient, base in enumerate(tile_options(bw, bh, paper)):
+    for orient, base in enumerate(options):
         w, h, ov = base.window.width, base.window.height, base.overlap
-        # the raster spans every origin tried: the content box grown by a window each way
-        pad = max(w, h) / CM
-        rbox = (bx0 - pad, by0 - pad, bx1 + pad, by1 + pad)
-        sat = _occupancy(shape, rbox)
-        for cols in (base.cols, base.cols + 1):
-            for rows in (base.rows, base.rows + 1):
-                slack_x = cols * w - (cols - 1) * ov - bw
-                slack_y = rows * h - (rows - 1) * ov - bh
-                for fx in np.linspace(0.0, 1.0, ORIGIN_STEPS):
-                    for fy in np.linspace(0.0, 1.0, ORIGIN_STEPS):
-                        x_start = (bx0 - ext.minx) * CM - slack_x * fx
-                        y_top = (by1 - ext.miny) * CM + slack_y * fy
-                        grid = dataclasses.replace(
-                            base,
-                            cols=cols,
-                            rows=rows,
-                            map_w=bw,
-                            map_h=bh,
-                            x_start=x_start,
-                            y_top=y_top,
-                        )
-                        keep = []
-                        for row in range(rows):
-                            for col in range(cols):
-                                x0, y0, x1, y1 = grid.tile(col, row)
-                                win = (
-                                    ext.minx + x0 / CM,
-                                    ext.miny + y0 / CM,
-                                    ext.minx + x1 / CM,
-                                    ext.miny + y1 / CM,
-                                )
-                                if _count(sat, (rbox[0], rbox[1]), win):
-                                    keep.append((col, row))
-                        score = (
-                            float(len(keep)),
-                            float(cols * rows),
-                            abs(fx - 0.5) + abs(fy - 0.5),
-                            float(orient),
-                        )
-                        if best is None or score < best[0]:
-                            best = (score, grid, tuple(keep))
+        sizes = [(base.cols, base.rows)]
+        if base.pages > 1 and filled < 0.8:  # irregular: a bigger grid may skip more
+            sizes += [(base.cols + 1, base.rows), (base.cols, base.rows + 1)]
+        for cols, rows in sizes:
+            if cols * rows == 1:
+                k_x = np.array([0.5])
+                k_y = np.array([0.5])
+            else:
+                k_x, k_y = fx, fy
+            slack_x = cols * w - (cols - 1) * ov - bw
+            slack_y = rows * h - (rows - 1) * ov - bh
+            x_start = (bx0 - ext.minx) * CM - slack_x * k_x  # [K] form points
+            y_top = (by1 - ext.miny) * CM + slack_y * k_y
+            col = np.arange(cols)
+            row = np.arange(rows)
+            # windows [K, rows, cols] in table cm
+            wx0 = ext.minx + (x_start[:, None, None] + col[None, None, :] * (w - ov)) / CM
+            wy1 = ext.miny + (y_top[:, None, None] - row[None, :, None] * (h - ov)) / CM
+            wx0 = np.broadcast_to(wx0, (len(k_x), rows, cols))
+            wy1 = np.broadcast_to(wy1, (len(k_x), rows, cols))
+            hit = content.any_in(wx0, wy1 - h / CM, wx0 + w / CM, wy1)
+            kept = hit.reshape(len(k_x), -1).sum(axis=1)
+            for k in range(len(k_x)):
+                score = (
+                    float(kept[k]),
+                    float(cols * rows),
+                    abs(float(k_x[k]) - 0.5) + abs(float(k_y[k]) - 0.5),
+                    float(orient),
+                )
+                if best is None or score < best[0]:
+                    grid = dataclasses.replace(
+                        base,
+                        cols=cols,
+                        rows=rows,
+                        map_w=bw,
+                        map_h=bh,
+                        x_start=float(x_start[k]),
+                        y_top=float(y_top[k]),
+                    )
+                    keep = tuple((int(c), int(r)) for r, c in zip(*np.nonzero(hit[k]), strict=True))
+                    best = (score, grid, keep)
     assert best is not None
     return best[1], best[2]
 
@@ -275,29 +336,31 @@ def plan_levels(
         present = [a for a in scenario.areas if level in scenario.levels_of(a.id)]
         groups: list[SheetGroup] = []
         if level == 0 or not present:
-            shapes = present or list(scenario.areas)
-            shape = shapely.union_all([shapely.Polygon(a.polygon) for a in shapes])
-            grid, keep = fit_grid(shape, ext, paper)
-            groups.append(SheetGroup("", grid, keep, "", 1, _form_box(shape, ext)))
+            polys = [a.polygon for a in (present or list(scenario.areas))]
+            grid, keep = fit_grid(polys, ext, paper)
+            groups.append(SheetGroup("", grid, keep, "", 1, _form_box(polys, ext)))
         else:
             n = 1
+            by_building: dict[str, list[Any]] = {}
+            for a in present:
+                by_building.setdefault(str(a.building), []).append(a)
             for b in scenario.buildings:
-                mine = [a for a in present if a.building == b.id]
+                mine = by_building.get(b.id, [])
                 if not mine:
                     continue
-                shape = shapely.union_all([shapely.Polygon(a.polygon) for a in mine])
-                grid, keep = fit_grid(shape, ext, paper)
+                polys = [a.polygon for a in mine]
+                grid, keep = fit_grid(polys, ext, paper)
                 groups.append(
                     SheetGroup(
-                        b.name or b.id, grid, keep, level_tag(level), n, _form_box(shape, ext)
+                        b.name or b.id, grid, keep, level_tag(level), n, _form_box(polys, ext)
                     )
                 )
                 n += len(keep)
             # a small block whose buildings share sheets better as one map: one grid
-            shape = shapely.union_all([shapely.Polygon(a.polygon) for a in present])
-            grid, keep = fit_grid(shape, ext, paper)
+            polys = [a.polygon for a in present]
+            grid, keep = fit_grid(polys, ext, paper)
             if len(keep) < n - 1:
-                whole = SheetGroup("", grid, keep, level_tag(level), 1, _form_box(shape, ext))
+                whole = SheetGroup("", grid, keep, level_tag(level), 1, _form_box(polys, ext))
                 groups = [whole]
         out.append(LevelPlan(level, ext, tuple(groups)))
     return out

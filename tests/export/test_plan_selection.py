@@ -104,7 +104,7 @@ def test_fitted_grid_covers_all_content_with_fewer_sheets() -> None:
     sc = Scenario(name="L", buildings=(Building("b", "L-block"),), areas=tuple(areas))
     ext = level_extent(sc, 0)
     shape = shapely.union_all([shapely.Polygon(a.polygon) for a in areas])
-    grid, keep = fit_grid(shape, ext, "a4")
+    grid, keep = fit_grid([a.polygon for a in areas], ext, "a4")
     assert len(keep) < grid.pages  # the empty corner is left out
     windows = shapely.union_all(
         [
