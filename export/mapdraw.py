@@ -142,8 +142,8 @@ def draw_level(
         label = None
         if a.id in labels:
             label, size = _fit(c, str(labels[a.id]), FONT, id_size * 0.8, room)
-            if len(label) < 8 and label != labels[a.id]:
-                label = None  # no room to say it on this map
+            if label != labels[a.id] or size < MIN_TEXT:
+                label = None  # no room to say it whole on this map: never a label cut short
             else:
                 c.setFillColor(st.setting("id_colour"))
                 c.setFont(FONT, size)

@@ -92,3 +92,12 @@ def test_briefing_shows_upstairs_fires_and_who_is_really_on_the_table(tmp_path: 
     assert "F2 L3" in text  # the upstairs fire on the every-level map
     assert "from Cheapside: arrives turn 1" in text
     assert "R1: on the table at the start" in text  # E1 placed in R1
+
+
+def test_no_label_is_cut_short_in_the_briefing(tmp_path: Path) -> None:
+    from fireground.engine.io import load_scenario
+
+    examples = Path(__file__).resolve().parents[2] / "examples"
+    sc = load_scenario(examples / "paternoster.fg.yaml")
+    text = _text(write_briefing(sc, tmp_path / "b.pdf"))
+    assert "…" not in text  # "Books: cella…" was printed before
