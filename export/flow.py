@@ -77,6 +77,9 @@ def table(
     ]
     t = Table(data, colWidths=widths, repeatRows=1 if header else 0, hAlign="LEFT")
     cmds: list[tuple[Any, ...]] = [
+        # the cell font (reportlab's default is an unembedded Helvetica, set on the canvas
+        # even when every cell is a paragraph): preflight flags any such reference
+        ("FONT", (0, 0), (-1, -1), FONT, style.fontSize),
         ("GRID", (0, 0), (-1, -1), 0.25, colors.HexColor("#b8a888")),
         ("VALIGN", (0, 0), (-1, -1), "TOP"),
         ("LEFTPADDING", (0, 0), (-1, -1), 2),

@@ -142,8 +142,8 @@ def draw_level(
         label = None
         if a.id in labels:
             label, size = _fit(c, str(labels[a.id]), FONT, id_size * 0.8, room)
-            if len(label) < 8 and label != labels[a.id]:
-                label = None  # no room to say it on this map
+            if label != labels[a.id] or size < MIN_TEXT:
+                label = None  # no room to say it whole on this map: never a label cut short
             else:
                 c.setFillColor(st.setting("id_colour"))
                 c.setFont(FONT, size)
@@ -171,13 +171,14 @@ def draw_level(
         said.add(text)
         x, y = view.pt(*_label_point(scenario, area))
         box = _bbox(view, scenario.area(area).polygon)
-        fitted, size = _fit(c, text, FONT, id_size * 0.85, (box[2] - box[0]) * 0.95)
+        lines, size = _wrap_name(c, text, id_size * 0.85, (box[2] - box[0]) * 0.95)
         base = y - s - 2 * gap - id_size * 0.6
-        if len(fitted) < 8 or base - 0.25 * size < box[1]:
-            continue  # no room in its area on this map
+        if not lines or base - (len(lines) - 0.75) * size * 1.1 < box[1]:
+            continue  # no room in its area on this map: never a name cut short
         c.setFillColor(colour)
         c.setFont(FONT, size)
-        c.drawCentredString(x, base, fitted)
+        for i, line in enumerate(lines):
+            c.drawCentredString(x, base - i * size * 1.1, line)
     # building names, clear of the area labels
     plates = name_plates(scenario, view, level, rects, k)
     if defer is None:
@@ -189,6 +190,26 @@ def draw_level(
     return used
 
 
+#: The smallest text a printed map carries (points).
+MIN_TEXT = 6.0
+
+
+def _wrap_name(c: Canvas, text: str, size: float, room: float) -> tuple[list[str], float]:
+    """A water or entry name on one line, or two split at a space, shrunk to at most 0.6
+    of ``size``; ([], size) when it still does not fit (names are never cut short)."""
+    options = [[text]]
+    words = text.split()
+    if len(words) > 1:
+        splits = [(" ".join(words[:i]), " ".join(words[i:])) for i in range(1, len(words))]
+        options.append(list(min(splits, key=lambda p: max(len(p[0]), len(p[1])))))
+    for lines in options:
+        wide = max(c.stringWidth(line, FONT, size) for line in lines)
+        fitted = min(size, size * room / wide)
+        if fitted >= size * 0.6:
+            return lines, fitted
+    return [], size
+
+
 def draw_summary(
     c: Canvas,
     scenario: Scenario,
@@ -196,9 +217,12 @@ def draw_summary(
     marks: Marks,
     symbol_size: float | None = None,
     ids: bool = True,
+    min_text: bool = True,
 ) -> None:
     """A small map of every level at once: each area shaded by its hottest fire (any level),
-    destroyed areas dark, with the fire value and burning levels written in."""
+    destroyed areas dark, with the fire value and burning levels written in. With
+    ``min_text`` nothing is written smaller than 6 pt: an id that would be is left out, a
+    fire note is shortened to its value."""
     st = style()
     s = symbol_size if symbol_size is not None else st.length("small_symbol")
     fills: Mapping[str, str] = st.setting("fill")
@@ -229,14 +253,19 @@ def draw_summary(
         room = (box[2] - box[0]) * 0.92  # ids and fire notes shrink to their area
         if ids:
             c.setFillColor("#ffffff" if dark else "#333333")
-            text, size = _fit(c, a.id, FONT, s * 0.55, room, least=0.4, cut=False)
-            c.setFont(FONT, size)
-            c.drawCentredString(x, y + s * 0.1, text)
+            nominal = max(s * 0.55, MIN_TEXT) if min_text else s * 0.55
+            text, size = _fit(c, a.id, FONT, nominal, room, least=0.4, cut=False)
+            if size >= MIN_TEXT or not min_text:  # an id that would need less is left out
+                c.setFont(FONT, size)
+                c.drawCentredString(x, y + s * 0.1, text)
         if a.id in hottest:
             lv = ",".join(str(v) for v in sorted(levels_burning[a.id]))
             c.setFillColor("#000000" if hottest[a.id] < 4 else "#ffffff")
             note = f"F{hottest[a.id]} L{lv}"
-            text, size = _fit(c, note, FONT_BOLD, s * 0.6, room, least=0.4, cut=False)
+            nominal = max(s * 0.6, MIN_TEXT) if min_text else s * 0.6
+            text, size = _fit(c, note, FONT_BOLD, nominal, room, least=0.4, cut=False)
+            if size < MIN_TEXT and min_text:  # the fire is what matters: keep it legible
+                text, size = f"F{hottest[a.id]}", MIN_TEXT
             c.setFont(FONT_BOLD, size)
             c.drawCentredString(x, y - s * 0.6, text)
         extras = [

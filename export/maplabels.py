@@ -14,7 +14,7 @@ from fireground.engine.board.model import FeatureType, Scenario
 from .kit import FONT, FONT_BOLD
 from .mapview import MapView, Rect, style
 
-MIN_NAME = 4.0  # points: a building name smaller than this is left out of a crowded map
+MIN_NAME = 6.0  # points: a building name smaller than this is left out of a crowded map
 
 
 def _extra_list(scenario: Scenario, level: int) -> list[tuple[str, str, str]]:

@@ -9,11 +9,14 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 from fireground.engine.board.model import Scenario
 from fireground.engine.core.errors import UsageError
+
+from .games.blitz.countmix import GAMES
+from .plansel import parse_buildings, parse_levels
 
 KINDS: tuple[str, ...] = ("plans", "cards", "reference", "counters", "turns", "briefing")
 DEFAULT_TURNS = 6
@@ -55,9 +58,18 @@ def export_pack(
     fmt: str = "pdf",
     stem: str | None = None,
     dpi: int = 100,
+    levels: str | Sequence[int] | None = None,
+    buildings: str | Sequence[str] | None = None,
+    with_start: bool = False,
+    report: Callable[[str], None] | None = None,
+    counter_games: int | None = None,
 ) -> list[Path]:
     """Write the chosen documents into ``out_dir``; their paths, in pack order. Each name
-    starts with its kind (``plans-…pdf``). ``fmt`` svg/png applies to the plans."""
+    starts with its kind (``plans-…pdf``). ``fmt`` svg/png applies to the plans;
+    ``levels``, ``buildings`` and ``with_start`` choose what the plans show, and ``report``
+    hears their page count per level before they are written. ``counter_games``: autopilot
+    games played to measure the counter mix (default :data:`countmix.GAMES`; 0 estimates it
+    from the map)."""
     from .games.blitz.briefing import write_briefing
     from .games.blitz.cards import write_cards
     from .games.blitz.counters import write_counters
@@ -74,6 +86,14 @@ def export_pack(
         raise UsageError(f"--format: unknown format {fmt!r}")
     if not 10 <= dpi <= 1200:
         raise UsageError(f"--dpi must be between 10 and 1200, got {dpi}")
+    if counter_games is not None and not 0 <= counter_games <= 1000:
+        raise UsageError(f"--counter-games must be between 0 and 1000, got {counter_games}")
+    if fit and fmt != "pdf" and "plans" in kinds:
+        raise UsageError(
+            f"--fit applies to PDF plans only; {fmt.upper()} plans are always at table scale"
+        )
+    level_list = parse_levels(levels)
+    building_list = parse_buildings(buildings)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     base = stem or slug(
@@ -85,17 +105,38 @@ def export_pack(
         path = out / f"{kind}-{base}.pdf"
         if kind == "plans":
             if fmt == "pdf":
-                written.append(write_plans(scenario, path, paper, fit=fit))
+                written.append(
+                    write_plans(
+                        scenario,
+                        path,
+                        paper,
+                        fit=fit,
+                        levels=level_list,
+                        buildings=building_list,
+                        with_start=with_start,
+                        report=report,
+                    )
+                )
             else:
                 from .plans_image import export_plan_images
 
-                written += export_plan_images(scenario, out, base, fmt, dpi)
+                written += export_plan_images(
+                    scenario,
+                    out,
+                    base,
+                    fmt,
+                    dpi,
+                    levels=level_list,
+                    buildings=building_list,
+                    with_start=with_start,
+                )
         elif kind == "cards":
             written.append(write_cards(scenario, path, paper, bleed=bleed))
         elif kind == "reference":
             written.append(write_reference(scenario, path, paper))
         elif kind == "counters":
-            written.append(write_counters(scenario, path, paper))
+            games = GAMES if counter_games is None else counter_games
+            written.append(write_counters(scenario, path, paper, games=games, seed=seed))
         elif kind == "turns":
             n = turns if turns is not None else min(DEFAULT_TURNS, scenario.turns)
             written.append(write_turn_report(scenario, path, paper, turns=n, seed=seed))
@@ -110,6 +151,8 @@ def cli_export(args: argparse.Namespace) -> int:
     from fireground.engine.scenario.io import load_scenario
 
     only = parse_only(args.only)  # bad usage before any work
+    parse_levels(getattr(args, "levels", None))
+    parse_buildings(getattr(args, "buildings", None))
     scenario = load_scenario(args.file)
     errors = error_lines(scenario, args.file)
     if errors:  # an unplayable scenario makes misleading play aids: refuse, as simulate does
@@ -127,6 +170,11 @@ def cli_export(args: argparse.Namespace) -> int:
         bleed=bool(getattr(args, "bleed", False)),
         fmt=getattr(args, "format", "pdf") or "pdf",
         dpi=int(getattr(args, "dpi", 100)),
+        levels=getattr(args, "levels", None),
+        buildings=getattr(args, "buildings", None),
+        with_start=bool(getattr(args, "with_start", False)),
+        report=lambda line: print(line, file=sys.stderr, flush=True),
+        counter_games=getattr(args, "counter_games", None),
     )
     for p in paths:
         print(p)

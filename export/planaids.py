@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 
 from reportlab.pdfgen.canvas import Canvas
 
@@ -120,8 +120,16 @@ def draw_north(c: Canvas, box: Box) -> None:
     c.restoreState()
 
 
-def draw_locator(c: Canvas, box: Box, cols: int, rows: int, col: int, row: int) -> None:
-    """A miniature of the tile grid with this tile filled."""
+def draw_locator(
+    c: Canvas,
+    box: Box,
+    cols: int,
+    rows: int,
+    col: int,
+    row: int,
+    kept: Collection[tuple[int, int]] | None = None,
+) -> None:
+    """A miniature of the tile grid with this tile filled (sheets left out shaded)."""
     cell = min(box.width / cols, box.height / rows)
     x0 = box.x + (box.width - cell * cols) / 2
     y0 = box.top
@@ -135,6 +143,12 @@ def draw_locator(c: Canvas, box: Box, cols: int, rows: int, col: int, row: int) 
             c.line(x0 + i * cell, y0, x0 + i * cell, y0 - cell * rows)
         for j in range(1, rows):
             c.line(x0, y0 - j * cell, x0 + cell * cols, y0 - j * cell)
+    if kept is not None and cols * rows <= 400:
+        c.setFillColor("#d0d0d0")
+        for i in range(cols):
+            for j in range(rows):
+                if (i, j) not in kept:
+                    c.rect(x0 + i * cell, y0 - (j + 1) * cell, cell, cell, stroke=0, fill=1)
     c.setFillColor("#c4161c")
     c.rect(x0 + col * cell, y0 - (row + 1) * cell, cell, cell, stroke=0, fill=1)
     c.restoreState()

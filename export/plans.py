@@ -10,7 +10,11 @@ scale.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
+
+import numpy as np
 
 from fireground.engine.board.model import Scenario
 
@@ -22,21 +26,21 @@ from .mapdraw import (
     Deferred,
     MapView,
     Marks,
-    all_levels,
     draw_id,
     draw_level,
     level_name,
     place_name,
 )
-from .plansheet import KIND_SWATCHES, Extent, _sheet_layout, _sheet_page, _swatches, level_extent
-from .plantiles import (
-    TileGrid,
-    _assembly_page,
-    _tile_pages,
-    _tiles_with_map,
-    plan_tiles,
-    tile_options,
+from .plansel import (
+    LevelPlan,
+    SheetGroup,
+    describe,
+    plan_levels,
+    select_buildings,
+    terrain_only,
 )
+from .plansheet import KIND_SWATCHES, Extent, _sheet_layout, _sheet_page, _swatches, level_extent
+from .plantiles import TileGrid, _assembly_page, _tile_pages, plan_tiles, tile_options
 
 __all__ = [
     "KIND_SWATCHES",
@@ -49,21 +53,52 @@ __all__ = [
 ]
 
 
-def write_plans(scenario: Scenario, path: Path, paper: str = "a4", fit: bool = False) -> Path:
-    """Write the floor plans PDF; returns its path."""
+def write_plans(
+    scenario: Scenario,
+    path: Path,
+    paper: str = "a4",
+    fit: bool = False,
+    *,
+    levels: Sequence[int] | None = None,
+    buildings: Sequence[str] | None = None,
+    with_start: bool = False,
+    report: Callable[[str], None] | None = None,
+) -> Path:
+    """Write the floor plans PDF; returns its path. ``levels`` and ``buildings`` choose
+    what prints (``buildings`` with the streets around them); the start situation is drawn
+    only ``with_start``; ``report`` hears the page count of each level before writing."""
+    if buildings:
+        scenario = select_buildings(scenario, buildings)
+    if not with_start:
+        scenario = terrain_only(scenario)
+    marks = Marks.from_start(scenario)
+    plans = plan_levels(scenario, paper, levels)
+    if report is not None and not fit:
+        report(describe(plans, paper))
     pw, ph = paper_size(paper)
     c = new_canvas(path, (pw, ph), f"Floor plans: {scenario.name}", "fireground floor plans")
-    marks = Marks.from_start(scenario)
     name = scenario.name or "Untitled scenario"
-    levels = all_levels(scenario)
     swatches = _swatches()
     symbol = layout("plan_page", pw, ph).length("legend_symbol")
+    page = 0
+
+    def mark_page(label: str, bookmark: str | None = None, outline: int = 0) -> None:
+        nonlocal page
+        c.addPageLabel(page, prefix=label)
+        if bookmark is not None:
+            key = f"p{page}"
+            c.bookmarkPage(key)
+            c.addOutlineEntry(bookmark, key, level=outline, closed=True)
+        page += 1
 
     if fit:
-        for level in levels:
-            ext = level_extent(scenario, level)
+        for plan in plans:
+            ext = level_extent(scenario, plan.level)
             lay = _sheet_layout(paper, ext.width / ext.height)
-            used = _sheet_page(c, scenario, lay, ext, level, f"{name}: {level_name(level)}", marks)
+            mark_page(level_name(plan.level), level_name(plan.level))
+            used = _sheet_page(
+                c, scenario, lay, ext, plan.level, f"{name}: {level_name(plan.level)}", marks
+            )
             aids.draw_legend(c, lay.box("legend"), used, symbol, swatches)
             c.showPage()
         c.save()
@@ -72,39 +107,147 @@ def write_plans(scenario: Scenario, path: Path, paper: str = "a4", fit: bool = F
     # overview: the whole map on one sheet
     ext = level_extent(scenario, 0)
     lay = _sheet_layout(paper, ext.width / ext.height)
+    mark_page("Overview", "Overview")
     used = _sheet_page(c, scenario, lay, ext, 0, f"{name}: overview", marks)
     all_used = set(used)
-    for level in levels:
-        all_used |= _used_at(scenario, marks, level)
+    for plan in plans:
+        all_used |= _used_at(scenario, marks, plan.level)
     aids.draw_legend(c, lay.box("legend"), all_used, symbol, swatches)
     c.showPage()
 
-    for level in levels:
-        ext = level_extent(scenario, level)
+    # page numbers of every sheet, for the assembly guides
+    numbers: dict[tuple[int, int, int, int], int] = {}
+    n = 1
+    for plan in plans:
+        n += 1 if plan.assembly else 0
+        for g, group in enumerate(plan.groups):
+            for col, row in group.keep:
+                n += 1
+                numbers[(plan.level, g, col, row)] = n
+
+    for plan in plans:
+        level, ext = plan.level, plan.ext
         mw, mh = ext.width * CM, ext.height * CM
         form = f"plan_level_{level + 1}"
-        grid = plan_tiles(mw, mh, paper)
         view = MapView(ext.minx, ext.miny, CM)
-        tiled = grid.pages > 1
-        text = Deferred() if tiled else None
+        text = Deferred()
         c.beginForm(form, 0, 0, mw, mh)
         used = draw_level(c, scenario, view, level, marks, defer=text)
         c.endForm()
-        keep = _tiles_with_map(scenario, grid, ext, level)
-        if text is not None:
-            # the assembly guide shows ids and names once, where they belong
-            c.beginForm(f"{form}_text", 0, 0, mw, mh)
-            for tag in text.ids:
-                draw_id(c, tag)
-            for plate in text.names:
-                place_name(c, plate, plate.bounds, min_size=MIN_NAME)
-            c.endForm()
-            _assembly_page(c, scenario, grid, form, paper, ext, level, name, keep)
-        _tile_pages(
-            c, scenario, grid, form, level, name, used, swatches, symbol, keep, text or Deferred()
-        )
+        # the assembly guide shows ids and names once, where they belong
+        c.beginForm(f"{form}_text", 0, 0, mw, mh)
+        for tag in text.ids:
+            draw_id(c, tag)
+        for plate in text.names:
+            place_name(c, plate, plate.bounds, min_size=MIN_NAME)
+        c.endForm()
+        title = level_name(level)
+        if plan.assembly:
+            mark_page(f"L{level} assembly", title)
+            title = None
+            cells = [
+                (
+                    group.grid.tile(col, row),
+                    group.label(col, row),
+                    numbers.get((level, g, col, row)),
+                    group.bounds,
+                )
+                for g, group in enumerate(plan.groups)
+                for col in range(group.grid.cols)
+                for row in range(group.grid.rows)
+                if (col, row) in group.keep or not group.prefix
+            ]
+            _assembly_page(c, cells, form, paper, ext, level, name, _detail(plan, paper))
+        # each sheet's page label, and a bookmark at the level's (or a building's) first
+        marks_due = []
+        for group in plan.groups:
+            for k, (col, row) in enumerate(group.keep):
+                if title is not None:
+                    marks_due.append((group.label(col, row), title, 0))
+                    title = None
+                elif k == 0 and group.title:
+                    marks_due.append((group.label(col, row), group.title, 1))
+                else:
+                    marks_due.append((group.label(col, row), None, 0))
+        due = iter(marks_due)
+        pick = _Picker(text)
+        for group in plan.groups:
+            _tile_pages(
+                c,
+                scenario,
+                group.grid,
+                form,
+                level,
+                name,
+                used,
+                swatches,
+                symbol,
+                group.keep,
+                pick.within(group.grid) if len(plan.groups) > 1 else text,
+                label=group.label,
+                tile_of=partial(_tile_of, group, level),
+                on_page=lambda _col, _row, due=due: mark_page(*next(due)),
+            )
     c.save()
     return path
+
+
+class _Picker:
+    """The ids and names of a level that fall within one sheet group (a city has
+    thousands of groups and tens of thousands of ids: each group looks at its own)."""
+
+    def __init__(self, text: Deferred) -> None:
+        self.text = text
+        self.ids = np.array([t.area for t in text.ids], dtype=float).reshape(-1, 4)
+        self.names = np.array([p.bounds for p in text.names], dtype=float).reshape(-1, 4)
+
+    def within(self, grid: TileGrid) -> Deferred:
+        x0, _, _, y1 = grid.tile(0, 0)
+        _, y0, x1, _ = grid.tile(grid.cols - 1, grid.rows - 1)
+
+        def hits(b: np.ndarray) -> list[int]:
+            ok = (b[:, 0] < x1) & (b[:, 2] > x0) & (b[:, 1] < y1) & (b[:, 3] > y0)
+            return [int(i) for i in np.nonzero(ok)[0]]
+
+        return Deferred(
+            [self.text.ids[i] for i in hits(self.ids)],
+            [self.text.names[i] for i in hits(self.names)],
+        )
+
+
+def _tile_of(group: SheetGroup, level: int, col: int, row: int) -> str:
+    if not group.prefix:
+        return f"of {group.grid.cols}×{group.grid.rows} · {level_name(level)}"
+    k = group.keep.index((col, row)) + 1
+    short = group.title.split(",")[0].split(" (")[0]
+    return (
+        f"{short} · sheet {k} of {len(group.keep)}" if short else f"sheet {k} of {len(group.keep)}"
+    )
+
+
+def _detail(plan: LevelPlan, paper: str) -> str:
+    """The assembly guide's subtitle: how the level's sheets are laid out."""
+    ov = plan.groups[0].grid.overlap / CM * 10
+    ext = plan.ext
+    if len(plan.groups) == 1 and not plan.groups[0].prefix:
+        grid = plan.groups[0].grid
+        orient = "landscape" if grid.landscape else "portrait"
+        blank = grid.pages - plan.sheets
+        return (
+            f"{grid.cols} × {grid.rows} sheets ({plan.sheets} printed, {paper.upper()} "
+            f"{orient}{f'; {blank} grey ones are blank and left out' if blank else ''}) · "
+            f"{ov:g} mm glue overlap · map {ext.width:g} × {ext.height:g} cm"
+        )
+    if len(plan.groups) == 1 and not plan.groups[0].title:
+        return (
+            f"{plan.sheets} {paper.upper()} sheets, the level as one map (blank sheets left "
+            f"out) · {ov:g} mm glue overlap"
+        )
+    return (
+        f"{plan.sheets} {paper.upper()} sheets, building by building ({len(plan.groups)} "
+        f"building{'s' if len(plan.groups) > 1 else ''}) · {ov:g} mm glue overlap · each "
+        "building is laid out on its own"
+    )
 
 
 def _used_at(scenario: Scenario, marks: Marks, level: int) -> set[str]:

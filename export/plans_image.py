@@ -11,6 +11,7 @@ table cm (one per area, with its id and kind), handy for cutting.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -21,8 +22,9 @@ from fireground.engine.board.model import Scenario
 from . import planaids as aids
 from .kit import FONT_BOLD
 from .layout import CM, Layout, layout
-from .mapdraw import MapView, Marks, all_levels, draw_level, level_name, style
+from .mapdraw import MapView, Marks, draw_level, level_name, style
 from .plans import KIND_SWATCHES, level_extent
+from .plansel import chosen_levels, select_buildings, terrain_only
 from .vector import Shape, Text, VectorCanvas, VectorPath, flatten, svg_path_data
 
 DEFAULT_DPI = 100
@@ -193,11 +195,24 @@ def plan_png(scenario: Scenario, level: int, path: Path, dpi: int = DEFAULT_DPI)
 
 
 def export_plan_images(
-    scenario: Scenario, out: Path, stem: str, fmt: str, dpi: int = DEFAULT_DPI
+    scenario: Scenario,
+    out: Path,
+    stem: str,
+    fmt: str,
+    dpi: int = DEFAULT_DPI,
+    *,
+    levels: Sequence[int] | None = None,
+    buildings: Sequence[str] | None = None,
+    with_start: bool = False,
 ) -> list[Path]:
-    """``plans-STEM-level-N.svg|png`` for every level."""
+    """``plans-STEM-level-N.svg|png`` for every chosen level (terrain only unless
+    ``with_start``)."""
+    if buildings:
+        scenario = select_buildings(scenario, buildings)
+    if not with_start:
+        scenario = terrain_only(scenario)
     paths = []
-    for level in all_levels(scenario):
+    for level in chosen_levels(scenario, levels):
         tag = "basement" if level < 0 else f"level-{level}"
         path = out / f"plans-{stem}-{tag}.{fmt}"
         if fmt == "svg":

@@ -172,6 +172,23 @@ def build_parser() -> argparse.ArgumentParser:
         help="plans as PDF (default), SVG or PNG (one file per level)",
     )
     c.add_argument("--dpi", type=int, default=100, help="PNG plans: dots per inch of table")
+    c.add_argument(
+        "--levels", default=None, metavar="L,…", help="plans: only these levels (-1 basement)"
+    )
+    c.add_argument(
+        "--buildings",
+        default=None,
+        metavar="ID,…",
+        help="plans: only these buildings, with the streets around them",
+    )
+    c.add_argument("--with-start", action="store_true", help="plans: draw the start situation too")
+    c.add_argument(
+        "--counter-games",
+        type=int,
+        default=None,
+        metavar="N",
+        help="counters: autopilot games to measure the mix (default 20; 0: estimate from the map)",
+    )
 
     c = cmd(
         "analyze",

@@ -108,3 +108,48 @@ def placements(reader: PdfReader, page: Any, prefix: str) -> list[Matrix]:
         for op, args, ctm, _ in walk(reader, page, recurse=False)
         if op == "Do" and str(args[0]).startswith(prefix)
     ]
+
+
+def points(reader: PdfReader, page: Any) -> list[tuple[float, float]]:
+    """Every point a path passes through (``m``, ``l``, curve ends, rectangle corners), in
+    page space."""
+    out: list[tuple[float, float]] = []
+    for op, args, ctm, _ in walk(reader, page):
+        vals = [float(v) for v in args] if op in ("m", "l", "c", "v", "y", "re") else []
+        if op in ("m", "l"):
+            out.append(apply(ctm, vals[0], vals[1]))
+        elif op in ("c", "v", "y"):
+            out.append(apply(ctm, vals[-2], vals[-1]))
+        elif op == "re":
+            x, y, w, h = vals
+            out += [apply(ctm, x, y), apply(ctm, x + w, y + h)]
+    return out
+
+
+def text_runs(page: Any) -> list[tuple[str, float, float, float, str, float, float]]:
+    """(text, x, y, size, base font, dx, dy) of every text run, in page space; (dx, dy) is
+    the unit vector along its baseline."""
+    out: list[tuple[str, float, float, float, str, float, float]] = []
+
+    def visit(text: str, cm: list[float], tm: list[float], font: Any, size: float) -> None:
+        if not text.strip() or font is None:
+            return
+        x = tm[4] * cm[0] + tm[5] * cm[2] + cm[4]
+        y = tm[4] * cm[1] + tm[5] * cm[3] + cm[5]
+        ax = tm[0] * cm[0] + tm[1] * cm[2]
+        ay = tm[0] * cm[1] + tm[1] * cm[3]
+        scale = (ax**2 + ay**2) ** 0.5
+        out.append(
+            (
+                text.strip(),
+                x,
+                y,
+                size * scale,
+                str(font.get("/BaseFont", "")),
+                ax / scale,
+                ay / scale,
+            )
+        )
+
+    page.extract_text(visitor_text=visit)
+    return out

@@ -67,8 +67,8 @@ def test_one_card_per_force_with_its_id(tmp_path: Path) -> None:
     assert len(card_rects(r, r.pages[0])) == len(sc.forces)
 
 
-@pytest.mark.parametrize("paper,expected", [("a4", 9), ("letter", 8)])
-def test_bleed_cards_fewer_on_letter(tmp_path: Path, paper: str, expected: int) -> None:
+@pytest.mark.parametrize("paper,expected", [("a4", 6), ("letter", 6)])
+def test_bleed_cards_six_up_with_gutters(tmp_path: Path, paper: str, expected: int) -> None:
     sheet, lay = plan_sheet(paper, bleed=True)
     assert sheet.per_page == expected
     assert lay.length("bleed") == pytest.approx(3 * MM)
@@ -80,9 +80,13 @@ def test_bleed_cards_fewer_on_letter(tmp_path: Path, paper: str, expected: int) 
     assert b.x >= 0 and b.y >= 0 and b.right <= pw and b.top <= ph
 
 
-def test_letter_without_bleed_is_nine_up() -> None:
+def test_letter_without_bleed_is_eight_up() -> None:
+    # 9-up portrait leaves 6.4 mm above and below the cards: no room for crop marks 5 mm
+    # clear of the edge; landscape 4 x 2 leaves 19 mm
     sheet, _ = plan_sheet("letter", bleed=False)
-    assert sheet.per_page == 9
+    assert sheet.per_page == 8
+    assert sheet.page[0] > sheet.page[1]
+    assert plan_sheet("a4", bleed=False)[0].per_page == 9
 
 
 def _runs(page: Any) -> list[tuple[str, float, float, float, str]]:

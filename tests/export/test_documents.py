@@ -16,7 +16,7 @@ from fireground.engine.board.model import LocationValue
 from fireground.engine.core.errors import UsageError
 from fireground.export import layout as layout_mod
 from fireground.export.games.blitz.briefing import write_briefing
-from fireground.export.games.blitz.counters import counter_counts, counter_side, write_counters
+from fireground.export.games.blitz.counters import counter_counts, counter_side, extra_items, write_counters
 from fireground.export.games.blitz.reference import (
     Rules,
     describe,
@@ -104,7 +104,7 @@ def test_values_table_text_and_house_rules_come_from_the_data(tmp_path: Path, mo
 # -- counters ------------------------------------------------------------------------------
 def test_counters_sized_for_the_scale_with_all_kinds(tmp_path: Path) -> None:
     sc = small_scenario()
-    path = write_counters(sc, tmp_path / "c.pdf")
+    path = write_counters(sc, tmp_path / "c.pdf", games=0)  # the mix estimated from the map
     r = PdfReader(path, strict=True)
     text = text_of(path)
     for word in (
@@ -127,7 +127,9 @@ def test_counters_sized_for_the_scale_with_all_kinds(tmp_path: Path) -> None:
     ]
     counts = counter_counts(sc, layout("counters_page", *r.pages[0].mediabox[2:]))
     expected = sum(n for key, n in counts.items() if key[0] != "hose")
-    assert len(squares) == expected
+    ladders = extra_items(sc, layout("counters_page", 595, 842))["ladder"]
+    assert len(ladders) == 2  # E1's wheeled escape and T1's turntable; FP1 carries none
+    assert len(squares) == expected + len(ladders)
     bigger = dataclasses.replace(sc, scale=dataclasses.replace(sc.scale, area_cm=15))
     assert counter_side(layout("counters_page", 595, 842), bigger.scale.area_cm) > side
 

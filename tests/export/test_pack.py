@@ -65,7 +65,7 @@ def test_turn_report_from_a_given_log(tmp_path: Path) -> None:
     }
     path = write_turn_report(small_scenario(), tmp_path / "t.pdf", log=log)
     text = PdfReader(path, strict=True).pages[0].extract_text()
-    assert "Fire spreads from S1 to S2 (rolled 2 -1, needed <=2)." in text.replace("\n", " ")
+    assert "Fire spreads from S1 level 0 to S2 level 0 (rolled 2 -1" in text.replace("\n", " ")
 
 
 def test_event_text_is_plain_english() -> None:
@@ -78,7 +78,7 @@ def test_event_text_is_plain_english() -> None:
         "success": True,
         "ruling": "R-4",
     }
-    assert event_text(ev) == "The fire in B1 (level 2) grows (rolled 6 +1, needed >=6, R-4)."
+    assert event_text(ev) == "The fire in B1 level 2 grows (rolled 6 +1; needed >=6; R-4)."
 
 
 def test_svg_plan_is_true_scale(tmp_path: Path) -> None:
@@ -101,7 +101,7 @@ def test_svg_and_png_plans_show_what_the_pdf_plan_shows(tmp_path: Path) -> None:
     from PIL import Image
 
     sc = small_scenario()
-    svgs = export_pack(sc, tmp_path, only="plans", fmt="svg")
+    svgs = export_pack(sc, tmp_path, only="plans", fmt="svg", with_start=True)
     ground = next(p for p in svgs if p.name.endswith("level-0.svg"))
     root = ET.parse(ground).getroot()
     ns = "{http://www.w3.org/2000/svg}"
@@ -122,7 +122,7 @@ def test_svg_and_png_plans_show_what_the_pdf_plan_shows(tmp_path: Path) -> None:
     assert float(root.get("height").removesuffix("mm")) == pytest.approx(vb[3] * 10)
     (png,) = [
         p
-        for p in export_pack(sc, tmp_path / "png", only="plans", fmt="png")
+        for p in export_pack(sc, tmp_path / "png", only="plans", fmt="png", with_start=True)
         if p.name.endswith("level-0.png")
     ]
     img = Image.open(png).convert("RGB")

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import Spacer
+from reportlab.platypus import KeepTogether, Spacer
 from reportlab.platypus.flowables import Flowable
 
 from fireground.engine.board.model import Objective, Scenario
@@ -15,7 +15,7 @@ from fireground.engine.board.model import Objective, Scenario
 from ... import flow
 from ...kit import paper_size
 from ...layout import Box, Layout, layout
-from ...mapdraw import MapView, Marks, draw_level
+from ...mapdraw import MapView, Marks, draw_level, draw_summary
 from ...plans import level_extent
 from .cards import unit_catalogue
 
@@ -127,6 +127,18 @@ def story(scenario: Scenario, width: float, base: float, map_h: float) -> list[F
         )
     )
     out.append(Spacer(1, base * 0.5))
+    fires_map = flow.MapFlowable(
+        width,
+        map_h * 0.8,
+        fit_map(scenario, Marks.from_start(scenario), lambda c, s, v, m: draw_summary(c, s, v, m)),
+    )
+    heading = flow.para(
+        "Fires at the start on every level (F = fire, L = the levels burning; "
+        "the map above shows the ground level)",
+        st["h2"],
+    )
+    out.append(KeepTogether([heading, fires_map]))
+    out.append(Spacer(1, base * 0.5))
     out.append(flow.para("Situation at turn 1", st["h2"]))
     out += [flow.para("• " + line, st["body"]) for line in start_lines(scenario)]
     if scenario.buildings:
@@ -146,7 +158,9 @@ def story(scenario: Scenario, width: float, base: float, map_h: float) -> list[F
             if u.area
             else (u.entry or "any entry")
         )
-        when = "on the table at the start" if u.arrives <= 1 else f"arrives turn {u.arrives}"
+        # only a unit placed in an area and arriving on turn 1 starts on the table
+        on_table = u.area is not None and u.arrives <= 1
+        when = "on the table at the start" if on_table else f"arrives turn {u.arrives}"
         rows.append([u.id, name, f"{where}: {when}"])
     if len(rows) == 1:
         rows.append(["—", "no forces listed", ""])

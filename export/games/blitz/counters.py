@@ -14,6 +14,7 @@ from fireground.engine.board.model import Scenario
 from ... import symbols as sym
 from ...kit import FONT, FONT_BOLD, draw_text, new_canvas, paper_size
 from ...layout import Layout, layout
+from .countmix import GAMES, Mix, measure
 
 LABELS = {
     "embers": "EMBERS",
@@ -73,114 +74,252 @@ def _in_start(scenario: Scenario | None) -> dict[tuple[str, Any], int]:
     return out
 
 
-def counter_counts(scenario: Scenario | None, lay: Layout) -> dict[tuple[str, Any], int]:
-    """How many of each (kind, value) counter to print, and of ("hose", "") strips: a share
-    of the scenario's basis kept within the layout's min and cap, and never fewer than the
-    start state uses."""
+def counter_counts(
+    scenario: Scenario | None, lay: Layout, mix: Mix | None = None
+) -> dict[tuple[str, Any], int]:
+    """How many of each (kind, value) counter to print, and of ("hose", "") strips.
+
+    With a measured ``mix`` (:func:`countmix.measure`): the 90th percentile of each kind's
+    peak in play over the autopilot games, at least the layout's minimum. Without one, an
+    estimate from the map: a share of the scenario's basis kept within the layout's min and
+    cap. Never fewer than the start state uses; hose strips cover every length the forces
+    carry (two half-length strips a length)."""
     basis = scenario_basis(scenario, lay)
     kinds = lay.setting("basis")
     start = _in_start(scenario)
     out: dict[tuple[str, Any], int] = {}
     for kind, value, share, lo, hi in lay.setting("counters"):
-        n = round(float(share) * basis[str(kinds[str(kind)])])
         key = (str(kind), value)
-        out[key] = max(min(max(n, int(lo)), int(hi)), start.get(key, 0))
-    share, lo, hi = lay.setting("hose_strips")
-    out[("hose", "")] = min(max(round(float(share) * basis["hose"]), int(lo)), int(hi))
+        if mix is not None:
+            n = max(int(lo), mix.need.get(key, 0))
+        else:
+            n = min(max(round(float(share) * basis[str(kinds[str(kind)])]), int(lo)), int(hi))
+        out[key] = max(n, start.get(key, 0))
+    out[("hose", "")] = max(basis["hose"], int(lay.setting("hose_strips_min")))
     return out
 
 
-def _draw_counter(
-    c: Canvas, lay: Layout, kind: str, value: Any, x: float, y: float, s: float
-) -> None:
+def text_colour(fill: str) -> str:
+    """Black or white, whichever reads better on ``fill``."""
+    return "#000000" if contrast(fill, "#000000") >= contrast(fill, "#ffffff") else "#ffffff"
+
+
+def luminance(colour: str) -> float:
+    """Relative luminance (WCAG 2) of a ``#rrggbb`` colour."""
+
+    def lin(v: int) -> float:
+        c = v / 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
+    return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b)
+
+
+def contrast(a: str, b: str) -> float:
+    """The WCAG contrast ratio of two colours (1 to 21)."""
+    la, lb = sorted((luminance(a), luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def counter_fill(lay: Layout, kind: str, value: Any) -> str:
     colours = lay.setting("colours")
-    fill = colours["fire"][int(value) - 1] if kind == "fire" else colours.get(kind, "#ffffff")
+    return str(colours["fire"][int(value) - 1] if kind == "fire" else colours.get(kind, "#ffffff"))
+
+
+def _draw_counter(
+    c: Canvas, lay: Layout, kind: str, value: Any, x: float, y: float, s: float, caption: str = ""
+) -> None:
+    fill = counter_fill(lay, kind, value)
+    ink = text_colour(fill)
     c.saveState()
     c.setFillColor(fill)
     c.rect(x, y, s, s, stroke=0, fill=1)
-    cx, cy = x + s / 2, y + s * 0.56
-    icon = {
-        "fire": "fire",
-        "damp": "damp",
-        "damage": "damage",
-        "embers": "embers",
-        "rubble": "rubble",
-        "crater": "crater",
-        "casualty": "casualty",
-    }.get(kind)
-    if kind == "all_clear":
-        c.setFillColor("#14532d")
-        c.setFont(FONT_BOLD, s * 0.2)
-        c.drawCentredString(cx, y + s * 0.55, "ALL")
-        c.drawCentredString(cx, y + s * 0.3, "CLEAR")
+    cx = x + s / 2
+    icon = kind if kind in sym.LEGEND else None
+    if kind in ("all_clear", "tired", "exhausted", "ladder"):
+        words = {
+            "all_clear": ("ALL", "CLEAR"),
+            "tired": ("TIRED", "-1 to fight"),
+            "exhausted": ("EXHAUSTED", "-2 to fight"),
+            "ladder": ("LADDER", f"level {value}"),
+        }[kind]
+        c.setFillColor(ink if kind != "all_clear" else "#14532d")
+        for word, font, at in ((words[0], FONT_BOLD, 0.6), (words[1], FONT, 0.36)):
+            size = min(s * 0.17, 0.9 * s / c.stringWidth(word, font, 1.0))
+            c.setFont(font, size)
+            c.drawCentredString(cx, y + s * at, word)
     elif icon:
+        # the icon sits right of the value, so the digit never covers it
         c.saveState()
-        sym.LEGEND[icon][0](c, cx, cy, s * 0.5, "")
+        sym.LEGEND[icon][0](c, x + s * 0.62, y + s * 0.52, s * 0.42, "")
         c.restoreState()
-    c.setFillColor("#000000")
-    if value not in ("", None):
-        c.setFont(FONT_BOLD, s * 0.3)
-        c.drawString(x + s * 0.07, y + s * 0.72, str(value))
-    label = f"{kind.upper()} {value}" if value not in ("", None) else LABELS.get(kind, "")
-    if kind != "all_clear":
-        c.setFont(FONT, s * 0.13)
+    c.setFillColor(ink)
+    if value not in ("", None) and kind != "ladder":
+        c.setFont(FONT_BOLD, s * 0.34)
+        c.drawString(x + s * 0.08, y + s * 0.56, str(value))
+    label = caption or (
+        f"{kind.upper()} {value}" if value not in ("", None) else LABELS.get(kind, "")
+    )
+    if kind not in ("all_clear", "tired", "exhausted") or caption:
+        c.setFont(FONT, s * 0.14)
         c.drawCentredString(cx, y + s * 0.08, label)
     c.restoreState()
 
 
-def write_counters(scenario: Scenario | None, path: Path, paper: str = "a4") -> Path:
+#: One thing to cut out: (kind, value, caption).
+Item = tuple[str, Any, str]
+
+
+def extra_items(scenario: Scenario | None, lay: Layout) -> dict[str, list[Item]]:
+    """Ladder markers (one per ladder the forces carry), stand labels (one per unit and
+    stand) and the bomb-drop squares of the largest stick."""
+    out: dict[str, list[Item]] = {"ladder": [], "stand": [], "bomb": []}
+    if scenario is None:
+        return out
+    from fireground.engine.core.ruleset import load_ruleset
+    from fireground.engine.games.blitz.state import initial_state
+
+    from .cards import unit_catalogue
+
+    catalogue = unit_catalogue(scenario)
+    for u in scenario.forces:
+        for ladder in catalogue.get(u.type, {}).get("ladders", []) or []:
+            name = str(ladder.get("name", "ladder"))
+            out["ladder"].append(("ladder", int(ladder.get("rating", 1)), f"{u.id} {name}"))
+    rules = load_ruleset(scenario.ruleset, dict(scenario.house_rules))
+    for unit in initial_state(scenario, rules).units.values():
+        out["stand"].append(("stand", unit.id, unit.type.replace("_", " ")))
+    load = rules.get("bombing.load", {}) or {}
+    he = max((int(v.get("he", 0)) for v in load.values()), default=0)
+    inc = max((int(v.get("incendiary", 0)) for v in load.values()), default=0)
+    out["bomb"] = [("bomb", "HE", "")] * he + [("bomb", "INC", "")] * inc
+    return out
+
+
+def write_counters(
+    scenario: Scenario | None,
+    path: Path,
+    paper: str = "a4",
+    *,
+    games: int = GAMES,
+    seed: int | None = None,
+) -> Path:
+    """The counters sheets. With a scenario and ``games`` > 0, the counter mix is measured
+    by playing it ``games`` times with the autopilot (see :mod:`countmix`)."""
     pw, ph = paper_size(paper)
     lay = layout("counters_page", pw, ph)
     area_cm = scenario.scale.area_cm if scenario is not None else 10.0
     s = counter_side(lay, area_cm)
-    counts = counter_counts(scenario, lay)
-    items: list[tuple[str, Any]] = []
+    mix = measure(scenario, games, seed) if scenario is not None and games > 0 else None
+    counts = counter_counts(scenario, lay, mix)
+    squares: list[Item] = []
     for kind, value, _share, _lo, _hi in lay.setting("counters"):
-        items += [(str(kind), value)] * counts[(str(kind), value)]
+        squares += [(str(kind), value, "")] * counts[(str(kind), value)]
+    extra = extra_items(scenario, lay)
+    squares += extra["ladder"]
     sheet = lay.box("sheet")
-    cols = max(1, int(sheet.width // s))
     strip_len = min(area_cm * 10 * (72 / 25.4), sheet.width)
-    strip_w = lay.length("strip_width")
+    bomb = lay.length("bomb_square")
+    sections: list[tuple[str, float, float, list[Item]]] = [
+        ("counter", s, s, squares),
+        ("bomb", bomb, bomb, extra["bomb"]),
+        ("stand", lay.length("stand_width"), lay.length("stand_height"), extra["stand"]),
+        ("hose", lay.length("strip_width"), strip_len, [("hose", "", "")] * counts[("hose", "")]),
+    ]
     name = scenario.name if scenario is not None and scenario.name else "BLITZ!"
     c = new_canvas(path, (pw, ph), f"Counters: {name}", "fireground counters")
+    basis = (
+        f"enough for 9 in 10 of {mix.games} autopilot games ({mix.turns} turns)"
+        if mix is not None
+        else "an estimate from the map"
+    )
     page = 0
-    i = 0
-    strips_left = counts[("hose", "")]
-    while i < len(items) or strips_left:
+    y = -1.0  # no page open yet
+    gap = lay.length("section_gap")
+
+    def new_page() -> float:
+        nonlocal page
+        if page:
+            c.showPage()
         page += 1
         draw_text(c, lay.box("title"), "Counters")
         draw_text(
             c,
             lay.box("subtitle"),
-            f"{name} · counters {s / 72 * 25.4:.0f} mm for {area_cm:g} cm areas · "
+            f"{name} · counters {s / 72 * 25.4:.0f} mm for {area_cm:g} cm areas · {basis} · "
             "cut along the grey lines",
         )
-        rows = max(1, int(sheet.height // s))
-        batch = items[i : i + cols * rows]
-        i += len(batch)
-        used_rows = (len(batch) + cols - 1) // cols
-        for k, (kind, value) in enumerate(batch):
-            r, col = divmod(k, cols)
-            _draw_counter(c, lay, kind, value, sheet.x + col * s, sheet.top - (r + 1) * s, s)
-        grid_top = sheet.top
-        if batch:
-            _cut_lines(c, lay, sheet.x, grid_top, s, s, cols, used_rows, len(batch))
-        # hose strips below the counters, one area long
-        y = grid_top - used_rows * s - (5 if batch else 0)
-        n_strips = 0
-        while strips_left and y - strip_w >= sheet.y:
-            _hose_strip(c, lay, sheet.x, y - strip_w, strip_len, strip_w, area_cm)
-            y -= strip_w
-            strips_left -= 1
-            n_strips += 1
-        if n_strips:
-            _cut_lines(
-                c, lay, sheet.x, y + n_strips * strip_w, strip_len, strip_w, 1, n_strips, n_strips
-            )
         draw_text(c, lay.box("footer"), f"Print at 100% (actual size) · page {page}")
-        c.showPage()
+        return sheet.top
+
+    for kind, w, h, items in sections:
+        cols = max(1, int(sheet.width // w))
+        i = 0
+        while i < len(items):
+            if page == 0 or y - h < sheet.y:
+                y = new_page()
+            rows = max(1, int((y - sheet.y) // h))
+            batch = items[i : i + cols * rows]
+            i += len(batch)
+            used_rows = (len(batch) + cols - 1) // cols
+            for k, (what, value, caption) in enumerate(batch):
+                r, col = divmod(k, cols)
+                x0, y0 = sheet.x + col * w, y - (r + 1) * h
+                if kind == "counter":
+                    _draw_counter(c, lay, what, value, x0, y0, s, caption)
+                elif kind == "bomb":
+                    _bomb_square(c, x0, y0, w, str(value))
+                elif kind == "stand":
+                    _stand_label(c, x0, y0, w, h, str(value), caption)
+                else:  # upright strips, side by side: a row of them per strip length
+                    c.saveState()
+                    c.translate(x0 + w, y0)
+                    c.rotate(90)
+                    _hose_strip(c, lay, 0, 0, h, w, area_cm)
+                    c.restoreState()
+            _cut_lines(c, lay, sheet.x, y, w, h, cols, used_rows, len(batch))
+            y -= used_rows * h + gap
+    if page == 0:
+        new_page()
+    c.showPage()
     c.save()
     return path
+
+
+def _bomb_square(c: Canvas, x: float, y: float, s: float, kind: str) -> None:
+    """A bomb-drop square: dropped from about 1 m over the table, it marks where a bomb
+    falls."""
+    c.saveState()
+    c.setFillColor("#1f1f1f" if kind == "HE" else "#c4161c")
+    c.rect(x, y, s, s, stroke=0, fill=1)
+    c.setFillColor("#ffffff")
+    c.setFont(FONT_BOLD, s * 0.3)
+    c.drawCentredString(x + s / 2, y + s * 0.4, kind)
+    c.setFont(FONT, s * 0.13)
+    c.drawCentredString(x + s / 2, y + s * 0.12, "bomb drop")
+    c.restoreState()
+
+
+def _stand_label(c: Canvas, x: float, y: float, w: float, h: float, uid: str, what: str) -> None:
+    """A tag to stand next to a figure or vehicle: its unit id and type."""
+    c.saveState()
+    c.setFillColor("#ffffff")
+    c.rect(x, y, w, h, stroke=0, fill=1)
+    c.setFillColor("#1b3a8a")
+    size = min(h * 0.5, 0.9 * w / c.stringWidth(uid, FONT_BOLD, 1.0))
+    c.setFont(FONT_BOLD, size)
+    c.drawCentredString(x + w / 2, y + h * 0.42, uid)
+    c.setFillColor("#000000")
+    small = max(6.0, min(h * 0.22, 0.92 * w / max(1.0, c.stringWidth(what, FONT, 1.0))))
+    c.setFont(FONT, small)
+    c.drawCentredString(x + w / 2, y + h * 0.1, _clip(c, what, small, w * 0.95))
+    c.restoreState()
+
+
+def _clip(c: Canvas, text: str, size: float, room: float) -> str:
+    while text and c.stringWidth(text, FONT, size) > room:
+        text = text[:-1]
+    return text
 
 
 def _hose_strip(

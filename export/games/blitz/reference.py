@@ -2,8 +2,9 @@
 
 Every number on it is read from the scenario's ruleset with its house rules applied, through
 the sentences of ``templates/layouts/reference.yaml``; a value changed by a house rule is
-starred. The sheet ends with every value in play, so nothing the engine uses is missing:
-each with a few words from the layout's ``descriptions`` (the bare key when none fits).
+starred. The first page holds the whole turn; then the rules summary, the house rules, and
+every value in play (each with a few words from the layout's ``descriptions``, the bare key
+when none fits), leaving out the program's own tuning keys (``internal``).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Any
 
 from reportlab.lib import colors
 from reportlab.lib.styles import ParagraphStyle
-from reportlab.platypus import KeepTogether
+from reportlab.platypus import KeepTogether, PageBreak
 from reportlab.platypus.flowables import Flowable
 
 from fireground.engine.board.model import Scenario
@@ -133,20 +134,32 @@ def _leaves(node: Any, prefix: str = "") -> list[tuple[str, Any]]:
 
 
 def story(scenario: Scenario | None, width: float, base: float) -> list[Flowable]:
+    """Page 1: the whole turn on one side (``quick``). Then the rules summary, every house
+    rule in play, and every number in play."""
     rules = Rules(scenario)
     st = flow.styles(base)
-    sections = layout("reference_text").setting("sections") or []
-    out: list[Flowable] = []
+    text = layout("reference_text")
+    out: list[Flowable] = [flow.para(str(text.setting("quick_title")), st["h1"])]
+    for sec in text.setting("quick") or []:
+        out.append(flow.para(str(sec["title"]), st["h2"]))
+        out += [flow.para(fill(str(line), rules), st["body"]) for line in sec.get("lines", [])]
+    out.append(flow.para(str(text.setting("quick_end")), st["small"]))
+    out.append(PageBreak())
+    out.append(flow.para(str(text.setting("summary_title")), st["h1"]))
     if rules.house:
         listed = "; ".join(f"{k} = {_fmt(v)}" for k, v in sorted(rules.house.items()))
         out.append(flow.para(f"House rules in play ({HOUSE_MARK}): {listed}.", st["body"]))
-    for sec in sections:
+    else:
+        out.append(
+            flow.para("No house rules: the rules as written, with the rulings R-n.", st["body"])
+        )
+    for sec in text.setting("sections") or []:
         parts: list[Flowable] = [flow.para(str(sec["title"]), st["h2"])]
         parts += [flow.para(fill(str(line), rules), st["body"]) for line in sec.get("lines", [])]
         if sec.get("table"):
             parts.append(_section_table(sec, rules, st["cell"], width * 0.9))
         out.append(KeepTogether(parts))
-    out.append(flow.para("Every value in play", st["h2"]))
+    out.append(flow.para("Every number in play", st["h2"]))
     out.append(values_table(rules, st["small"], width))
     return out
 
@@ -155,9 +168,10 @@ def value_rows(rules: Rules) -> list[tuple[str, str, str]]:
     """(what it is, house-rule key, value as played) for every non-unit value of the ruleset;
     a house-ruled value is starred."""
     names, descriptions = _text_settings()
+    internal = set(layout("reference_text").setting("internal") or [])
     rows = []
     for k, v in _leaves(rules.data):
-        if k.startswith("units."):
+        if k.startswith("units.") or k in internal:
             continue
         value = names.get(v, _fmt(v)) if isinstance(v, str) else _fmt(v)
         rows.append(
