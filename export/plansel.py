@@ -19,8 +19,8 @@ from typing import Any
 import numpy as np
 import shapely
 
-from fireground.engine.core.errors import UsageError
 from fireground.engine.board.model import AreaKind, FeatureType, Scenario, Start
+from fireground.engine.core.errors import UsageError
 
 from .layout import CM
 from .mapview import all_levels, level_name

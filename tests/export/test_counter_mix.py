@@ -10,8 +10,8 @@ import pytest
 from pdfread import rects
 from pypdf import PdfReader
 
-from fireground.engine.scenario.io import load_scenario
 from fireground.engine.play.simulate import new_game
+from fireground.engine.scenario.io import load_scenario
 from fireground.export.games.blitz.cards import unit_catalogue
 from fireground.export.games.blitz.counters import (
     contrast,

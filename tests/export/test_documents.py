@@ -16,7 +16,12 @@ from fireground.engine.board.model import LocationValue
 from fireground.engine.core.errors import UsageError
 from fireground.export import layout as layout_mod
 from fireground.export.games.blitz.briefing import write_briefing
-from fireground.export.games.blitz.counters import counter_counts, counter_side, extra_items, write_counters
+from fireground.export.games.blitz.counters import (
+    counter_counts,
+    counter_side,
+    extra_items,
+    write_counters,
+)
 from fireground.export.games.blitz.reference import (
     Rules,
     describe,

@@ -12,9 +12,9 @@ import shapely
 from export_scenarios import small_scenario, square
 from pypdf import PdfReader
 
+from fireground.engine.board.model import Area, AreaKind, Building, Scenario
 from fireground.engine.core.errors import UsageError
 from fireground.engine.scenario.io import load_scenario
-from fireground.engine.board.model import Area, AreaKind, Building, Scenario
 from fireground.export.layout import CM
 from fireground.export.pack import export_pack
 from fireground.export.plans import write_plans

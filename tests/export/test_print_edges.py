@@ -14,9 +14,9 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from fireground.export.games.blitz.cards import plan_sheet, write_cards
 from fireground.export.games.blitz.counters import write_counters
+from fireground.export.games.blitz.reference import write_reference
 from fireground.export.kit import FONT, FONT_BOLD
 from fireground.export.layout import MM
-from fireground.export.games.blitz.reference import write_reference
 
 EDGE = 5 * MM
 

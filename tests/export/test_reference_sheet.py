@@ -8,8 +8,8 @@ from pathlib import Path
 from export_scenarios import small_scenario
 from pypdf import PdfReader
 
-from fireground.export.layout import layout
 from fireground.export.games.blitz.reference import Rules, fill, write_reference
+from fireground.export.layout import layout
 
 
 def _pages(path: Path) -> list[str]:

@@ -10,7 +10,12 @@ from pypdf import PdfReader
 
 from fireground.engine.board.model import ForceUnit
 from fireground.export.games.blitz.briefing import write_briefing
-from fireground.export.games.blitz.turn_report import Teller, _score_rows, event_text, write_turn_report
+from fireground.export.games.blitz.turn_report import (
+    Teller,
+    _score_rows,
+    event_text,
+    write_turn_report,
+)
 
 
 def _text(path: Path) -> str:

@@ -171,7 +171,8 @@ def value_rows(rules: Rules) -> list[tuple[str, str, str]]:
     internal = set(layout("reference_text").setting("internal") or [])
     rows = []
     for k, v in _leaves(rules.data):
-        if k.startswith("units.") or k in internal:
+        # units have their cards; policy.* is how cautious the autopilot is, not a rule
+        if k.startswith(("units.", "policy.")) or k in internal:
             continue
         value = names.get(v, _fmt(v)) if isinstance(v, str) else _fmt(v)
         rows.append(
