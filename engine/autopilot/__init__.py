@@ -100,12 +100,13 @@ def standing_orders(ctx: TurnContext, state: GameState) -> None:
     ctx.cache["ap_small"] = None  # the fires a fire party can tackle
     ctx.cache["ap_p_in"] = {}  # best_job's chances at building positions
     ctx.cache["ap_catch"] = {}  # safety: each location's chance to catch next step 1
-    ctx.cache["ap_trap"] = {}  # safety: building locations with no safe way out
+    ctx.cache["ap_trap"] = {}  # safety: burnable locations with no safe way out
+    ctx.cache["ap_ok"] = {}  # safety: locations a way out may pass
     try:
         _standing_orders(ctx, state)
     finally:
         for key in ("ap_threat", "ap_vehicles", "ap_prio", "ap_fires", "ap_small", "ap_p_in",
-                    "ap_catch", "ap_trap"):  # fmt: skip
+                    "ap_catch", "ap_trap", "ap_ok"):  # fmt: skip
             ctx.cache.pop(key, None)
 
 

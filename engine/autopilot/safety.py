@@ -107,12 +107,26 @@ def hazardous(ctx: TurnContext, state: GameState, loc: Location) -> bool:
     return catch_chance(ctx, state, loc) >= policy(ctx, "enter_chance") or trapped(ctx, state, loc)
 
 
+def _limits(ctx: TurnContext) -> tuple[float, int]:
+    """(``policy.trap_chance``, the walk budget in movement points), for the game."""
+    hit: tuple[float, int] | None = ctx.cache.get("ap_limits")
+    if hit is None:
+        walk = policy(ctx, "trap_walk_turns") * ctx.rules.int("movement.foot_points")
+        hit = ctx.cache["ap_limits"] = (policy(ctx, "trap_chance"), int(walk))
+    return hit
+
+
 def _way_out(ctx: TurnContext, state: GameState, start: Location) -> bool:
-    limit = policy(ctx, "trap_chance")
-    budget = int(policy(ctx, "trap_walk_turns") * ctx.rules.int("movement.foot_points"))
+    limit, budget = _limits(ctx)
+    seen: dict[Location, bool] = ctx.cache.get("ap_ok", {})
 
     def ok(loc: Location) -> bool:
-        return reach.passable(ctx, state, loc) and catch_chance(ctx, state, loc) < limit
+        hit = seen.get(loc)
+        if hit is None:
+            hit = seen[loc] = (
+                reach.passable(ctx, state, loc) and catch_chance(ctx, state, loc) < limit
+            )
+        return hit
 
     if not ok(start):
         return False
