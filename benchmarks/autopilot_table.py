@@ -17,7 +17,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from fireground.engine.play.montecarlo import game_seeds
+from fireground.engine.play.montecarlo import _prepare, game_seeds
 from fireground.engine.play.simulate import new_game
 from fireground.engine.scenario.io import load_scenario
 
@@ -28,9 +28,10 @@ NAMES = ("stepney", "paternoster", "surrey_docks")
 def play(job: tuple[str, list[int], int]) -> list[dict[str, Any]]:
     name, seeds, turns = job
     sc = load_scenario(EXAMPLES / f"{name}.fg.yaml")
+    _, graph, rules, memos = _prepare(sc)  # one map graph and memo set, as analyze does
     out = []
     for s in seeds:
-        game = new_game(sc, s, log_events=False)
+        game = new_game(sc, s, graph=graph, rules=rules, log_events=False, shared_memos=memos)
         lorry = False
         for _ in range(turns):
             game.step()
@@ -67,7 +68,7 @@ def main() -> None:
     for name in a.only:
         sc = load_scenario(EXAMPLES / f"{name}.fg.yaml")
         seeds = game_seeds(a.seed, a.games)
-        chunk = 10
+        chunk = 20
         jobs = [(name, seeds[k : k + chunk], sc.turns) for k in range(0, a.games, chunk)]
         t0 = time.perf_counter()
         with ProcessPoolExecutor(max_workers=a.workers) as pool:

@@ -30,6 +30,7 @@ from ....core.turn import TurnContext
 from ..memos import (
     AP_CATCH,
     AP_FIRES,
+    AP_OK,
     AP_P_IN,
     AP_PRIO,
     AP_SMALL,
@@ -63,7 +64,8 @@ def standing_orders(ctx: TurnContext, state: GameState) -> None:
     ctx.cache[AP_SMALL] = None  # the fires a fire party can tackle
     ctx.cache[AP_P_IN] = {}  # best_job's chances at building positions
     ctx.cache[AP_CATCH] = {}  # safety: each location's chance to catch next step 1
-    ctx.cache[AP_TRAP] = {}  # safety: building locations with no safe way out
+    ctx.cache[AP_TRAP] = {}  # safety: burnable locations with no safe way out
+    ctx.cache[AP_OK] = {}  # safety: locations a way out may pass
     try:
         _standing_orders(ctx, state)
     finally:
@@ -76,6 +78,7 @@ def standing_orders(ctx: TurnContext, state: GameState) -> None:
             AP_P_IN,
             AP_CATCH,
             AP_TRAP,
+            AP_OK,
         ):
             ctx.cache.pop(key, None)
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from ....board.model import AreaKind, Location
 from ....core.turn import TurnContext
-from ..memos import AP_CATCH, AP_TRAP
+from ..memos import AP_CATCH, AP_LIMITS, AP_OK, AP_TRAP
 from ..reach import danger, foot
 from ..rules import acting, ignition
 from ..rules import fire as fire_rules
@@ -109,12 +109,26 @@ def hazardous(ctx: TurnContext, state: GameState, loc: Location) -> bool:
     return catch_chance(ctx, state, loc) >= policy(ctx, "enter_chance") or trapped(ctx, state, loc)
 
 
+def _limits(ctx: TurnContext) -> tuple[float, int]:
+    """(``policy.trap_chance``, the walk budget in movement points), for the game."""
+    hit: tuple[float, int] | None = ctx.cache.get(AP_LIMITS)
+    if hit is None:
+        walk = policy(ctx, "trap_walk_turns") * ctx.rules.int("movement.foot_points")
+        hit = ctx.cache[AP_LIMITS] = (policy(ctx, "trap_chance"), int(walk))
+    return hit
+
+
 def _way_out(ctx: TurnContext, state: GameState, start: Location) -> bool:
-    limit = policy(ctx, "trap_chance")
-    budget = int(policy(ctx, "trap_walk_turns") * ctx.rules.int("movement.foot_points"))
+    limit, budget = _limits(ctx)
+    seen: dict[Location, bool] = ctx.cache.get(AP_OK, {})
 
     def ok(loc: Location) -> bool:
-        return foot.passable(ctx, state, loc) and catch_chance(ctx, state, loc) < limit
+        hit = seen.get(loc)
+        if hit is None:
+            hit = seen[loc] = (
+                foot.passable(ctx, state, loc) and catch_chance(ctx, state, loc) < limit
+            )
+        return hit
 
     if not ok(start):
         return False
