@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -23,6 +22,7 @@ from fireground.engine.scenario import ForceUnit, Scenario
 from .. import ops
 from ..commands import ChangeForcesCommand
 from ..document import Document
+from .cells import fill_table
 
 COLUMNS = ["Id", "Type", "Area", "Level", "Entry", "Arrives"]
 
@@ -71,19 +71,12 @@ class ForcesPanel(QWidget):
             self.sync()
 
     def sync(self) -> None:
-        self._updating = True
-        try:
-            forces = self.doc.scenario.forces
-            self.table.setRowCount(len(forces))
-            for r, u in enumerate(forces):
-                vals = [u.id, u.type, u.area or "", str(u.level), u.entry or "", str(u.arrives)]
-                for c, v in enumerate(vals):
-                    it = QTableWidgetItem(v)
-                    if c == 1:
-                        it.setFlags(it.flags() & ~Qt.ItemIsEditable)
-                    self.table.setItem(r, c, it)
-        finally:
-            self._updating = False
+        forces = self.doc.scenario.forces
+        rows = [
+            [u.id, u.type, u.area or "", str(u.level), u.entry or "", str(u.arrives)]
+            for u in forces
+        ]
+        fill_table(self.table, rows, read_only=(1,))
 
     def add_unit(self) -> None:
         s = self.doc.scenario

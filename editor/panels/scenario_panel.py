@@ -42,6 +42,7 @@ from fireground.engine.scenario import COMPASS, Objective, Scenario, Wind
 
 from ..commands import ChangeSettingsCommand
 from ..document import Document
+from .cells import fill_table
 
 
 class WindRose(QWidget):
@@ -108,6 +109,10 @@ class WindRose(QWidget):
 
 OBJ_COLUMNS = ["Type", "Building", "Area", "At least", "Max destroyed"]
 OBJ_TYPES = ["protect", "rescue", "contain"]
+
+
+def _objective_row(o: Objective) -> list[object]:
+    return [o.type, o.building, o.area, o.at_least, o.max_destroyed]
 
 
 class ChoiceDelegate(QStyledItemDelegate):
@@ -262,10 +267,10 @@ class ScenarioPanel(QWidget):
             self.mains.setCurrentText(s.mains)
             self.turns.setValue(s.turns)
             self.seed.setValue(-1 if s.seed is None else s.seed)
-            self.objectives.setRowCount(len(s.objectives))
-            for r, o in enumerate(s.objectives):
-                for c, v in enumerate([o.type, o.building, o.area, o.at_least, o.max_destroyed]):
-                    self.objectives.setItem(r, c, QTableWidgetItem("" if v is None else str(v)))
+            fill_table(
+                self.objectives,
+                [["" if v is None else str(v) for v in _objective_row(o)] for o in s.objectives],
+            )
             if not self.house.hasFocus():
                 self.house.setPlainText(
                     yaml.safe_dump(dict(s.house_rules), sort_keys=True).strip()
