@@ -38,7 +38,9 @@ from .window_files import FILE_FILTER, MAX_RECENT, FilesMixin, RestoreBanner
 
 __all__ = ["FILE_FILTER", "MAX_RECENT", "MainWindow"]
 
-AUTOSAVE_MS = 60_000
+#: The recovery copy is written this long after a change (then again after later ones), so
+#: a crash loses at most these seconds of work and a burst of edits is one write.
+AUTOSAVE_MS = 2_000
 
 
 class MainWindow(FilesMixin, ActionsMixin, QMainWindow):
@@ -55,9 +57,9 @@ class MainWindow(FilesMixin, ActionsMixin, QMainWindow):
         self._build_docks()
         self._build_menus()
         self._autosave = QTimer(self)
+        self._autosave.setSingleShot(True)
         self._autosave.setInterval(AUTOSAVE_MS)
-        self._autosave.timeout.connect(self.autosave)
-        self._autosave.start()
+        self._autosave.timeout.connect(self.autosave_soon)
         self._connect_doc()
         self.resize(1400, 900)
         self._docks_sized = False
@@ -267,7 +269,14 @@ class MainWindow(FilesMixin, ActionsMixin, QMainWindow):
         self.doc.modifiedChanged.connect(lambda _m: self._update_title())
         self.doc.fileNameChanged.connect(lambda _p: self._update_title())
         self.doc.scenarioChanged.connect(lambda *_: self._update_title())
+        self.doc.scenarioChanged.connect(lambda *_: self._schedule_autosave())
         self._update_title()
+
+    def _schedule_autosave(self) -> None:
+        """Write the recovery copy AUTOSAVE_MS after the first change not yet in it (a timer
+        already running is left alone, so steady typing still saves every few seconds)."""
+        if self.recovery is not None and not self._autosave.isActive():
+            self._autosave.start()
 
     def _tool_changed(self) -> None:
         self.options.tool_changed()

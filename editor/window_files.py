@@ -149,8 +149,20 @@ class FilesMixin(_Window):
         return True
 
     # -- autosave and recovery ----------------------------------------------------------------
+    def autosave_soon(self) -> None:
+        """Write the recovery copy on the worker thread (or drop it: nothing unsaved)."""
+        rec = self.recovery
+        if rec is None:
+            return
+        if rec.error is not None:
+            self.statusBar().showMessage(f"Autosave failed: {rec.error}", 6000)
+        if not self.doc.modified:
+            rec.discard()  # undone back to the file as saved
+            return
+        rec.write_soon(self.doc.scenario, str(self.doc.path) if self.doc.path else None)
+
     def autosave(self) -> Path | None:
-        """Write the recovery file when there are unsaved changes."""
+        """Write the recovery file now when there are unsaved changes."""
         if self.recovery is None or not self.doc.modified:
             return None
         try:
