@@ -216,6 +216,15 @@ class OptionsBar(QToolBar):
             )
         is_store = isinstance(tool, PlaceFeatureTool) and tool.ftype is FeatureType.STORE
         self.material_act.setVisible(is_store)
+        if is_store:
+            assert isinstance(tool, PlaceFeatureTool)
+            # The box shows what the tool will place (its default until one is chosen).
+            from . import ops
+
+            material = tool.options.get("material") or ops.make_feature(tool.ftype, "x").material
+            self.material.blockSignals(True)
+            self.material.setCurrentText(str(getattr(material, "value", material)))
+            self.material.blockSignals(False)
         texty = isinstance(tool, PlaceFeatureTool) and tool.ftype in (
             FeatureType.ENTRY,
             FeatureType.LABEL,
