@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 from . import recovery
 from .analyze import AnalysisRunner
 from .document import Document
+from .keys import TypingGuard
 from .panels.background import BackgroundPanel
 from .panels.forces import ForcesPanel
 from .panels.issues import IssuesPanel
@@ -61,6 +62,7 @@ class MainWindow(FilesMixin, ActionsMixin, QMainWindow):
         self._autosave.setInterval(AUTOSAVE_MS)
         self._autosave.timeout.connect(self.autosave_soon)
         self._connect_doc()
+        self.typing_guard = TypingGuard(self)
         self.resize(1400, 900)
         self._docks_sized = False
         _settle_heap()
@@ -207,7 +209,7 @@ class MainWindow(FilesMixin, ActionsMixin, QMainWindow):
         self._act(
             e,
             "&Delete selection",
-            lambda: delete_selection(self.toolbox.select),
+            lambda: delete_selection(self.doc),
             QKeySequence.Delete,
         )
         self._act(e, "New &building…", self.new_building_dialog)

@@ -40,3 +40,54 @@ def test_a_wood_store_and_open_water_have_different_badges(qtbot, window) -> Non
     store, water = items[FeatureType.STORE], items[FeatureType.WATER]
     assert (store.glyph, store.filled) != (water.glyph, water.filled)
     assert store.glyph != water.glyph
+
+
+# -- 4. tool keys do not steal typing from tables and fields -------------------------------
+def _cell_click(qtbot, table, row: int, col: int) -> None:  # type: ignore[no-untyped-def]
+    rect = table.visualRect(table.model().index(row, col))
+    qtbot.mouseClick(table.viewport(), Qt.LeftButton, Qt.NoModifier, rect.center())
+
+
+def test_typing_in_a_table_cell_is_not_a_tool_key(qtbot, window) -> None:  # type: ignore[no-untyped-def]
+    win = window
+    win.forces_dock.raise_()
+    win.doc.select_areas(["R1"])
+    qtbot.mouseClick(_button(win.forces, "Add"), Qt.LeftButton)
+    table = win.forces.table
+    _cell_click(qtbot, table, 0, 2)  # the Area cell, selected but not yet editing
+    assert win.view.tool is win.toolbox.select
+    qtbot.keyClick(table, Qt.Key_Delete)  # Del in the table does not delete R1 on the map
+    assert "R1" in win.doc.scenario.area_by_id
+    for ch in "H2":  # H is the Hydrant tool's key
+        qtbot.keyClick(win.focusWidget(), ch)
+    qtbot.keyClick(win.focusWidget(), Qt.Key_Return)
+    qtbot.wait(50)  # the cell's editor commits on the next pass of the event loop
+    assert win.view.tool is win.toolbox.select
+    assert win.doc.scenario.forces[0].area == "H2"
+    # The keys still pick tools on the map.
+    qtbot.keyClick(win.view, Qt.Key_H)
+    assert win.view.tool is win.toolbox.place[FeatureType.HYDRANT]
+
+
+def _button(panel, text: str):  # type: ignore[no-untyped-def]
+    from PySide6.QtWidgets import QPushButton
+
+    return next(b for b in panel.findChildren(QPushButton) if b.text() == text)
+
+
+# -- 6. Del works whatever tool is active ----------------------------------------------------
+def test_del_deletes_the_selection_with_any_tool(qtbot, window) -> None:  # type: ignore[no-untyped-def]
+    import sys
+
+    win = window
+    errors: list[BaseException] = []
+    old_hook = sys.excepthook
+    sys.excepthook = lambda _t, e, _tb: errors.append(e)  # a slot's exception lands here
+    try:
+        win.doc.select_areas(["H1"])
+        qtbot.keyClick(win.view, Qt.Key_R)  # the rectangle tool
+        qtbot.keyClick(win.view, Qt.Key_Delete)
+    finally:
+        sys.excepthook = old_hook
+    assert not errors
+    assert "H1" not in win.doc.scenario.area_by_id
