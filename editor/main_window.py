@@ -178,6 +178,9 @@ class MainWindow(FilesMixin, ActionsMixin, QMainWindow):
         self.issues_dock.raise_()
         self.resizeDocks([self.issues_dock], [170], Qt.Vertical)
         self.issues.locate.connect(self._locate)
+        self.issues.fit_map.connect(self.view.fit_to_map)
+        self.issues.show_panel.connect(self._show_panel)
+        self.issues.show_objective.connect(self.scenario_panel.show_objective)
 
     def _build_menus(self) -> None:
         #: Every action the menus made, so a new document's menus can replace them.
@@ -296,6 +299,11 @@ class MainWindow(FilesMixin, ActionsMixin, QMainWindow):
     def _toggle_grid(self) -> None:
         self.scene.grid_visible = not self.scene.grid_visible
         self.scene.update()
+
+    def _show_panel(self, which: str) -> None:
+        dock = self.forces_dock if which == "forces" else self.scenario_dock
+        dock.show()
+        dock.raise_()
 
     def _locate(self, area: str, level: int) -> None:
         a = self.doc.scenario.area_by_id.get(area)

@@ -105,7 +105,7 @@ class FilesMixin(_Window):
         from fireground.engine.io import load_scenario
 
         try:
-            s = load_scenario(path)
+            s = load_scenario(path, editing=True)
         except (ScenarioError, OSError) as exc:
             QMessageBox.critical(self, "Cannot open scenario", str(exc))
             return False
@@ -145,7 +145,14 @@ class FilesMixin(_Window):
         if self.recovery is not None:
             self.recovery.discard()
         self._add_recent(str(path))
-        self.statusBar().showMessage(f"Saved {path}", 4000)
+        from .analyze import check_errors
+
+        errors = check_errors(self.doc.scenario)
+        self.statusBar().showMessage(
+            f"Saved {path}"
+            + (f", with {len(errors)} error(s) to fix (see Issues)" if errors else ""),
+            8000,
+        )
         return True
 
     # -- autosave and recovery ----------------------------------------------------------------
@@ -179,7 +186,7 @@ class FilesMixin(_Window):
         from fireground.engine.io import load_scenario
 
         try:
-            saved = load_scenario(crashed.scenario_file)
+            saved = load_scenario(crashed.scenario_file, editing=True)
         except (ScenarioError, OSError) as exc:
             QMessageBox.critical(self, "Cannot restore", str(exc))
             return False
@@ -187,7 +194,7 @@ class FilesMixin(_Window):
         path = crashed.original
         if path and os.path.exists(path):
             with contextlib.suppress(ScenarioError, OSError):
-                base = load_scenario(path)
+                base = load_scenario(path, editing=True)
         doc = Document(base, path)
         self.set_document(doc)
         doc.push(ReplaceScenarioCommand(doc, saved, "Restore unsaved changes"))

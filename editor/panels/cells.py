@@ -1,11 +1,19 @@
-"""Table helpers shared by the panels: fill a table in place."""
+"""Table helpers shared by the panels: fill a table in place, check cells as typed."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QTableWidget, QTableWidgetItem
+from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtWidgets import (
+    QCompleter,
+    QLineEdit,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QTableWidget,
+    QTableWidgetItem,
+    QWidget,
+)
 
 
 def fill_table(
@@ -33,3 +41,62 @@ def fill_table(
     finally:
         table.blockSignals(False)
     table.viewport().update()
+
+
+class CheckedDelegate(QStyledItemDelegate):
+    """Edit a cell in a line that says, as the text is typed, whether the value will do:
+    ``check(row, text)`` returns why not (shown in red at once) or None. A value that will
+    not do is not stored; the cell keeps the last good one. ``choices`` completes."""
+
+    def __init__(
+        self,
+        check: Callable[[int, str], str | None],
+        report: Callable[[str], None],
+        choices: Callable[[], list[str]] | None = None,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.check = check
+        self.report = report
+        self.choices = choices
+
+    def createEditor(
+        self,
+        parent: QWidget,
+        option: QStyleOptionViewItem,
+        index: QModelIndex | QPersistentModelIndex,
+    ) -> QWidget:
+        line = QLineEdit(parent)
+        if self.choices is not None:
+            done = QCompleter(self.choices(), line)
+            done.setCaseSensitivity(Qt.CaseInsensitive)
+            line.setCompleter(done)
+        row = index.row()
+        line.textChanged.connect(lambda text, ln=line: self._show(ln, row, text))
+        return line
+
+    def _show(self, line: QLineEdit, row: int, text: str) -> str | None:
+        why = self.check(row, text.strip())
+        line.setStyleSheet("QLineEdit { background: #ffd8d8; }" if why else "")
+        line.setToolTip(why or "")
+        self.report(why or "")
+        return why
+
+    def setModelData(
+        self,
+        editor: QWidget,
+        model: QAbstractItemModel,
+        index: QModelIndex | QPersistentModelIndex,
+    ) -> None:
+        assert isinstance(editor, QLineEdit)
+        if self._show(editor, index.row(), editor.text()) is None:
+            model.setData(index, editor.text().strip())
+
+
+def whole_number(text: str, lo: int, hi: int, what: str) -> str | None:
+    """Why ``text`` is not a whole number in lo..hi (None when it is)."""
+    try:
+        n = int(text)
+    except ValueError:
+        return f"{what}: type a whole number ({lo}..{hi}), not {text!r}"
+    return None if lo <= n <= hi else f"{what} must be {lo}..{hi}"

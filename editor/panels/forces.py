@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from PySide6.QtWidgets import (
@@ -17,12 +18,12 @@ from PySide6.QtWidgets import (
 )
 
 from fireground.engine.ruleset import unit_types
-from fireground.engine.scenario import ForceUnit, Scenario
+from fireground.engine.scenario import AreaKind, FeatureType, ForceUnit, Scenario
 
 from .. import ops
 from ..commands import ChangeForcesCommand
 from ..document import Document
-from .cells import fill_table
+from .cells import CheckedDelegate, fill_table, whole_number
 
 COLUMNS = ["Id", "Type", "Area", "Level", "Entry", "Arrives"]
 
@@ -51,6 +52,16 @@ class ForcesPanel(QWidget):
         # Narrow columns sized to their contents, so all six fit the dock without scrolling.
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
         self.table.itemChanged.connect(self._edited)
+        # Each typed cell is checked as it is typed; areas and entries complete.
+        self._delegates = {
+            0: CheckedDelegate(self._check_id, self._report, None, self.table),
+            2: CheckedDelegate(self._check_area, self._report, self._area_ids, self.table),
+            3: CheckedDelegate(self._check_level, self._report, None, self.table),
+            4: CheckedDelegate(self._check_entry, self._report, self._entry_names, self.table),
+            5: CheckedDelegate(self._check_arrives, self._report, None, self.table),
+        }
+        for col, d in self._delegates.items():
+            self.table.setItemDelegateForColumn(col, d)
         self.error = QLabel("")
         self.error.setStyleSheet("color: #c01010")
         hint = QLabel(
@@ -105,6 +116,65 @@ class ForcesPanel(QWidget):
         forces = [u for r, u in enumerate(self.doc.scenario.forces) if r not in rows]
         self.doc.push(ChangeForcesCommand(self.doc, forces, "Remove unit(s)"))
 
+    # -- what a typed cell may hold ------------------------------------------------------------
+    def _report(self, why: str) -> None:
+        self.error.setText(why)
+
+    def _area_ids(self) -> list[str]:
+        return [a.id for a in self.doc.scenario.areas if a.kind is not AreaKind.WATER]
+
+    def _entry_names(self) -> list[str]:
+        s = self.doc.scenario
+        return [f.name for f in s.features if f.type is FeatureType.ENTRY and f.name]
+
+    def _unit(self, row: int) -> ForceUnit | None:
+        forces = self.doc.scenario.forces
+        return forces[row] if 0 <= row < len(forces) else None
+
+    def _check_id(self, row: int, text: str) -> str | None:
+        if not re.fullmatch(r"[A-Za-z0-9_-]+", text):
+            return "A unit id is letters, digits, '-' and '_'."
+        if any(u.id == text for i, u in enumerate(self.doc.scenario.forces) if i != row):
+            return f"Unit id {text} is already used."
+        return None
+
+    def _check_area(self, row: int, text: str) -> str | None:
+        u = self._unit(row)
+        if not text:
+            if u is not None and u.entry:
+                return None
+            return "Give the area where it starts, or an entry where it arrives."
+        a = self.doc.scenario.area_by_id.get(text)
+        if a is None:
+            return f"There is no area {text}."
+        if a.kind is AreaKind.WATER:
+            return f"{text} is water: a unit cannot start there."
+        return None
+
+    def _check_level(self, row: int, text: str) -> str | None:
+        u = self._unit(row)
+        if u is None or u.area is None:
+            return None if text in ("", "0") else "Only a unit that starts in an area has a level."
+        lv = self.doc.scenario.levels_of(u.area)
+        why = whole_number(text or "0", -1, 19, "Level")
+        if why is None and int(text or 0) not in lv:
+            return f"{u.area} has levels {lv[0]}..{lv[-1]}."
+        return why
+
+    def _check_entry(self, row: int, text: str) -> str | None:
+        u = self._unit(row)
+        if not text:
+            if u is not None and u.area:
+                return None
+            return "Give an entry where it arrives, or the area where it starts."
+        if text not in self._entry_names():
+            names = ", ".join(self._entry_names()) or "none yet: place one with the Entry tool"
+            return f"There is no entry {text!r} (entries: {names})."
+        return None
+
+    def _check_arrives(self, row: int, text: str) -> str | None:
+        return whole_number(text, 1, self.doc.scenario.turns, "Arrives on turn")
+
     def _edited(self, item: QTableWidgetItem) -> None:
         if self._updating:
             return
@@ -112,15 +182,24 @@ class ForcesPanel(QWidget):
         r, c = item.row(), item.column()
         u = forces[r]
         text = item.text().strip()
+        checks = {0: self._check_id, 2: self._check_area, 3: self._check_level}
+        checks.update({4: self._check_entry, 5: self._check_arrives})
+        why = checks[c](r, text) if c in checks else None
+        if why is not None:  # typed past the cell's editor (or set in code): refuse it
+            self.error.setText(why)
+            self.sync()
+            return
         try:
             if c == 0:
                 u = replace(u, id=text)
-            elif c == 2:
-                u = replace(u, area=text or None)
+            elif c == 2:  # starts in an area: it does not also arrive at an entry
+                level = u.level if text and u.level in self.doc.scenario.levels_of(text) else 0
+                u = replace(u, area=text or None, level=level, entry=u.entry if not text else None)
             elif c == 3:
                 u = replace(u, level=int(text or 0))
-            elif c == 4:
-                u = replace(u, entry=text or None)
+            elif c == 4:  # arrives at an entry: it does not also start in an area
+                u = replace(u, entry=text or None, area=u.area if not text else None)
+                u = replace(u, level=u.level if u.area else 0)
             elif c == 5:
                 u = replace(u, arrives=max(1, int(text or 1)))
             forces[r] = u

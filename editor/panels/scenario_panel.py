@@ -42,7 +42,7 @@ from fireground.engine.scenario import COMPASS, Objective, Scenario, Wind
 
 from ..commands import ChangeSettingsCommand
 from ..document import Document
-from .cells import fill_table
+from .cells import CheckedDelegate, fill_table, whole_number
 
 
 class WindRose(QWidget):
@@ -161,6 +161,9 @@ class ScenarioPanel(QWidget):
         super().__init__()
         self.doc = doc
         self._updating = False
+        self.error = QLabel("")
+        self.error.setStyleSheet("color: #c01010")
+        self.error.setWordWrap(True)
         form = QFormLayout()
         self.name = QLineEdit()
         self.name.textEdited.connect(lambda t: self._set(name=t))
@@ -214,6 +217,22 @@ class ScenarioPanel(QWidget):
         ]
         for col, d in enumerate(self._delegates):
             self.objectives.setItemDelegateForColumn(col, d)
+        self._number_cells = [
+            CheckedDelegate(
+                lambda _r, t: None if not t else whole_number(t, 1, 100000, "At least"),
+                self.error.setText,
+                None,
+                self.objectives,
+            ),
+            CheckedDelegate(
+                lambda _r, t: None if not t else whole_number(t, 0, 100000, "Max destroyed"),
+                self.error.setText,
+                None,
+                self.objectives,
+            ),
+        ]
+        self.objectives.setItemDelegateForColumn(3, self._number_cells[0])
+        self.objectives.setItemDelegateForColumn(4, self._number_cells[1])
         obj_buttons = QHBoxLayout()
         self.obj_type = QComboBox()
         self.obj_type.addItems(OBJ_TYPES)
@@ -229,9 +248,6 @@ class ScenarioPanel(QWidget):
         self.house.setPlaceholderText("growth.on: 5\nhose.max_lengths: 12")
         apply_house = QPushButton("Apply house rules")
         apply_house.clicked.connect(self._apply_house_rules)
-        self.error = QLabel("")
-        self.error.setStyleSheet("color: #c01010")
-        self.error.setWordWrap(True)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
         lay.addLayout(form)
@@ -279,6 +295,12 @@ class ScenarioPanel(QWidget):
                 )
         finally:
             self._updating = False
+
+    def show_objective(self, row: int) -> None:
+        """Select an objective's row (an Issues finding is about it)."""
+        if 0 <= row < self.objectives.rowCount():
+            self.objectives.selectRow(row)
+            self.objectives.scrollToItem(self.objectives.item(row, 0))
 
     def _add_objective(self) -> None:
         t = self.obj_type.currentText()

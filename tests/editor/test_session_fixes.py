@@ -91,3 +91,116 @@ def test_del_deletes_the_selection_with_any_tool(qtbot, window) -> None:  # type
         sys.excepthook = old_hook
     assert not errors
     assert "H1" not in win.doc.scenario.area_by_id
+
+
+# -- 5. whatever the editor saves it opens; cells are checked as typed; Export refuses -------
+def _stepney_window(qtbot, tmp_path, repo, monkeypatch):  # type: ignore[no-untyped-def]
+    import shutil
+
+    from PySide6.QtWidgets import QMessageBox
+
+    from fireground.editor.document import Document
+    from fireground.editor.main_window import MainWindow
+    from fireground.engine.io import load_scenario
+
+    boxes: list[str] = []
+    for name in ("warning", "critical"):
+        monkeypatch.setattr(QMessageBox, name, lambda _p, _t, text, *a, **k: boxes.append(text))
+    path = tmp_path / "stepney.fg.yaml"
+    shutil.copy(repo / "examples" / "stepney.fg.yaml", path)
+    win = MainWindow(Document(load_scenario(path), path), recovery_session=False)
+    win.ask_unsaved = 0x00800000
+    qtbot.addWidget(win)
+    win.resize(1500, 950)
+    win.show()
+    win.activateWindow()
+    qtbot.waitActive(win)
+    return win, path, boxes
+
+
+def _type_cell(qtbot, win, table, row: int, col: int, text: str) -> None:  # type: ignore[no-untyped-def]
+    _cell_click(qtbot, table, row, col)
+    qtbot.keyClick(table, Qt.Key_F2)  # edit
+    editor = win.focusWidget()
+    qtbot.keyClick(editor, Qt.Key_A, Qt.ControlModifier)
+    qtbot.keyClicks(editor, text)
+    qtbot.keyClick(editor, Qt.Key_Return)
+    qtbot.wait(50)
+
+
+def test_a_forces_cell_is_checked_as_typed_and_an_area_replaces_the_entry(
+    qtbot, tmp_path, repo, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
+    win, path, _boxes = _stepney_window(qtbot, tmp_path, repo, monkeypatch)
+    win.forces_dock.raise_()
+    win.doc.set_selection(type(win.doc.selection)())
+    qtbot.mouseClick(_button(win.forces, "Add"), Qt.LeftButton)
+    table = win.forces.table
+    row = len(win.doc.scenario.forces) - 1
+    unit = win.doc.scenario.forces[row]
+    assert unit.entry and unit.area is None  # nothing selected: it arrives at the entry
+    _type_cell(qtbot, win, table, row, 2, "4")
+    assert win.doc.scenario.forces[row] == unit  # refused
+    assert "no area 4" in win.forces.error.text()
+    _type_cell(qtbot, win, table, row, 2, "H2")
+    u = win.doc.scenario.forces[row]
+    assert (u.area, u.entry) == ("H2", None)
+    win.issues.refresh_now()
+    assert "FG141" not in win.issues.codes()
+    # Saved, it opens again.
+    assert win.save()  # File > Save (Ctrl+S)
+    assert not win.doc.modified
+    assert win.open_file(path)
+    assert win.doc.scenario.forces[row].area == "H2"
+    win.doc.mark_saved()
+
+
+def test_a_file_with_errors_the_editor_can_fix_opens_with_them_in_issues(
+    qtbot, tmp_path, repo, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
+    from fireground.editor.commands import ChangeForcesCommand
+    from fireground.editor.document import Selection
+    from fireground.engine.scenario import ForceUnit
+
+    win, path, boxes = _stepney_window(qtbot, tmp_path, repo, monkeypatch)
+    s = win.doc.scenario
+    both = ForceUnit("X1", "fire_party", area="H1", entry=s.forces[0].entry)
+    win.doc.push(ChangeForcesCommand(win.doc, [*s.forces, both], "add"))
+    assert win.save_to(path)
+    assert "error(s) to fix" in win.statusBar().currentMessage()
+    assert win.open_file(path), boxes
+    win.issues.refresh_now()
+    tree = win.issues.tree
+    rows = [tree.topLevelItem(i) for i in range(tree.topLevelItemCount())]
+    (item,) = [it for it in rows if it.text(1) == "FG141"]
+    assert item.text(3).startswith("unit X1")
+    # Every finding says where it is, and a click on it shows it.
+    assert all(it.text(3) for it in rows)
+    rect = tree.visualItemRect(item)
+    qtbot.mouseClick(tree.viewport(), Qt.LeftButton, Qt.NoModifier, rect.center())
+    assert win.doc.selection == Selection(units=("X1",))
+    # The command line's editor opens it too.
+    from fireground.editor.app import open_window
+
+    other = open_window(str(path), recovery_session=False)
+    other.deleteLater()
+    win.doc.mark_saved()
+
+
+def test_export_from_the_editor_refuses_a_scenario_with_errors(
+    qtbot, tmp_path, repo, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
+    from fireground.editor.commands import ChangeForcesCommand
+    from fireground.engine.scenario import ForceUnit
+
+    win, _path, boxes = _stepney_window(qtbot, tmp_path, repo, monkeypatch)
+    s = win.doc.scenario
+    win.doc.push(
+        ChangeForcesCommand(win.doc, [*s.forces, ForceUnit("X1", "fire_party", area="4")], "x")
+    )
+    out = tmp_path / "pack"
+    out.mkdir()
+    assert win.export_to(out) is None
+    assert list(out.iterdir()) == []
+    assert boxes and "FG141" in boxes[-1] and "unit X1 starts in unknown area 4" in boxes[-1]
+    win.doc.mark_saved()
