@@ -59,7 +59,16 @@ class OptionsBar(QToolBar):
         self.grid = QCheckBox("Snap to grid")
         self.grid.setChecked(view.grid_snap)
         self.grid.toggled.connect(lambda on: setattr(view, "grid_snap", on))
+        self.grid.setToolTip(
+            "Snap to the grid; hold Ctrl while clicking or dragging to place freely"
+        )
         self.addWidget(self.grid)
+        self.fine = QCheckBox("1 cm")
+        self.fine.setToolTip("Snap to a 1 cm grid (the area grid's subdivisions) instead")
+        self.fine.toggled.connect(
+            lambda on: (setattr(view, "fine_grid", on), view.viewport().update())
+        )
+        self.addWidget(self.fine)
         self.areas = QCheckBox("Snap to areas")
         self.areas.setChecked(view.area_snap)
         self.areas.toggled.connect(lambda on: setattr(view, "area_snap", on))

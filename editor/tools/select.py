@@ -95,6 +95,13 @@ class SelectTool(AbstractTool):
             self._band.setRect(QRectF(to_scene(self._press), to_scene(e.pos)).normalized())
 
     def mouse_released(self, e: ToolEvent) -> None:
+        if self.state is SelectState.MOVING and self._moved == (0.0, 0.0):
+            self.fail(
+                "Not moved: the drag snapped back to where it started. Drag further, tick "
+                "'1 cm' for a finer grid, or hold Ctrl to move freely."
+            )
+        elif self.state is SelectState.MOVING:
+            self.message = f"Moved by {self._moved[0]:g}, {self._moved[1]:g} cm."
         if self.state is SelectState.PRESSED:
             self._click(e)
         elif self.state is SelectState.RUBBER_BAND and self._band is not None:
@@ -171,6 +178,8 @@ class SelectTool(AbstractTool):
         return False
 
     def status_text(self) -> str:
+        if self.message:  # the outcome of the last gesture
+            return self.message
         n = len(self.doc.selection.areas) if self.view else 0
         return (
             f"{n} area(s) selected. " if n else ""

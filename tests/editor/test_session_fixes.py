@@ -204,3 +204,46 @@ def test_export_from_the_editor_refuses_a_scenario_with_errors(
     assert list(out.iterdir()) == []
     assert boxes and "FG141" in boxes[-1] and "unit X1 starts in unknown area 4" in boxes[-1]
     win.doc.mark_saved()
+
+
+# -- 7. snapping: a finer grid, Ctrl to place freely, and a word when a drag does nothing ---
+def _drag(qtbot, win, a, b, mod=Qt.NoModifier) -> None:  # type: ignore[no-untyped-def]
+    """Press at map point a, move there in steps (with ``mod`` held), release at b."""
+    from editor_helpers import at
+    from PySide6.QtCore import QEvent, QPointF
+    from PySide6.QtGui import QMouseEvent
+    from PySide6.QtWidgets import QApplication
+
+    vp = win.view.viewport()
+    qtbot.mouseMove(vp, at(win, *a))
+    qtbot.mousePress(vp, Qt.LeftButton, mod, at(win, *a))
+    for k in range(1, 9):
+        p = (a[0] + (b[0] - a[0]) * k / 8, a[1] + (b[1] - a[1]) * k / 8)
+        pos = QPointF(at(win, *p))
+        ev = QMouseEvent(
+            QEvent.MouseMove, pos, vp.mapToGlobal(pos), Qt.NoButton, Qt.LeftButton, mod
+        )
+        QApplication.sendEvent(vp, ev)
+    qtbot.mouseRelease(vp, Qt.LeftButton, mod, at(win, *b))
+
+
+def test_a_short_drag_says_it_snapped_back(qtbot, window) -> None:  # type: ignore[no-untyped-def]
+    win = window
+    before = win.doc.scenario.area("H1").polygon
+    _drag(qtbot, win, (2, 12), (2, 15))  # 3 cm north: under half a 10 cm cell
+    assert win.doc.scenario.area("H1").polygon == before
+    assert "snapped back" in win.statusBar().currentMessage()
+
+
+def test_ctrl_drags_freely_and_the_fine_grid_snaps_to_whole_cm(qtbot, window) -> None:  # type: ignore[no-untyped-def]
+    win = window
+    (x0, y0) = win.doc.scenario.area("H1").polygon[0]
+    _drag(qtbot, win, (2, 12), (2, 15.3), Qt.ControlModifier)
+    (x1, y1) = win.doc.scenario.area("H1").polygon[0]
+    assert abs(x1 - x0) < 0.15 and abs((y1 - y0) - 3.3) < 0.15  # where the cursor went
+    win.doc.undo_stack.undo()
+    qtbot.mouseClick(win.options.fine, Qt.LeftButton)
+    assert win.view.fine_grid
+    _drag(qtbot, win, (2, 12), (2, 15.3))
+    (x2, y2) = win.doc.scenario.area("H1").polygon[0]
+    assert (x2 - x0, y2 - y0) == (0, 3)  # on the 1 cm grid
