@@ -83,19 +83,21 @@ class MarkersMixin(_Scene):
             self.markers.append(m)
             self.addItem(m)
 
+        # One row at the area's centre, apart enough that no two read as one number:
+        # rubble, fire (or embers), damage lettered D, damp, craters.
         for d in st.get("fires", []):
-            put("fire", str(d["fire"]), style.FIRE, d["area"], d["level"], -13, 0, 13)
+            put("fire", str(d["fire"]), style.FIRE, d["area"], d["level"], -16, 0, 13)
         for d in st.get("damp", []):
             if int(d.get("damp", 0)) > 0:
-                put("damp", str(d["damp"]), style.DAMP, d["area"], d["level"], 13, 0)
+                put("damp", str(d["damp"]), style.DAMP, d["area"], d["level"], 28, 0)
         for d in st.get("damage", []):
-            put("damage", str(d["damage"]), style.DAMAGE, d["area"], d["level"], 0, 0)
+            put("damage", f"D{d['damage']}", style.DAMAGE, d["area"], d["level"], 8, 0, 9)
         for d in st.get("embers", []):
-            put("embers", "✱", style.EMBERS, d["area"], d["level"], -13, 0, 12)
+            put("embers", "✱", style.EMBERS, d["area"], d["level"], -16, 0, 12)
         for a in st.get("rubble", []):
-            put("rubble", "▒", QColor("#6b5b4b"), a, 0, -26, 0)
+            put("rubble", "▒", QColor("#6b5b4b"), a, 0, -32, 0)
         for a in st.get("craters", []):
-            put("craters", "◎", QColor("#333333"), a, 0, 26, 0)
+            put("craters", "◎", QColor("#333333"), a, 0, 44, 0)
         stacked: dict[tuple[str, int], int] = {}
         for u in st.get("units", []):
             area, level = u.get("area"), u.get("level", 0)

@@ -247,3 +247,64 @@ def test_ctrl_drags_freely_and_the_fine_grid_snaps_to_whole_cm(qtbot, window) ->
     _drag(qtbot, win, (2, 12), (2, 15.3))
     (x2, y2) = win.doc.scenario.area("H1").polygon[0]
     assert (x2 - x0, y2 - y0) == (0, 3)  # on the 1 cm grid
+
+
+# -- 8. the test turn ------------------------------------------------------------------------
+def _fire_small(win, turns: int = 3):  # type: ignore[no-untyped-def]
+    from dataclasses import replace
+
+    from fireground.editor.commands import ReplaceScenarioCommand
+    from fireground.engine.scenario import LocationValue
+
+    s = win.doc.scenario
+    start = replace(
+        s.start,
+        fires=(LocationValue("H1", 0, 5),),
+        damage=(LocationValue("H1", 0, 3),),
+    )
+    win.doc.push(ReplaceScenarioCommand(win.doc, replace(s, start=start, turns=turns), "fire"))
+
+
+def test_the_test_turn_stops_at_the_last_turn_and_says_so(qtbot, window) -> None:  # type: ignore[no-untyped-def]
+    win = window
+    _fire_small(win, turns=3)
+    panel = win.test_turn
+    win.turn_dock.raise_()
+    qtbot.mouseClick(panel.run_btn, Qt.LeftButton)  # Run 5 turns
+    assert panel.game.state.turn == 3
+    assert "last turn" in panel.status.text()
+    qtbot.mouseClick(panel.step_btn, Qt.LeftButton)
+    assert panel.game.state.turn == 3
+
+
+def test_highlight_rings_go_with_a_new_run(qtbot, window) -> None:  # type: ignore[no-untyped-def]
+    win = window
+    _fire_small(win, turns=10)
+    panel = win.test_turn
+    win.turn_dock.raise_()
+    qtbot.mouseClick(panel.step_btn, Qt.LeftButton)
+    ev = panel.events
+    row = next(
+        i for i in range(ev.count()) if ev.item(i).data(Qt.UserRole) and not ev.item(i).isHidden()
+    )
+    rect = ev.visualItemRect(ev.item(row))
+    qtbot.mouseClick(ev.viewport(), Qt.LeftButton, Qt.NoModifier, rect.center())
+    assert win.scene.highlights
+    qtbot.mouseClick(panel.step_btn, Qt.LeftButton)
+    assert not win.scene.highlights
+
+
+def test_fire_and_damage_are_told_apart_and_the_roll_list_is_tall(qtbot, window) -> None:  # type: ignore[no-untyped-def]
+    win = window
+    _fire_small(win)
+    marks = {getattr(m, "role", ""): m for m in win.scene.markers}
+    fire, damage = marks["fire"], marks["damage"]
+    vt = win.view.viewportTransform()
+    rf = fire.deviceTransform(vt).mapRect(fire.boundingRect())
+    rd = damage.deviceTransform(vt).mapRect(damage.boundingRect())
+    assert not damage.text().isdigit()  # "D3", not a digit beside the fire's "5"
+    assert not rf.adjusted(-2, -2, 2, 2).intersects(rd)
+    win.turn_dock.raise_()
+    qtbot.wait(20)
+    rows = win.test_turn.events.height() // (win.test_turn.events.fontMetrics().height() + 2)
+    assert rows >= 8
