@@ -25,7 +25,8 @@ from PySide6.QtWidgets import (
     QSpinBox,
 )
 
-from .analyze import DEFAULT_GAMES, AnalysisRunner, BurnMap, check_errors
+from .analyze import AnalysisRunner
+from .burn import DEFAULT_GAMES, BurnMap, check_errors
 from .commands import DropBombsCommand, MergeAreasCommand, SplitAreaCommand
 from .document import Document
 

@@ -145,7 +145,7 @@ class FilesMixin(_Window):
         if self.recovery is not None:
             self.recovery.discard()
         self._add_recent(str(path))
-        from .analyze import check_errors
+        from .burn import check_errors
 
         errors = check_errors(self.doc.scenario)
         self.statusBar().showMessage(

@@ -7,7 +7,7 @@ from PySide6.QtCore import QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QLinearGradient, QPainter, QPaintEvent
 from PySide6.QtWidgets import QCheckBox, QLabel, QVBoxLayout, QWidget
 
-from ..analyze import BurnMap
+from ..burn import BurnMap
 from ..scene.map_scene import MapScene
 from ..scene.overlays import heat_color
 
