@@ -76,11 +76,13 @@ class MainWindow(FilesMixin, ActionsMixin, QMainWindow):
     def size_docks(self) -> None:
         """Give the tabbed Properties / Scenario / Forces docks most of the right side (the
         Overlays are a few check boxes) and keep the Issues short."""
-        h = max(self.height() - 200, 300)
-        overlays = min(self.overlays.sizeHint().height() + 50, h // 3)
+        h = max(self.height() - 100, 300)
+        overlays = min(self.overlays.sizeHint().height() + 30, h // 3)
         self.resizeDocks(
             [self.properties_dock, self.overlays_dock], [h - overlays, overlays], Qt.Vertical
         )
+        # Wide enough for the Forces table's six columns and the Scenario form.
+        self.resizeDocks([self.properties_dock], [max(400, self.width() // 4)], Qt.Horizontal)
         self.resizeDocks([self.issues_dock], [150], Qt.Vertical)
 
     # -- construction -------------------------------------------------------------------------
@@ -163,6 +165,9 @@ class MainWindow(FilesMixin, ActionsMixin, QMainWindow):
         )
         self.test_turn = TestTurnPanel(self.doc, self.scene)
         r, b = Qt.RightDockWidgetArea, Qt.BottomDockWidgetArea
+        # The right-hand panels run the window's full height; the Issues and Test turn sit
+        # under the map only.
+        self.setCorner(Qt.BottomRightCorner, Qt.RightDockWidgetArea)
         self.properties_dock = self._dock("Properties", self.properties, r)
         self.scenario_dock = self._dock("Scenario", self.scenario_panel, r)
         self.forces_dock = self._dock("Forces", self.forces, r)

@@ -77,6 +77,7 @@ class OptionsBar(QToolBar):
         self.addWidget(QLabel(" New areas: "))
         self.kind = QComboBox()
         self.kind.setToolTip("What the polygon and rectangle tools draw")
+        self.kind.setSizeAdjustPolicy(QComboBox.AdjustToContents)  # "building: …" whole
         self.kind.currentIndexChanged.connect(self._kind_changed)
         self.addWidget(self.kind)
         #: Connected by the window to its New building dialog.

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -49,8 +50,15 @@ class ForcesPanel(QWidget):
         self.table = QTableWidget(0, len(COLUMNS))
         self.table.setHorizontalHeaderLabels(COLUMNS)
         self.table.verticalHeader().hide()
-        # Narrow columns sized to their contents, so all six fit the dock without scrolling.
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
+        # All six columns fit the dock: the short ones sized to their contents, the type and
+        # entry names share what is left (elided, whole in the tooltip of a cell's editor).
+        head = self.table.horizontalHeader()
+        head.setSectionResizeMode(QHeaderView.ResizeToContents)
+        head.setSectionResizeMode(1, QHeaderView.Stretch)
+        head.setSectionResizeMode(4, QHeaderView.Stretch)
+        head.setMinimumSectionSize(28)
+        self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
+        self.table.setTextElideMode(Qt.ElideRight)
         self.table.itemChanged.connect(self._edited)
         # Each typed cell is checked as it is typed; areas and entries complete.
         self._delegates = {

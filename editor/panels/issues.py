@@ -14,7 +14,14 @@ from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QHeaderView,
+    QLabel,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
 
 from fireground.engine.scenario import Scenario
 
@@ -55,9 +62,11 @@ class IssuesPanel(QWidget):
         self.tree = QTreeWidget()
         self.tree.setHeaderLabels(["", "Code", "Message", "Where"])
         self.tree.setRootIsDecorated(False)
-        self.tree.setColumnWidth(0, 22)
-        self.tree.setColumnWidth(1, 60)
-        self.tree.setColumnWidth(2, 320)
+        # The message takes the room; the mark, code and where are as wide as they need.
+        head = self.tree.header()
+        head.setStretchLastSection(False)
+        head.setSectionResizeMode(QHeaderView.ResizeToContents)
+        head.setSectionResizeMode(2, QHeaderView.Stretch)
         self.tree.itemClicked.connect(self._clicked)
         self.summary = QLabel("No issues.")
         lay = QVBoxLayout(self)

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
     QHBoxLayout,
+    QHeaderView,
     QLabel,
     QLineEdit,
     QPlainTextEdit,
@@ -107,7 +108,7 @@ class WindRose(QWidget):
         self.changed.emit(new)
 
 
-OBJ_COLUMNS = ["Type", "Building", "Area", "At least", "Max destroyed"]
+OBJ_COLUMNS = ["Type", "Building", "Area", "At least", "Max lost"]
 OBJ_TYPES = ["protect", "rescue", "contain"]
 
 
@@ -208,6 +209,12 @@ class ScenarioPanel(QWidget):
         self.objectives.setHorizontalHeaderLabels(OBJ_COLUMNS)
         self.objectives.verticalHeader().hide()
         self.objectives.setFixedHeight(110)
+        # Every column shows in the dock: the short ones sized to their contents.
+        head = self.objectives.horizontalHeader()
+        head.setSectionResizeMode(QHeaderView.Stretch)
+        for col in (0, 3, 4):
+            head.setSectionResizeMode(col, QHeaderView.ResizeToContents)
+        self.objectives.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
         self.objectives.itemChanged.connect(self._objective_edited)
         # Type, building and area are chosen from lists rather than typed.
         self._delegates = [

@@ -28,7 +28,7 @@ HEADING_ROLE = Qt.UserRole + 1
 EXPANDED_ROLE = Qt.UserRole + 2
 RUN_TIP = "Play this many turns (up to the scenario's last) and list all their rolls"
 #: The roll list shows at least this many rows.
-LIST_ROWS = 9
+LIST_ROWS = 8
 
 
 class TestTurnPanel(QWidget):
@@ -75,12 +75,13 @@ class TestTurnPanel(QWidget):
         row1.addWidget(self.n)
         row1.addWidget(self.reset_btn)
         row1.addStretch(1)
+        row1.addWidget(self.use_btn)
         lay = QVBoxLayout(self)
-        lay.setContentsMargins(4, 4, 4, 4)
+        lay.setContentsMargins(4, 2, 4, 2)
+        lay.setSpacing(2)
         lay.addLayout(row1)
         lay.addWidget(self.status)
         lay.addWidget(self.events, 1)
-        lay.addWidget(self.use_btn)
         # An edit to the scenario makes the test game stale.
         doc.scenarioChanged.connect(lambda *_: self.reset())
 

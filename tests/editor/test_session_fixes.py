@@ -308,3 +308,37 @@ def test_fire_and_damage_are_told_apart_and_the_roll_list_is_tall(qtbot, window)
     qtbot.wait(20)
     rows = win.test_turn.events.height() // (win.test_turn.events.fontMetrics().height() + 2)
     assert rows >= 8
+
+
+# -- 10. the default window shows every panel whole ------------------------------------------
+def _columns_fit(table) -> bool:  # type: ignore[no-untyped-def]
+    head = table.horizontalHeader()
+    right = max(head.sectionViewportPosition(c) + head.sectionSize(c) for c in range(head.count()))
+    return right <= table.viewport().width() + 1
+
+
+def test_the_default_window_shows_each_panel_whole(qtbot, tmp_path, repo, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    win, _path, _boxes = _stepney_window(qtbot, tmp_path, repo, monkeypatch)
+    qtbot.wait(50)  # the docks are sized once the window shows
+    win.forces_dock.raise_()
+    qtbot.wait(20)
+    assert _columns_fit(win.forces.table)
+    win.scenario_dock.raise_()
+    qtbot.wait(20)
+    assert _columns_fit(win.scenario_panel.objectives)
+    # The Issues message takes the room, not the Where column.
+    head = win.issues.tree.header()
+    assert head.sectionSize(2) > head.sectionSize(3)
+    # The hose legend shows with its overlay only.
+    legend, hose = win.overlays.hose_legend, win.overlays.boxes["hose"]
+    assert not legend.isVisible()
+    from PySide6.QtCore import QPoint
+
+    qtbot.mouseClick(hose, Qt.LeftButton, Qt.NoModifier, QPoint(8, hose.height() // 2))
+    assert hose.isChecked() and legend.isVisible()
+    # "New areas" shows a building's whole name.
+    assert win.new_building("rose_and_crown_annexe")
+    kind = win.options.kind
+    qtbot.wait(20)
+    assert kind.width() >= kind.fontMetrics().horizontalAdvance(kind.currentText()) + 20
+    win.doc.mark_saved()
