@@ -9,6 +9,7 @@ from typing import Any
 from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShowEvent
 from PySide6.QtWidgets import (
+    QApplication,
     QDockWidget,
     QFrame,
     QLabel,
@@ -84,6 +85,9 @@ class MainWindow(FilesMixin, ActionsMixin, QMainWindow):
         # Wide enough for the Forces table's six columns and the Scenario form.
         self.resizeDocks([self.properties_dock], [max(400, self.width() // 4)], Qt.Horizontal)
         self.resizeDocks([self.issues_dock], [150], Qt.Vertical)
+        # The map had the whole window when it was first fitted; fit it to its real room.
+        QApplication.processEvents()
+        self.view.fit_to_map()
 
     # -- construction -------------------------------------------------------------------------
     def _build_canvas(self) -> None:

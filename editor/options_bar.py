@@ -129,8 +129,13 @@ class OptionsBar(QToolBar):
     def _on_scenario(self, old: object, new: object) -> None:
         if getattr(old, "buildings", None) is not getattr(new, "buildings", None):
             self._fill_kinds()
+        self._level_range()
+
+    def _level_range(self) -> None:
+        """Levels any building has; -1 reads 'basement'."""
         lr = self.doc.level_range()
         self.level.setRange(lr.start, lr.stop - 1)
+        self.level.setSpecialValueText("-1 basement" if lr.start < 0 else "")
 
     def _fill_kinds(self) -> None:
         s = self.doc.scenario
@@ -145,8 +150,7 @@ class OptionsBar(QToolBar):
         self.kind.setCurrentIndex(max(idx, 0))
         self.kind.blockSignals(False)
         self._kind_changed()
-        lr = self.doc.level_range()
-        self.level.setRange(lr.start, lr.stop - 1)
+        self._level_range()
 
     def _kind_changed(self) -> None:
         data = self.kind.currentData()

@@ -70,6 +70,7 @@ class MapView(QGraphicsView):
         self.tool = tool
         self.map_scene.snap_indicator.hide()
         if tool is not None:
+            tool.message = ""  # the last use's outcome is not news now
             tool.activate(self)
             self.viewport().setCursor(tool.cursor)
             self.statusMessage.emit(tool.status_text())

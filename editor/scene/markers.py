@@ -98,15 +98,21 @@ class MarkersMixin(_Scene):
             put("rubble", "▒", QColor("#6b5b4b"), a, 0, -32, 0)
         for a in st.get("craters", []):
             put("craters", "◎", QColor("#333333"), a, 0, 44, 0)
+        placed = [u for u in st.get("units", []) if u.get("area")]
+        crowd: dict[tuple[str, int], int] = {}
+        for u in placed:
+            key = (u["area"], u.get("level", 0))
+            crowd[key] = crowd.get(key, 0) + 1
         stacked: dict[tuple[str, int], int] = {}
-        for u in st.get("units", []):
-            area, level = u.get("area"), u.get("level", 0)
-            if area:
-                # Several units in one place: one under the other, not on top of each other.
-                k = stacked.get((area, level), 0)
-                stacked[(area, level)] = k + 1
-                dy = 48 + 15 * k
-                put("unit", str(u.get("id", "?")), QColor("#004d99"), area, level, 0, dy, 8)
+        for u in placed:
+            area, level = u["area"], u.get("level", 0)
+            # Several units in one place: in pairs under the symbols, so a crowd stays near
+            # its area (a single column ran down over the next area's id).
+            k = stacked.get((area, level), 0)
+            stacked[(area, level)] = k + 1
+            dx = 0 if crowd[(area, level)] == 1 else (k % 2) * 44 - 22
+            dy = 30 + 14 * (k // 2)
+            put("unit", str(u.get("id", "?")), QColor("#004d99"), area, level, dx, dy, 8)
         self._draw_hoses(st.get("hoses", []))
         if self.state is None:
             self._draw_units()

@@ -342,3 +342,58 @@ def test_the_default_window_shows_each_panel_whole(qtbot, tmp_path, repo, monkey
     qtbot.wait(20)
     assert kind.width() >= kind.fontMetrics().horizontalAdvance(kind.currentText()) + 20
     win.doc.mark_saved()
+
+
+# -- 11. small things ------------------------------------------------------------------------
+def test_a_cut_piece_follows_the_buildings_naming(qtbot, window) -> None:  # type: ignore[no-untyped-def]
+    from editor_helpers import sq
+
+    from fireground.editor.commands import AddAreasCommand, AddBuildingCommand
+    from fireground.engine.scenario import Area, AreaKind, Building
+
+    win = window
+    win.doc.push(AddBuildingCommand(win.doc, Building("publishers", levels=2)))
+    win.doc.push(
+        AddAreasCommand(win.doc, [Area("PO1", AreaKind.BUILDING, sq(20, 10, 20, 10), "publishers")])
+    )
+    win.view.fit_to_map()
+    qtbot.keyClick(win.view, Qt.Key_C)
+    click(qtbot, win, 30, 24)
+    click(qtbot, win, 30, 6)
+    qtbot.keyClick(win.view, Qt.Key_Return)
+    new = set(win.doc.scenario.area_by_id) - {"H1", "H2", "R1", "PO1"}
+    assert new == {"PO2"}
+
+
+def test_the_level_box_names_the_basement(qtbot, window) -> None:  # type: ignore[no-untyped-def]
+    win = window
+    assert win.new_building("cellar", basement=True)
+    box = win.options.level
+    box.setValue(-1)
+    assert "basement" in box.text()
+    box.setValue(0)
+    assert box.text() == "0"
+
+
+def test_a_tools_old_outcome_does_not_greet_its_next_use(qtbot, window) -> None:  # type: ignore[no-untyped-def]
+    win = window
+    qtbot.keyClick(win.view, Qt.Key_H)
+    click(qtbot, win, 15, 5)
+    assert win.statusBar().currentMessage() == "Added hydrant in R1."
+    qtbot.keyClick(win.view, Qt.Key_V)
+    qtbot.keyClick(win.view, Qt.Key_H)
+    assert win.statusBar().currentMessage() == "Click an area to place a hydrant."
+
+
+def test_edit_help_explains_screenshot() -> None:
+    import subprocess
+    import sys
+
+    out = subprocess.run(
+        [sys.executable, "-m", "fireground", "edit", "--help"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    line = next(x for x in out.splitlines() if x.strip().startswith("--screenshot"))
+    assert len(line.split("PNG", 1)[1].strip()) > 10  # a description, not just the flag
