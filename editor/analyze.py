@@ -17,7 +17,7 @@ from PySide6.QtCore import QObject, Qt, Signal
 
 from fireground.engine.scenario import Scenario
 
-from .burn import BurnMap, Cancelled, child_main
+from .burn import BurnMap, Cancelled, worker_main
 
 
 class AnalysisRunner(QObject):
@@ -37,10 +37,18 @@ class AnalysisRunner(QObject):
         self._cancel = threading.Event()
         self._future: Future[BurnMap] | None = None
         self._relay.connect(self._deliver, Qt.QueuedConnection)
+        #: The worker process (started on first use, kept for the next analysis: a fresh
+        #: interpreter takes seconds to import the engine) and its queues.
+        self._worker: _Worker | None = None
 
     @property
     def running(self) -> bool:
         return self._future is not None and not self._future.done()
+
+    def warm_up(self) -> None:
+        """Start the worker process now (say while the Analyze dialog is open)."""
+        if self._worker is None or not self._worker.alive():
+            self._worker = _Worker()
 
     def start(
         self, s: Scenario, games: int, *, no_response: bool = True, turns: int | None = None
@@ -56,39 +64,34 @@ class AnalysisRunner(QObject):
             "no_response": no_response,
             "turns": turns,
         }
+        self.warm_up()
+        worker = self._worker
+        assert worker is not None
 
         def supervise() -> BurnMap:  # on a thread of this process: watch the worker
-            ctx = mp.get_context("spawn")  # a fresh interpreter: no Qt state forked
-            q = ctx.Queue()
-            stop = ctx.Event()
-            proc = ctx.Process(target=child_main, args=(job, q, stop), daemon=True)
-            proc.start()
-            try:
-                while True:
-                    if cancel.is_set():
-                        stop.set()
-                    try:
-                        what, value = q.get(timeout=0.1)
-                    except queue.Empty:
-                        if not proc.is_alive():
-                            raise RuntimeError(
-                                f"the analysis process ended unexpectedly (exit {proc.exitcode})"
-                            ) from None
-                        continue
-                    if what == "progress":
-                        self._relay.emit("progress", value)
-                    elif what == "cancelled":
-                        raise Cancelled
-                    elif what == "failed":
-                        raise RuntimeError(value)
-                    else:
-                        chances, seed, t, mode = value
-                        return BurnMap(chances, games, mode, seed, s, t)
-            finally:
-                stop.set()
-                proc.join(timeout=10)
-                if proc.is_alive():
-                    proc.kill()
+            worker.stop.clear()
+            worker.jobs.put(job)
+            while True:
+                if cancel.is_set():
+                    worker.stop.set()
+                try:
+                    what, value = worker.results.get(timeout=0.1)
+                except queue.Empty:
+                    if not worker.alive():
+                        code = worker.proc.exitcode
+                        raise RuntimeError(
+                            f"the analysis process ended unexpectedly (exit {code})"
+                        ) from None
+                    continue
+                if what == "progress":
+                    self._relay.emit("progress", value)
+                elif what == "cancelled":
+                    raise Cancelled
+                elif what == "failed":
+                    raise RuntimeError(value)
+                else:
+                    chances, seed, t, mode = value
+                    return BurnMap(chances, games, mode, seed, s, t)
 
         fut = self._pool.submit(supervise)
         self._future = fut
@@ -118,4 +121,34 @@ class AnalysisRunner(QObject):
 
     def shutdown(self) -> None:
         self._cancel.set()
+        if self._worker is not None:
+            self._worker.stop.set()
         self._pool.shutdown(wait=True, cancel_futures=True)
+        if self._worker is not None:
+            self._worker.close()
+            self._worker = None
+
+
+class _Worker:
+    """A spawned interpreter (no Qt state forked into it) that plays analysis jobs."""
+
+    def __init__(self) -> None:
+        ctx = mp.get_context("spawn")
+        self.jobs = ctx.Queue()
+        self.results = ctx.Queue()
+        self.stop = ctx.Event()
+        self.proc = ctx.Process(
+            target=worker_main, args=(self.jobs, self.results, self.stop), daemon=True
+        )
+        self.proc.start()
+
+    def alive(self) -> bool:
+        return self.proc.is_alive()
+
+    def close(self) -> None:
+        if self.proc.is_alive():
+            self.jobs.put(None)
+            self.proc.join(timeout=10)
+        if self.proc.is_alive():
+            self.proc.kill()
+            self.proc.join(timeout=5)

@@ -85,21 +85,25 @@ def burn_chances(
     return BurnMap(chances, games, mode, base, s, turns)
 
 
-def child_main(job: dict[str, Any], queue: Any, cancel: Any) -> None:
-    """The worker process: play the games, report progress, then the chances (or why not)
-    on ``queue``."""
-    try:
-        burn = burn_chances(
-            job["scenario"],
-            job["games"],
-            seed=job["seed"],
-            no_response=job["no_response"],
-            turns=job["turns"],
-            progress=lambda n: queue.put(("progress", n)),
-            cancel=cancel,
-        )
-        queue.put(("done", (burn.chances, burn.seed, burn.turns, burn.mode)))
-    except Cancelled:
-        queue.put(("cancelled", None))
-    except Exception as exc:  # the parent shows the message
-        queue.put(("failed", f"{type(exc).__name__}: {exc}"))
+def worker_main(jobs: Any, results: Any, stop: Any) -> None:
+    """The worker process: play each job from ``jobs`` (None ends it), reporting progress
+    and then the chances (or why not) on ``results``; ``stop`` cancels the current job."""
+    while True:
+        job = jobs.get()
+        if job is None:
+            return
+        try:
+            burn = burn_chances(
+                job["scenario"],
+                job["games"],
+                seed=job["seed"],
+                no_response=job["no_response"],
+                turns=job["turns"],
+                progress=lambda n: results.put(("progress", n)),
+                cancel=stop,
+            )
+            results.put(("done", (burn.chances, burn.seed, burn.turns, burn.mode)))
+        except Cancelled:
+            results.put(("cancelled", None))
+        except Exception as exc:  # the editor shows the message
+            results.put(("failed", f"{type(exc).__name__}: {exc}"))

@@ -254,6 +254,7 @@ class ActionsMixin(_Window):
 
     # -- analyze ------------------------------------------------------------------------------
     def analyze_dialog(self) -> None:
+        self.analysis.warm_up()  # the worker starts while the user chooses
         dlg = AnalyzeDialog(self, self.doc.scenario.turns)
         if dlg.exec() == QDialog.Accepted:
             self.run_analysis(
