@@ -6,6 +6,9 @@ Figures: open (load the file, build the window and paint it once), a full-view r
 (whole map in view, labels hidden by the level of detail), a repaint zoomed in with labels,
 and one edit (a vertex moved) plus the issues refresh. Targets from the editor issue:
 open <= 3 s, repaint <= 20 ms at 5,000 areas and <= 60 ms at 20,000, edit+issues <= 300 ms.
+Then Analyze… in the editor (its worker process, from start to heat map) against the same
+games in this process as ``fireground analyze --no-response`` plays them (issue 13: they
+should take about as long; they took 6x as long).
 """
 
 from __future__ import annotations
@@ -105,15 +108,51 @@ def bench(app: QApplication, n: int, repeat: int, folder: Path) -> None:
     app.processEvents()
 
 
+def bench_analyze(games: int) -> None:
+    """Seconds for ``games`` fire-only games of Paternoster Row: Analyze… in the editor
+    against the command line's call of the engine."""
+    from PySide6.QtCore import QEventLoop
+
+    from fireground.editor.analyze import AnalysisRunner
+    from fireground.editor.burn import workers
+    from fireground.engine.play.analysis import outcomes
+
+    root = Path(__file__).resolve().parents[1]
+    s = load_scenario(root / "examples" / "paternoster.fg.yaml")
+    outcomes(s, 10, s.turns, 0, True)  # compiled kernels loaded once, as in a long session
+    t = time.perf_counter()
+    outcomes(s, games, s.turns, s.seed or 0, True, workers(), lambda _d: None)
+    cli = time.perf_counter() - t
+    runner = AnalysisRunner()
+    loop = QEventLoop()
+    runner.finished.connect(lambda _b: loop.quit())
+    runner.failed.connect(lambda m: (print(f"  analysis failed: {m}"), loop.quit()))
+    times = []
+    for _ in range(2):  # the first starts the worker process, the second finds it ready
+        t = time.perf_counter()
+        runner.start(s, games, no_response=True)
+        loop.exec()
+        times.append(time.perf_counter() - t)
+    runner.shutdown()
+    print(
+        f"Analyze, {games} fire-only games of Paternoster: editor first run {times[0]:5.2f} s "
+        f"(worker start-up included), next run {times[1]:5.2f} s; the engine call as the "
+        f"CLI makes it {cli:5.2f} s (without the CLI's own start-up)"
+    )
+
+
 def main() -> int:
     p = argparse.ArgumentParser()
     p.add_argument("--sizes", default="5000,20000")
     p.add_argument("--repeat", type=int, default=10)
+    p.add_argument("--analyze-games", type=int, default=1000)
     a = p.parse_args()
     app = QApplication.instance() or QApplication(sys.argv[:1])
     with tempfile.TemporaryDirectory() as tmp:
-        for n in (int(x) for x in a.sizes.split(",")):
+        for n in (int(x) for x in a.sizes.split(",") if x):
             bench(app, n, a.repeat, Path(tmp))  # type: ignore[arg-type]
+    if a.analyze_games:
+        bench_analyze(a.analyze_games)
     return 0
 
 

@@ -1,94 +1,28 @@
-"""Analyze…: per-location burn chances from the engine's analysis, off the UI thread.
+"""Analyze…: per-location burn chances from the engine's analysis, in a worker process.
 
-The games are played in slices so progress is real and Cancel takes effect between slices.
-The no-response mode (fire, bombs and collapse alone) is the default: it is the threat
-map, and fast enough to redo after each edit.
+The worker runs the same fast path as ``fireground analyze --no-response``
+(:func:`.burn.burn_chances`), reports each chunk of games for the progress dialog, and
+stops at the next chunk on Cancel. The no-response mode (fire, bombs and collapse alone)
+is the default: it is the threat map, and fast enough to redo after each edit.
 """
 
 from __future__ import annotations
 
+import multiprocessing as mp
+import queue
 import threading
-from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
 
-import numpy as np
 from PySide6.QtCore import QObject, Qt, Signal
 
-from fireground.engine.board.model import Location, Scenario
+from fireground.engine.board.model import Scenario
 
-#: Games per slice: one progress step, and how soon Cancel is noticed.
-SLICE = 25
-DEFAULT_GAMES = 200
-
-
-class Cancelled(Exception):
-    """The user cancelled the analysis."""
-
-
-@dataclass(frozen=True)
-class BurnMap:
-    """Chance that each location burns at some time in a game, over ``games`` games."""
-
-    chances: dict[Location, float]
-    games: int
-    mode: str  # "no-response" | "autopilot"
-    seed: int
-    scenario: Scenario
-    turns: int
-
-
-def check_errors(s: Scenario) -> list[str]:
-    """The scenario's check errors (an analysis of a broken map would mislead)."""
-    from fireground.engine.games.blitz.checks.run import check
-
-    return [f"{f.code} {f.message}" for f in check(s) if f.severity == "error"]
-
-
-def burn_chances(
-    s: Scenario,
-    games: int = DEFAULT_GAMES,
-    *,
-    seed: int | None = None,
-    no_response: bool = True,
-    turns: int | None = None,
-    progress: Callable[[int], None] | None = None,
-    cancel: threading.Event | None = None,
-) -> BurnMap:
-    """Play ``games`` games with :func:`fireground.engine.play.analysis.outcomes` and count, per
-    location, the games in which it burned within ``turns`` turns (default: the whole
-    night). Raises :class:`Cancelled` when ``cancel`` is set.
-    """
-    from fireground.engine.play.analysis import outcomes
-    from fireground.engine.play.montecarlo import game_seeds
-
-    if games < 1:
-        raise ValueError("play at least one game")
-    turns = s.turns if turns is None else turns
-    base = seed if seed is not None else (s.seed if s.seed is not None else 0)
-    sizes = [min(SLICE, games - k) for k in range(0, games, SLICE)]
-    seeds = game_seeds(base, len(sizes))
-    burned: np.ndarray | None = None
-    locations: list[Location] = []
-    done = 0
-    for n, sd in zip(sizes, seeds, strict=True):
-        if cancel is not None and cancel.is_set():
-            raise Cancelled
-        out = outcomes(s, n, turns, sd % 2**63, no_response)
-        counts = out.burned.sum(axis=0)
-        burned = counts if burned is None else burned + counts
-        locations = out.locations
-        done += n
-        if progress is not None:
-            progress(done)
-    assert burned is not None
-    chances = {loc: float(burned[k]) / games for k, loc in enumerate(locations)}
-    mode = "no-response" if no_response else "autopilot"
-    return BurnMap(chances, games, mode, base, s, turns)
+from .burn import BurnMap, Cancelled, worker_main
 
 
 class AnalysisRunner(QObject):
-    """Runs :func:`burn_chances` on a worker thread; results come back as queued signals."""
+    """Runs :func:`.burn.burn_chances` in a worker process, watched from a thread of the
+    editor; progress and the result come back as queued signals."""
 
     progressed = Signal(int)
     finished = Signal(object)  # BurnMap
@@ -103,10 +37,18 @@ class AnalysisRunner(QObject):
         self._cancel = threading.Event()
         self._future: Future[BurnMap] | None = None
         self._relay.connect(self._deliver, Qt.QueuedConnection)
+        #: The worker process (started on first use, kept for the next analysis: a fresh
+        #: interpreter takes seconds to import the engine) and its queues.
+        self._worker: _Worker | None = None
 
     @property
     def running(self) -> bool:
         return self._future is not None and not self._future.done()
+
+    def warm_up(self) -> None:
+        """Start the worker process now (say while the Analyze dialog is open)."""
+        if self._worker is None or not self._worker.alive():
+            self._worker = _Worker()
 
     def start(
         self, s: Scenario, games: int, *, no_response: bool = True, turns: int | None = None
@@ -115,18 +57,43 @@ class AnalysisRunner(QObject):
             raise RuntimeError("an analysis is already running")
         self._cancel = threading.Event()
         cancel = self._cancel
+        job = {
+            "scenario": s,
+            "games": games,
+            "seed": None,
+            "no_response": no_response,
+            "turns": turns,
+        }
+        self.warm_up()
+        worker = self._worker
+        assert worker is not None
 
-        def job() -> BurnMap:
-            return burn_chances(
-                s,
-                games,
-                no_response=no_response,
-                turns=turns,
-                progress=lambda n: self._relay.emit("progress", n),
-                cancel=cancel,
-            )
+        def supervise() -> BurnMap:  # on a thread of this process: watch the worker
+            worker.stop.clear()
+            worker.jobs.put(job)
+            while True:
+                if cancel.is_set():
+                    worker.stop.set()
+                try:
+                    what, value = worker.results.get(timeout=0.1)
+                except queue.Empty:
+                    if not worker.alive():
+                        code = worker.proc.exitcode
+                        raise RuntimeError(
+                            f"the analysis process ended unexpectedly (exit {code})"
+                        ) from None
+                    continue
+                if what == "progress":
+                    self._relay.emit("progress", value)
+                elif what == "cancelled":
+                    raise Cancelled
+                elif what == "failed":
+                    raise RuntimeError(value)
+                else:
+                    chances, seed, t, mode = value
+                    return BurnMap(chances, games, mode, seed, s, t)
 
-        fut = self._pool.submit(job)
+        fut = self._pool.submit(supervise)
         self._future = fut
         fut.add_done_callback(self._done)
 
@@ -154,4 +121,34 @@ class AnalysisRunner(QObject):
 
     def shutdown(self) -> None:
         self._cancel.set()
+        if self._worker is not None:
+            self._worker.stop.set()
         self._pool.shutdown(wait=True, cancel_futures=True)
+        if self._worker is not None:
+            self._worker.close()
+            self._worker = None
+
+
+class _Worker:
+    """A spawned interpreter (no Qt state forked into it) that plays analysis jobs."""
+
+    def __init__(self) -> None:
+        ctx = mp.get_context("spawn")
+        self.jobs = ctx.Queue()
+        self.results = ctx.Queue()
+        self.stop = ctx.Event()
+        self.proc = ctx.Process(
+            target=worker_main, args=(self.jobs, self.results, self.stop), daemon=True
+        )
+        self.proc.start()
+
+    def alive(self) -> bool:
+        return self.proc.is_alive()
+
+    def close(self) -> None:
+        if self.proc.is_alive():
+            self.jobs.put(None)
+            self.proc.join(timeout=10)
+        if self.proc.is_alive():
+            self.proc.kill()
+            self.proc.join(timeout=5)

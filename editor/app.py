@@ -43,7 +43,7 @@ def open_window(file: str | None, *, recovery_session: bool = True) -> MainWindo
     if file:
         from fireground.engine.scenario.io import load_scenario
 
-        doc = Document(load_scenario(file), file)
+        doc = Document(load_scenario(file, editing=True), file)
     return MainWindow(doc, recovery_session=recovery_session)
 
 

@@ -9,6 +9,7 @@ from typing import Any
 from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShowEvent
 from PySide6.QtWidgets import (
+    QApplication,
     QDockWidget,
     QFrame,
     QLabel,
@@ -22,6 +23,7 @@ from PySide6.QtWidgets import (
 from . import recovery
 from .analyze import AnalysisRunner
 from .document import Document
+from .keys import TypingGuard
 from .panels.background import BackgroundPanel
 from .panels.forces import ForcesPanel
 from .panels.issues import IssuesPanel
@@ -39,7 +41,9 @@ from .window_files import FILE_FILTER, MAX_RECENT, FilesMixin, RestoreBanner
 
 __all__ = ["FILE_FILTER", "MAX_RECENT", "MainWindow"]
 
-AUTOSAVE_MS = 60_000
+#: The recovery copy is written this long after a change (then again after later ones), so
+#: a crash loses at most these seconds of work and a burst of edits is one write.
+AUTOSAVE_MS = 2_000
 
 
 class MainWindow(FilesMixin, ActionsMixin, QMainWindow):
@@ -56,10 +60,11 @@ class MainWindow(FilesMixin, ActionsMixin, QMainWindow):
         self._build_docks()
         self._build_menus()
         self._autosave = QTimer(self)
+        self._autosave.setSingleShot(True)
         self._autosave.setInterval(AUTOSAVE_MS)
-        self._autosave.timeout.connect(self.autosave)
-        self._autosave.start()
+        self._autosave.timeout.connect(self.autosave_soon)
         self._connect_doc()
+        self.typing_guard = TypingGuard(self)
         self.resize(1400, 900)
         self._docks_sized = False
         _settle_heap()
@@ -73,12 +78,17 @@ class MainWindow(FilesMixin, ActionsMixin, QMainWindow):
     def size_docks(self) -> None:
         """Give the tabbed Properties / Scenario / Forces docks most of the right side (the
         Overlays are a few check boxes) and keep the Issues short."""
-        h = max(self.height() - 200, 300)
-        overlays = min(self.overlays.sizeHint().height() + 50, h // 3)
+        h = max(self.height() - 100, 300)
+        overlays = min(self.overlays.sizeHint().height() + 30, h // 3)
         self.resizeDocks(
             [self.properties_dock, self.overlays_dock], [h - overlays, overlays], Qt.Vertical
         )
+        # Wide enough for the Forces table's six columns and the Scenario form.
+        self.resizeDocks([self.properties_dock], [max(400, self.width() // 4)], Qt.Horizontal)
         self.resizeDocks([self.issues_dock], [150], Qt.Vertical)
+        # The map had the whole window when it was first fitted; fit it to its real room.
+        QApplication.processEvents()
+        self.view.fit_to_map()
 
     # -- construction -------------------------------------------------------------------------
     def _build_canvas(self) -> None:
@@ -160,6 +170,9 @@ class MainWindow(FilesMixin, ActionsMixin, QMainWindow):
         )
         self.test_turn = TestTurnPanel(self.doc, self.scene)
         r, b = Qt.RightDockWidgetArea, Qt.BottomDockWidgetArea
+        # The right-hand panels run the window's full height; the Issues and Test turn sit
+        # under the map only.
+        self.setCorner(Qt.BottomRightCorner, Qt.RightDockWidgetArea)
         self.properties_dock = self._dock("Properties", self.properties, r)
         self.scenario_dock = self._dock("Scenario", self.scenario_panel, r)
         self.forces_dock = self._dock("Forces", self.forces, r)
@@ -178,6 +191,9 @@ class MainWindow(FilesMixin, ActionsMixin, QMainWindow):
         self.issues_dock.raise_()
         self.resizeDocks([self.issues_dock], [170], Qt.Vertical)
         self.issues.locate.connect(self._locate)
+        self.issues.fit_map.connect(self.view.fit_to_map)
+        self.issues.show_panel.connect(self._show_panel)
+        self.issues.show_objective.connect(self.scenario_panel.show_objective)
 
     def _new_forestfire(self) -> None:
         from .games.forestfire.window import open_new_board
@@ -215,7 +231,7 @@ class MainWindow(FilesMixin, ActionsMixin, QMainWindow):
         self._act(
             e,
             "&Delete selection",
-            lambda: delete_selection(self.toolbox.select),
+            lambda: delete_selection(self.doc),
             QKeySequence.Delete,
         )
         self._act(e, "New &building…", self.new_building_dialog)
@@ -278,7 +294,14 @@ class MainWindow(FilesMixin, ActionsMixin, QMainWindow):
         self.doc.modifiedChanged.connect(lambda _m: self._update_title())
         self.doc.fileNameChanged.connect(lambda _p: self._update_title())
         self.doc.scenarioChanged.connect(lambda *_: self._update_title())
+        self.doc.scenarioChanged.connect(lambda *_: self._schedule_autosave())
         self._update_title()
+
+    def _schedule_autosave(self) -> None:
+        """Write the recovery copy AUTOSAVE_MS after the first change not yet in it (a timer
+        already running is left alone, so steady typing still saves every few seconds)."""
+        if self.recovery is not None and not self._autosave.isActive():
+            self._autosave.start()
 
     def _tool_changed(self) -> None:
         self.options.tool_changed()
@@ -296,6 +319,11 @@ class MainWindow(FilesMixin, ActionsMixin, QMainWindow):
     def _toggle_grid(self) -> None:
         self.scene.grid_visible = not self.scene.grid_visible
         self.scene.update()
+
+    def _show_panel(self, which: str) -> None:
+        dock = self.forces_dock if which == "forces" else self.scenario_dock
+        dock.show()
+        dock.raise_()
 
     def _locate(self, area: str, level: int) -> None:
         a = self.doc.scenario.area_by_id.get(area)

@@ -56,11 +56,22 @@ def id_prefix(kind: AreaKind, building: str | None = None) -> str:
     return {AreaKind.STREET: "R", AreaKind.OPEN: "O", AreaKind.WATER: "W"}.get(kind, "A")
 
 
-def new_area_ids(s: Scenario, kind: AreaKind, building: str | None, n: int) -> list[str]:
+def new_area_ids(
+    s: Scenario, kind: AreaKind, building: str | None, n: int, like: str | None = None
+) -> list[str]:
+    """``n`` fresh area ids. ``like``: an id whose naming they follow (a piece cut from PO3
+    is PO7, not P1); else the kind's (or building's) letter, or that of the building's other
+    areas."""
     ids: list[str] = []
     used = set(s.area_by_id)
+    if like is None and building is not None:
+        like = next((a.id for a in s.areas if a.building == building), None)
+    prefix = id_prefix(kind, building)
+    if like:
+        m = re.fullmatch(r"(.*?)\d+", like)
+        prefix = m.group(1) if m and m.group(1) else like
     for _ in range(n):
-        i = next_id(used, id_prefix(kind, building))
+        i = next_id(used, prefix)
         used.add(i)
         ids.append(i)
     return ids
@@ -324,7 +335,7 @@ def _replace_with_parts(s: Scenario, a: Area, parts: list[tuple[Coord, ...]]) ->
         c = ShPoint(a.centroid)
         keep = min(range(len(parts)), key=lambda i: Polygon(parts[i]).distance(c))
         parts.insert(0, parts.pop(keep))
-    new_ids = new_area_ids(s, a.kind, a.building, len(parts) - 1)
+    new_ids = new_area_ids(s, a.kind, a.building, len(parts) - 1, like=a.id)
     first = replace(a, polygon=parts[0])
     others = [replace(a, id=i, polygon=p, name="") for i, p in zip(new_ids, parts[1:], strict=True)]
     areas: list[Area] = []

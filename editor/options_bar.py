@@ -59,7 +59,16 @@ class OptionsBar(QToolBar):
         self.grid = QCheckBox("Snap to grid")
         self.grid.setChecked(view.grid_snap)
         self.grid.toggled.connect(lambda on: setattr(view, "grid_snap", on))
+        self.grid.setToolTip(
+            "Snap to the grid; hold Ctrl while clicking or dragging to place freely"
+        )
         self.addWidget(self.grid)
+        self.fine = QCheckBox("1 cm")
+        self.fine.setToolTip("Snap to a 1 cm grid (the area grid's subdivisions) instead")
+        self.fine.toggled.connect(
+            lambda on: (setattr(view, "fine_grid", on), view.viewport().update())
+        )
+        self.addWidget(self.fine)
         self.areas = QCheckBox("Snap to areas")
         self.areas.setChecked(view.area_snap)
         self.areas.toggled.connect(lambda on: setattr(view, "area_snap", on))
@@ -68,6 +77,7 @@ class OptionsBar(QToolBar):
         self.addWidget(QLabel(" New areas: "))
         self.kind = QComboBox()
         self.kind.setToolTip("What the polygon and rectangle tools draw")
+        self.kind.setSizeAdjustPolicy(QComboBox.AdjustToContents)  # "building: …" whole
         self.kind.currentIndexChanged.connect(self._kind_changed)
         self.addWidget(self.kind)
         #: Connected by the window to its New building dialog.
@@ -119,8 +129,13 @@ class OptionsBar(QToolBar):
     def _on_scenario(self, old: object, new: object) -> None:
         if getattr(old, "buildings", None) is not getattr(new, "buildings", None):
             self._fill_kinds()
+        self._level_range()
+
+    def _level_range(self) -> None:
+        """Levels any building has; -1 reads 'basement'."""
         lr = self.doc.level_range()
         self.level.setRange(lr.start, lr.stop - 1)
+        self.level.setSpecialValueText("-1 basement" if lr.start < 0 else "")
 
     def _fill_kinds(self) -> None:
         s = self.doc.scenario
@@ -135,8 +150,7 @@ class OptionsBar(QToolBar):
         self.kind.setCurrentIndex(max(idx, 0))
         self.kind.blockSignals(False)
         self._kind_changed()
-        lr = self.doc.level_range()
-        self.level.setRange(lr.start, lr.stop - 1)
+        self._level_range()
 
     def _kind_changed(self) -> None:
         data = self.kind.currentData()
@@ -216,6 +230,15 @@ class OptionsBar(QToolBar):
             )
         is_store = isinstance(tool, PlaceFeatureTool) and tool.ftype is FeatureType.STORE
         self.material_act.setVisible(is_store)
+        if is_store:
+            assert isinstance(tool, PlaceFeatureTool)
+            # The box shows what the tool will place (its default until one is chosen).
+            from . import ops
+
+            material = tool.options.get("material") or ops.make_feature(tool.ftype, "x").material
+            self.material.blockSignals(True)
+            self.material.setCurrentText(str(getattr(material, "value", material)))
+            self.material.blockSignals(False)
         texty = isinstance(tool, PlaceFeatureTool) and tool.ftype in (
             FeatureType.ENTRY,
             FeatureType.LABEL,

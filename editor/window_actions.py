@@ -25,7 +25,8 @@ from PySide6.QtWidgets import (
     QSpinBox,
 )
 
-from .analyze import DEFAULT_GAMES, AnalysisRunner, BurnMap, check_errors
+from .analyze import AnalysisRunner
+from .burn import DEFAULT_GAMES, BurnMap, check_errors
 from .commands import DropBombsCommand, MergeAreasCommand, SplitAreaCommand
 from .document import Document
 
@@ -111,6 +112,8 @@ class ActionsMixin(_Window):
     analysis: AnalysisRunner
     analysis_progress: QProgressDialog | None
     building_dialog: NewBuildingDialog | None = None
+    #: The text of the last export refused for errors (tests read it).
+    export_refusal: str = ""
 
     # -- edits from menus ---------------------------------------------------------------------
     def merge_selected(self) -> None:
@@ -210,6 +213,20 @@ class ActionsMixin(_Window):
         fn = self._export_fn()
         if fn is None:
             return None
+        errors = check_errors(self.doc.scenario)
+        if errors:  # as `fireground export` refuses: play aids of a broken map mislead
+            shown = "\n".join(f"• {e}" for e in errors[:12])
+            more = f"\n…and {len(errors) - 12} more" if len(errors) > 12 else ""
+            text = (
+                f"The scenario has {len(errors)} error(s); fix them first (the Issues panel "
+                f"shows where):\n\n{shown}{more}"
+            )
+            self.export_refusal = text
+            QMessageBox.warning(self, "Cannot export yet", text)
+            self.statusBar().showMessage(
+                f"Not exported: {len(errors)} error(s) to fix (see Issues)", 8000
+            )
+            return None
         try:
             from fireground.export.pack import KINDS
         except ImportError:
@@ -237,6 +254,7 @@ class ActionsMixin(_Window):
 
     # -- analyze ------------------------------------------------------------------------------
     def analyze_dialog(self) -> None:
+        self.analysis.warm_up()  # the worker starts while the user chooses
         dlg = AnalyzeDialog(self, self.doc.scenario.turns)
         if dlg.exec() == QDialog.Accepted:
             self.run_analysis(

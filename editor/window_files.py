@@ -105,7 +105,7 @@ class FilesMixin(_Window):
         from fireground.engine.scenario.io import load_scenario
 
         try:
-            s = load_scenario(path)
+            s = load_scenario(path, editing=True)
         except (ScenarioError, OSError) as exc:
             QMessageBox.critical(self, "Cannot open scenario", str(exc))
             return False
@@ -145,12 +145,31 @@ class FilesMixin(_Window):
         if self.recovery is not None:
             self.recovery.discard()
         self._add_recent(str(path))
-        self.statusBar().showMessage(f"Saved {path}", 4000)
+        from .burn import check_errors
+
+        errors = check_errors(self.doc.scenario)
+        self.statusBar().showMessage(
+            f"Saved {path}"
+            + (f", with {len(errors)} error(s) to fix (see Issues)" if errors else ""),
+            8000,
+        )
         return True
 
     # -- autosave and recovery ----------------------------------------------------------------
+    def autosave_soon(self) -> None:
+        """Write the recovery copy on the worker thread (or drop it: nothing unsaved)."""
+        rec = self.recovery
+        if rec is None:
+            return
+        if rec.error is not None:
+            self.statusBar().showMessage(f"Autosave failed: {rec.error}", 6000)
+        if not self.doc.modified:
+            rec.discard()  # undone back to the file as saved
+            return
+        rec.write_soon(self.doc.scenario, str(self.doc.path) if self.doc.path else None)
+
     def autosave(self) -> Path | None:
-        """Write the recovery file when there are unsaved changes."""
+        """Write the recovery file now when there are unsaved changes."""
         if self.recovery is None or not self.doc.modified:
             return None
         try:
@@ -167,7 +186,7 @@ class FilesMixin(_Window):
         from fireground.engine.scenario.io import load_scenario
 
         try:
-            saved = load_scenario(crashed.scenario_file)
+            saved = load_scenario(crashed.scenario_file, editing=True)
         except (ScenarioError, OSError) as exc:
             QMessageBox.critical(self, "Cannot restore", str(exc))
             return False
@@ -175,7 +194,7 @@ class FilesMixin(_Window):
         path = crashed.original
         if path and os.path.exists(path):
             with contextlib.suppress(ScenarioError, OSError):
-                base = load_scenario(path)
+                base = load_scenario(path, editing=True)
         doc = Document(base, path)
         self.set_document(doc)
         doc.push(ReplaceScenarioCommand(doc, saved, "Restore unsaved changes"))

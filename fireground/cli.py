@@ -240,7 +240,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     c = cmd("edit", _routed_edit, "open the scenario editor")
     c.add_argument("file", nargs="?")
-    c.add_argument("--screenshot", metavar="PNG", default=None)
+    c.add_argument(
+        "--screenshot",
+        metavar="PNG",
+        default=None,
+        help="save a picture of the editor window (1500 x 950) to PNG and exit",
+    )
 
     c = cmd(
         "convert",

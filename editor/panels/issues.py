@@ -14,11 +14,18 @@ from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QHeaderView,
+    QLabel,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
 
 from fireground.engine.board.model import Scenario
 
-from ..document import Document
+from ..document import Document, Selection
 from ..local_check import LocalChecker
 
 #: Wait this long after the last edit before checking.
@@ -39,6 +46,12 @@ def run_checks(s: Scenario) -> list[Any]:
 class IssuesPanel(QWidget):
     #: (area id, level) of a clicked finding, for the window to zoom to.
     locate = Signal(str, int)
+    #: A finding about the whole map: fit it in the view.
+    fit_map = Signal()
+    #: A finding about a panel's content: "scenario", "forces" or "objectives".
+    show_panel = Signal(str)
+    #: The row of the objective a finding is about.
+    show_objective = Signal(int)
     refreshed = Signal(int)
     _done = Signal(int, object, float)
 
@@ -49,9 +62,11 @@ class IssuesPanel(QWidget):
         self.tree = QTreeWidget()
         self.tree.setHeaderLabels(["", "Code", "Message", "Where"])
         self.tree.setRootIsDecorated(False)
-        self.tree.setColumnWidth(0, 22)
-        self.tree.setColumnWidth(1, 60)
-        self.tree.setColumnWidth(2, 320)
+        # The message takes the room; the mark, code and where are as wide as they need.
+        head = self.tree.header()
+        head.setStretchLastSection(False)
+        head.setSectionResizeMode(QHeaderView.ResizeToContents)
+        head.setSectionResizeMode(2, QHeaderView.Stretch)
         self.tree.itemClicked.connect(self._clicked)
         self.summary = QLabel("No issues.")
         lay = QVBoxLayout(self)
@@ -127,14 +142,11 @@ class IssuesPanel(QWidget):
         for f in self.findings:
             sev = str(getattr(f, "severity", "error"))
             sev = getattr(getattr(f, "severity", None), "value", sev)
-            where = ""
-            if getattr(f, "area", None):
-                where = f"{f.area}" + (
-                    f" level {f.level}" if getattr(f, "level", None) is not None else ""
-                )
-            if getattr(f, "line", None):
+            where = where_text(self.doc.scenario, f)
+            if getattr(f, "line", None) and not self.doc.modified:
                 where += f" (line {f.line})"
             it = QTreeWidgetItem(["●", str(getattr(f, "code", "")), str(f.message), where])
+            it.setToolTip(3, "Click to show it")
             color = QColor("#c01010") if "error" in str(sev).lower() else QColor("#c08000")
             it.setForeground(0, color)
             it.setToolTip(2, str(f.message))
@@ -156,19 +168,72 @@ class IssuesPanel(QWidget):
         return [self.tree.topLevelItem(i).text(1) for i in range(self.tree.topLevelItemCount())]
 
     def _clicked(self, item: QTreeWidgetItem, _col: int) -> None:
+        """Show what the finding is about: select it and zoom to it, or open its panel."""
         f = item.data(0, Qt.UserRole)
+        s = self.doc.scenario
+        path = tuple(getattr(f, "path", None) or ())
         area = getattr(f, "area", None)
-        if not area or area not in self.doc.scenario.area_by_id:
-            return
         level = getattr(f, "level", None)
-        if level is not None:
+        head = path[0] if path else None
+        index = path[1] if len(path) > 1 and isinstance(path[1], int) else None
+        if head == "forces" and index is not None and index < len(s.forces):
+            u = s.forces[index]
+            self.doc.set_selection(Selection(units=(u.id,)))
+            self.show_panel.emit("forces")
+            area = area or u.area or _entry_area(s, u.entry)
+            level = level if level is not None else (u.level if u.area else 0)
+        elif head == "features" and index is not None and index < len(s.features):
+            feat = s.features[index]
+            self.doc.set_selection(Selection(features=(index,)))
+            area = area or feat.area
+            level = level if level is not None else feat.level
+        elif head == "objectives":
+            self.show_panel.emit("objectives")
+            if index is not None:
+                self.show_objective.emit(index)
+            return
+        elif head in ("name", "turns", "ruleset", "house_rules", "mains", "seed", "wind"):
+            self.show_panel.emit("scenario")
+            return
+        if not area or area not in s.area_by_id:
+            self.fit_map.emit()  # about the whole map (e.g. no water at all)
+            return
+        if level is not None and int(level) in s.levels_of(area):
             self.doc.set_level(int(level))
-        self.doc.select_areas([area])
+        if head not in ("forces", "features"):
+            self.doc.select_areas([area])
         self.locate.emit(area, int(level or 0))
 
     def shutdown(self) -> None:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _entry_area(s: Scenario, entry: str | None) -> str | None:
+    return next((f.area for f in s.features if f.type.value == "entry" and f.name == entry), None)
+
+
+def where_text(s: Scenario, f: Any) -> str:
+    """Where a finding is, in words for the Issues list ("H1 level 2", "unit GA1",
+    "objective 2", "whole map")."""
+    path = tuple(getattr(f, "path", None) or ())
+    area, level = getattr(f, "area", None), getattr(f, "level", None)
+    head = path[0] if path else None
+    index = path[1] if len(path) > 1 and isinstance(path[1], int) else None
+    if head == "forces" and index is not None and index < len(s.forces):
+        return f"unit {s.forces[index].id}"
+    if head == "objectives" and index is not None:
+        return f"objective {index + 1}"
+    if head == "features" and index is not None and index < len(s.features):
+        feat = s.features[index]
+        return f"{feat.type.value} in {feat.area}"
+    if area:
+        return f"{area}" + (f" level {level}" if level is not None else "")
+    if head in ("buildings",) and index is not None and index < len(s.buildings):
+        return f"building {s.buildings[index].id}"
+    if head is not None and not isinstance(head, int) and head not in ("areas", "start"):
+        return "scenario settings"
+    return "whole map"
 
 
 def _timed(s: Scenario) -> tuple[list[Any], float]:

@@ -7,7 +7,7 @@ from PySide6.QtCore import QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QLinearGradient, QPainter, QPaintEvent
 from PySide6.QtWidgets import QCheckBox, QLabel, QVBoxLayout, QWidget
 
-from ..analyze import BurnMap
+from ..burn import BurnMap
 from ..scene.map_scene import MapScene
 from ..scene.overlays import heat_color
 
@@ -71,11 +71,14 @@ class OverlaysPanel(QWidget):
             self.boxes[key] = cb
             lay.addWidget(cb)
         self.boxes["burn"].setEnabled(False)
-        legend = QLabel(
+        self.hose_legend = QLabel(
             "<span style='color:#2a9d2a'>■</span> near water &nbsp; "
             "<span style='color:#d04020'>■</span> far &nbsp; ▨ out of reach"
         )
-        lay.addWidget(legend)
+        self.hose_legend.setWordWrap(True)
+        self.hose_legend.hide()  # shown with its overlay
+        self.boxes["hose"].toggled.connect(self.hose_legend.setVisible)
+        lay.addWidget(self.hose_legend)
         self.heat_legend = HeatLegend()
         self.heat_legend.setToolTip("Burn chance: the share of games in which a location burned")
         self.heat_legend.hide()

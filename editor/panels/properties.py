@@ -27,6 +27,7 @@ from ..commands.properties import Target
 from ..document import Document, Selection
 
 MIXED = "(mixed)"
+NONE = "(none)"
 _FEATURE_FIELDS: dict[FeatureType, tuple[str, ...]] = {
     FeatureType.STAIRWELL: (),
     FeatureType.STORE: ("level", "material"),
@@ -40,39 +41,83 @@ _RANGES = {"level": (-1, 19), "pressure": (1, 20), "points": (1, 100000), "count
 
 
 class _Field:
-    """One widget, how to read its model value, and how to write it back."""
+    """One widget, its label, and how to read its model value."""
 
-    def __init__(self, widget: QWidget, get: Callable[[Scenario], Any]) -> None:
+    def __init__(self, label: str, widget: QWidget, get: Callable[[Scenario], Any]) -> None:
+        self.label = label
         self.widget = widget
         self.get = get
 
 
 class PropertiesPanel(QWidget):
+    """The form for the current selection.
+
+    Its fields are built once per *kind* of selection (one area, several areas, with or
+    without their building, a feature of a type, units) and read their targets from the
+    current selection, so an edit updates them in place. When the kind changes the form is
+    replaced, and the old one is detached and deleted later: a rebuild often runs inside a
+    signal of one of the old widgets (a field's editingFinished on Tab or on a click
+    elsewhere, a check box's toggled), and deleting a widget while its own event handler is
+    on the stack crashes Qt.
+    """
+
     def __init__(self, doc: Document) -> None:
         super().__init__()
         self.doc = doc
         self._updating = False
         self._fields: list[_Field] = []
+        self._key: tuple[Any, ...] | None = None
         self._form_host = QWidget()
         self.form = QFormLayout(self._form_host)
         self.error = QLabel("")
         self.error.setStyleSheet("color: #c01010")
         self.error.setWordWrap(True)
-        lay = QVBoxLayout(self)
-        lay.setContentsMargins(4, 4, 4, 4)
-        lay.addWidget(self._form_host)
-        lay.addWidget(self.error)
-        lay.addStretch(1)
-        doc.selectionChanged.connect(lambda _s: self.rebuild())
-        doc.scenarioChanged.connect(self._on_scenario_changed)
+        self._lay = QVBoxLayout(self)
+        self._lay.setContentsMargins(4, 4, 4, 4)
+        self._lay.addWidget(self._form_host)
+        self._lay.addWidget(self.error)
+        self._lay.addStretch(1)
+        doc.selectionChanged.connect(lambda _s: self.refresh())
+        doc.scenarioChanged.connect(lambda _o, _n: self.refresh())
         self.rebuild()
 
+    # -- what is selected -----------------------------------------------------------------------
+    def _area_ids(self) -> list[str]:
+        s = self.doc.scenario
+        return [i for i in self.doc.selection.areas if i in s.area_by_id]
+
+    def _building_id(self) -> str | None:
+        """The building the selected areas share, if any."""
+        s = self.doc.scenario
+        bids = {s.area_by_id[i].building for i in self._area_ids()}
+        bid = bids.pop() if len(bids) == 1 else None
+        return bid if bid in s.building_by_id else None
+
+    def _feature_index(self) -> int | None:
+        feats = self.doc.selection.features
+        return feats[0] if feats and feats[0] < len(self.doc.scenario.features) else None
+
+    def _unit_ids(self) -> list[str]:
+        have = {u.id for u in self.doc.scenario.forces}
+        return [u for u in self.doc.selection.units if u in have]
+
+    def _structure(self) -> tuple[Any, ...]:
+        """Which fields the form has: equal keys mean the same widgets can show the state."""
+        if ids := self._area_ids():
+            return ("areas", len(ids) == 1, self._building_id() is not None)
+        if (idx := self._feature_index()) is not None:
+            return ("feature", self.doc.scenario.features[idx].type)
+        if ids := self._unit_ids():
+            return ("units", len(ids) == 1)
+        return ("none",)
+
     # -- model -> widgets ---------------------------------------------------------------------
-    def _on_scenario_changed(self, old: Scenario, new: Scenario) -> None:
-        if new.buildings is not old.buildings:
-            self.rebuild()
-        else:
+    def refresh(self) -> None:
+        """Show the current selection: in place when the fields stay, else a new form."""
+        if self._structure() == self._key:
             self.sync()
+        else:
+            self.rebuild()
 
     def sync(self) -> None:
         self._updating = True
@@ -84,25 +129,38 @@ class PropertiesPanel(QWidget):
             self._updating = False
 
     def rebuild(self) -> None:
-        while self.form.rowCount():
-            self.form.removeRow(0)
+        self._detach_form()
         self._fields = []
         self.error.setText("")
-        sel = self.doc.selection
+        self._key = self._structure()
         s = self.doc.scenario
-        if sel.areas:
-            self._build_areas(s, sel)
-        elif sel.features:
-            self._build_feature(s, sel.features[0])
-        elif sel.units:
-            self._build_units(s, sel)
+        kind = self._key[0]
+        if kind == "areas":
+            self._build_areas(s)
+        elif kind == "feature":
+            self._build_feature(s)
+        elif kind == "units":
+            self._build_units(s)
         else:
             self.form.addRow(QLabel("Select an area, a feature or a unit to edit it."))
         self.sync()
 
+    def _detach_form(self) -> None:
+        """Take the old form out and delete it at the next pass of the event loop; its
+        widgets fall silent first, so a focus-out as they hide edits nothing."""
+        old = self._form_host
+        for w in old.findChildren(QWidget):
+            w.blockSignals(True)
+        self._lay.removeWidget(old)
+        old.hide()
+        old.deleteLater()
+        self._form_host = QWidget()
+        self.form = QFormLayout(self._form_host)
+        self._lay.insertWidget(0, self._form_host)
+
     # -- widgets -> model ---------------------------------------------------------------------
     def _commit(self, targets: list[Target], changes: dict[str, Any], merge: bool = True) -> None:
-        if self._updating:
+        if self._updating or not targets:
             return
         try:
             self.doc.push(ChangePropertiesCommand(self.doc, targets, changes, merge=merge))
@@ -112,18 +170,31 @@ class PropertiesPanel(QWidget):
             self.sync()
 
     def _add(self, label: str, widget: QWidget, get: Callable[[Scenario], Any]) -> None:
-        self._fields.append(_Field(widget, get))
+        self._fields.append(_Field(label, widget, get))
         self.form.addRow(label, widget)
 
-    def _build_areas(self, s: Scenario, sel: Selection) -> None:
-        ids = [i for i in sel.areas if i in s.area_by_id]
-        targets: list[Target] = [("area", i) for i in ids]
-        one = len(ids) == 1
-        self.form.addRow(QLabel(f"<b>{ids[0] if one else f'{len(ids)} areas'}</b>"))
+    def _area_targets(self) -> list[Target]:
+        return [("area", i) for i in self._area_ids()]
+
+    def _build_areas(self, s: Scenario) -> None:
+        one = len(self._area_ids()) == 1
+        title = QLabel()
+        self._fields.append(
+            _Field(
+                "",
+                title,
+                lambda _sc: (
+                    f"<b>{ids[0]}</b>"
+                    if len(ids := self._area_ids()) == 1
+                    else f"<b>{len(ids)} areas</b>"
+                ),
+            )
+        )
+        self.form.addRow(title)
 
         def common(attr: str) -> Callable[[Scenario], Any]:
             def get(sc: Scenario) -> Any:
-                vals = {getattr(sc.area_by_id[i], attr) for i in ids if i in sc.area_by_id}
+                vals = {getattr(sc.area_by_id[i], attr) for i in self._area_ids()}
                 v = vals.pop() if len(vals) == 1 else MIXED
                 return getattr(v, "value", v)
 
@@ -131,60 +202,62 @@ class PropertiesPanel(QWidget):
 
         if one:
             idw = QLineEdit()
-            idw.editingFinished.connect(
-                lambda: idw.text() != ids[0] and self._commit(targets, {"id": idw.text()}, False)
-            )
-            self._add("Id", idw, lambda sc: ids[0])
+            idw.editingFinished.connect(lambda: self._rename_area(idw.text().strip()))
+            self._add("Id", idw, lambda _sc: (self._area_ids() or [""])[0])
         kind = QComboBox()
         kind.addItems([k.value for k in AreaKind])
         kind.currentTextChanged.connect(
-            lambda t: t != MIXED and self._commit(targets, {"kind": t}, False)
+            lambda t: t != MIXED and self._commit(self._area_targets(), {"kind": t}, False)
         )
         self._add("Kind", kind, common("kind"))
         bld = QComboBox()
-        bld.addItems(["(none)", *[b.id for b in s.buildings]])
-        bld.currentTextChanged.connect(
-            lambda t: (
-                t not in (MIXED,)
-                and self._commit(
-                    targets,
-                    {
-                        "building": None if t == "(none)" else t,
-                        **({"kind": "building"} if t != "(none)" else {}),
-                    },
-                    False,
-                )
-            )
-        )
-        self._add("Building", bld, lambda sc: common("building")(sc) or "(none)")
+        bld.currentTextChanged.connect(self._set_building)
+        self._add("Building", bld, lambda sc: _Choice(common("building")(sc), _buildings(sc)))
         newb = QPushButton("New building…")
-        newb.clicked.connect(lambda: self._new_building(targets))
+        newb.clicked.connect(lambda: self._new_building(self._area_targets()))
         self.form.addRow("", newb)
         name = QLineEdit()
         name.editingFinished.connect(
-            lambda: name.text() != MIXED and self._commit(targets, {"name": name.text()})
+            lambda: (
+                name.text() != MIXED and self._commit(self._area_targets(), {"name": name.text()})
+            )
         )
         self._add("Name", name, common("name"))
         if one:
             poly = QLineEdit()
             poly.setToolTip("Corners as 'x, y; x, y; …' in table cm (x east, y north)")
-            poly.editingFinished.connect(lambda: self._commit_polygon(ids[0], poly.text()))
+            poly.editingFinished.connect(lambda: self._commit_polygon(poly.text()))
             self._add(
                 "Corners",
                 poly,
                 lambda sc: (
                     geometry.format_points(sc.area_by_id[ids[0]].polygon)
-                    if ids[0] in sc.area_by_id
+                    if (ids := self._area_ids())
                     else ""
                 ),
             )
-        # The building of the selection, when they share one.
-        bids = {s.area_by_id[i].building for i in ids}
-        if len(bids) == 1 and (bid := bids.pop()) and bid in s.building_by_id:
-            self._build_building(bid)
+        if self._building_id() is not None:
+            self._build_building()
 
-    def _commit_polygon(self, area_id: str, text: str) -> None:
-        if self._updating:
+    def _set_building(self, text: str) -> None:
+        if text == MIXED:
+            return
+        changes: dict[str, Any] = {"building": None if text == NONE else text}
+        if text != NONE:
+            changes["kind"] = "building"
+        self._commit(self._area_targets(), changes, False)
+
+    def _rename_area(self, new: str) -> None:
+        ids = self._area_ids()
+        if self._updating or len(ids) != 1 or new == ids[0]:
+            return
+        self._commit([("area", ids[0])], {"id": new}, False)
+        if new in self.doc.scenario.area_by_id and ids[0] not in self.doc.scenario.area_by_id:
+            self.doc.select_areas([new])  # the renamed area stays selected
+
+    def _commit_polygon(self, text: str) -> None:
+        ids = self._area_ids()
+        if self._updating or len(ids) != 1:
             return
         try:
             pts = geometry.parse_points(text)
@@ -194,27 +267,36 @@ class PropertiesPanel(QWidget):
         if not geometry.is_valid_polygon(pts):
             self.error.setText("Those corners do not make a valid polygon.")
             return
-        if pts != self.doc.scenario.area_by_id[area_id].polygon:
-            self._commit([("area", area_id)], {"polygon": pts}, False)
+        if pts != self.doc.scenario.area_by_id[ids[0]].polygon:
+            self._commit([("area", ids[0])], {"polygon": pts}, False)
 
-    def _build_building(self, bid: str) -> None:
-        self.form.addRow(QLabel(f"<b>Building {bid}</b>"))
-        t: list[Target] = [("building", bid)]
+    def _build_building(self) -> None:
+        title = QLabel()
+        self._fields.append(_Field("", title, lambda _sc: f"<b>Building {self._building_id()}</b>"))
+        self.form.addRow(title)
+
+        def t() -> list[Target]:
+            bid = self._building_id()
+            return [("building", bid)] if bid else []
 
         def bget(attr: str) -> Callable[[Scenario], Any]:
-            return lambda sc: (
-                getattr(sc.building_by_id[bid], attr) if bid in sc.building_by_id else None
-            )
+            def get(sc: Scenario) -> Any:
+                bid = self._building_id()
+                return getattr(sc.building_by_id[bid], attr) if bid else None
+
+            return get
 
         name = QLineEdit()
-        name.editingFinished.connect(lambda: self._commit(t, {"name": name.text()}))
+        name.editingFinished.connect(lambda: self._commit(t(), {"name": name.text()}))
         self._add("Building name", name, bget("name"))
         levels = QSpinBox()
         levels.setRange(1, 20)
-        levels.valueChanged.connect(lambda v: self._commit(t, {"levels": v}))
+        levels.setKeyboardTracking(False)  # "12" is one change, not 1 (dropping levels) then 12
+        levels.setToolTip("Storeys above ground: 2 means levels 0 and 1")
+        levels.valueChanged.connect(lambda v: self._commit(t(), {"levels": v}))
         self._add("Levels", levels, bget("levels"))
         base = QCheckBox("has a basement (level -1)")
-        base.toggled.connect(lambda v: self._commit(t, {"basement": v}, False))
+        base.toggled.connect(lambda v: self._commit(t(), {"basement": v}, False))
         self._add("Basement", base, bget("basement"))
 
     def _new_building(self, targets: list[Target]) -> None:
@@ -237,54 +319,81 @@ class PropertiesPanel(QWidget):
         finally:
             self.doc.undo_stack.endMacro()
 
-    def _build_feature(self, s: Scenario, index: int) -> None:
-        if index >= len(s.features):
-            return
-        f = s.features[index]
-        t: list[Target] = [("feature", index)]
-        self.form.addRow(QLabel(f"<b>{f.type.value}</b> in {f.area}"))
+    def _build_feature(self, s: Scenario) -> None:
+        idx = self._feature_index()
+        assert idx is not None
+        ftype = s.features[idx].type
+
+        def t() -> list[Target]:
+            i = self._feature_index()
+            return [] if i is None else [("feature", i)]
+
+        title = QLabel()
+
+        def title_text(sc: Scenario) -> str:
+            i = self._feature_index()
+            return "" if i is None else f"<b>{ftype.value}</b> in {sc.features[i].area}"
+
+        self._fields.append(_Field("", title, title_text))
+        self.form.addRow(title)
 
         def fget(attr: str) -> Callable[[Scenario], Any]:
             def get(sc: Scenario) -> Any:
-                if index >= len(sc.features):
+                i = self._feature_index()
+                if i is None:
                     return None
-                v = getattr(sc.features[index], attr)
+                v = getattr(sc.features[i], attr)
                 return getattr(v, "value", v)
 
             return get
 
         area = QLineEdit()
-        area.editingFinished.connect(lambda: self._commit(t, {"area": area.text()}, False))
+        area.editingFinished.connect(lambda: self._commit(t(), {"area": area.text()}, False))
         self._add("Area", area, fget("area"))
-        for attr in _FEATURE_FIELDS[f.type]:
+        for attr in _FEATURE_FIELDS[ftype]:
+            w: QWidget
             if attr in _RANGES:
-                w = QSpinBox()
-                w.setRange(*_RANGES[attr])
-                w.valueChanged.connect(lambda v, a=attr: self._commit(t, {a: v}))
+                spin = QSpinBox()
+                spin.setRange(*_RANGES[attr])
+                spin.setKeyboardTracking(False)
+                spin.valueChanged.connect(lambda v, a=attr: self._commit(t(), {a: v}))
+                w = spin
             elif attr == "material":
-                w = QComboBox()
-                w.addItems([m.value for m in Material])
-                w.currentTextChanged.connect(
-                    lambda v: self._commit(t, {"material": Material(v)}, False)
+                box = QComboBox()
+                box.addItems([m.value for m in Material])
+                box.currentTextChanged.connect(
+                    lambda v: self._commit(t(), {"material": Material(v)}, False)
                 )
+                w = box
             else:
-                w = QLineEdit()
-                w.editingFinished.connect(lambda a=attr, w=w: self._commit(t, {a: w.text()}))
+                line = QLineEdit()
+                line.editingFinished.connect(
+                    lambda a=attr, w=line: self._commit(t(), {a: w.text()})
+                )
+                w = line
             self._add(attr.capitalize(), w, fget(attr))
 
-    def _build_units(self, s: Scenario, sel: Selection) -> None:
+    def _build_units(self, s: Scenario) -> None:
         """Typed fields for one or more units (their start place or arrival)."""
-        ids = [u for u in sel.units if any(f.id == u for f in s.forces)]
-        if not ids:
-            return
-        one = len(ids) == 1
-        targets: list[Target] = [("unit", i) for i in ids]
-        first = next(u for u in s.forces if u.id == ids[0])
-        title = f"<b>Unit {ids[0]}</b> ({first.type})" if one else f"<b>{len(ids)} units</b>"
-        self.form.addRow(QLabel(title))
+        one = len(self._unit_ids()) == 1
+
+        def targets() -> list[Target]:
+            return [("unit", i) for i in self._unit_ids()]
+
+        def title_text(sc: Scenario) -> str:
+            ids = self._unit_ids()
+            if len(ids) != 1:
+                return f"<b>{len(ids)} units</b>"
+            first = next(u for u in sc.forces if u.id == ids[0])
+            return f"<b>Unit {ids[0]}</b> ({first.type})"
+
+        title = QLabel()
+        self._fields.append(_Field("", title, title_text))
+        self.form.addRow(title)
 
         def common(attr: str) -> Callable[[Scenario], Any]:
             def get(sc: Scenario) -> Any:
+                ids = self._unit_ids()
                 vals = {getattr(u, attr) for u in sc.forces if u.id in ids}
                 return vals.pop() if len(vals) == 1 else MIXED
 
@@ -292,42 +401,43 @@ class PropertiesPanel(QWidget):
 
         if one:
             idw = QLineEdit()
-            idw.editingFinished.connect(lambda: self._rename_unit(ids[0], idw.text().strip()))
-            self._add("Id", idw, lambda sc: ids[0])
+            idw.editingFinished.connect(lambda: self._rename_unit(idw.text().strip()))
+            self._add("Id", idw, lambda _sc: (self._unit_ids() or [""])[0])
         utype = QComboBox()
         utype.addItems(list(_unit_types(s)))
         utype.currentTextChanged.connect(
-            lambda t: t != MIXED and self._commit(targets, {"type": t}, False)
+            lambda t: t != MIXED and self._commit(targets(), {"type": t}, False)
         )
         self._add("Type", utype, common("type"))
         area = QLineEdit()
         area.setToolTip("The area where it starts on the table (empty: it arrives at an entry)")
-        area.editingFinished.connect(lambda: self._unit_area(targets, area.text().strip()))
+        area.editingFinished.connect(lambda: self._unit_area(targets(), area.text().strip()))
         self._add("Start area", area, common("area"))
         level = QSpinBox()
         level.setRange(-1, 19)
-        level.valueChanged.connect(lambda v: self._commit(targets, {"level": v}))
+        level.setKeyboardTracking(False)
+        level.valueChanged.connect(lambda v: self._commit(targets(), {"level": v}))
         self._add("Level", level, common("level"))
         entry = QComboBox()
-        names = [f.name for f in s.features if f.type is FeatureType.ENTRY and f.name]
-        entry.addItems(["(none)", *names])
         entry.setToolTip("The entry where it arrives instead of starting on the table")
-        entry.currentTextChanged.connect(lambda t: self._unit_entry(targets, t))
-        self._add("Arrives at", entry, common("entry"))
+        entry.currentTextChanged.connect(lambda t: self._unit_entry(targets(), t))
+        self._add("Arrives at", entry, lambda sc: _Choice(common("entry")(sc), _entries(sc)))
         arrives = QSpinBox()
-        arrives.setRange(1, max(s.turns, 1))
-        arrives.valueChanged.connect(lambda v: self._commit(targets, {"arrives": v}))
-        self._add("On turn", arrives, common("arrives"))
+        arrives.setKeyboardTracking(False)
+        arrives.valueChanged.connect(lambda v: self._commit(targets(), {"arrives": v}))
+        self._add("On turn", arrives, lambda sc: _Ranged(common("arrives")(sc), 1, sc.turns))
 
-    def _rename_unit(self, old: str, new: str) -> None:
-        if self._updating or new == old:
+    def _rename_unit(self, new: str) -> None:
+        ids = self._unit_ids()
+        if self._updating or len(ids) != 1 or new == ids[0]:
             return
+        old = ids[0]
         self._commit([("unit", old)], {"id": new}, False)
         if all(u.id != old for u in self.doc.scenario.forces):  # renamed
             self.doc.set_selection(Selection(units=(new,)))
 
     def _unit_area(self, targets: list[Target], text: str) -> None:
-        if text == MIXED:
+        if text == MIXED or self._updating:
             return
         if text:  # starts on the table: no entry
             self._commit(targets, {"area": text, "entry": None}, False)
@@ -336,9 +446,34 @@ class PropertiesPanel(QWidget):
             self.sync()
 
     def _unit_entry(self, targets: list[Target], text: str) -> None:
-        if text in (MIXED, "(none)"):
+        if text in (MIXED, NONE):
             return
         self._commit(targets, {"entry": text, "area": None, "level": 0}, False)
+
+
+class _Choice:
+    """A combo box's value and the choices it offers (they change with the scenario)."""
+
+    def __init__(self, value: Any, choices: list[str]) -> None:
+        self.value = value
+        self.choices = choices
+
+
+class _Ranged:
+    """A spin box's value and its range (which changes with the scenario)."""
+
+    def __init__(self, value: Any, lo: int, hi: int) -> None:
+        self.value = value
+        self.lo = lo
+        self.hi = max(hi, lo)
+
+
+def _buildings(s: Scenario) -> list[str]:
+    return [NONE, *(b.id for b in s.buildings)]
+
+
+def _entries(s: Scenario) -> list[str]:
+    return [NONE, *(f.name for f in s.features if f.type is FeatureType.ENTRY and f.name)]
 
 
 def _unit_types(s: Scenario) -> tuple[str, ...]:
@@ -353,12 +488,25 @@ def _unit_types(s: Scenario) -> tuple[str, ...]:
 def _set_widget(w: QWidget, value: Any) -> None:
     w.blockSignals(True)
     try:
-        if isinstance(w, QLineEdit):
+        if isinstance(value, _Ranged):
+            assert isinstance(w, QSpinBox)
+            if (w.minimum(), w.maximum()) != (value.lo, value.hi):
+                w.setRange(value.lo, value.hi)
+            value = value.value
+        if isinstance(value, _Choice):
+            assert isinstance(w, QComboBox)
+            if [w.itemText(i) for i in range(w.count())] != value.choices:
+                w.clear()
+                w.addItems(value.choices)
+            value = value.value
+        if isinstance(w, QLabel):
+            w.setText(str(value))
+        elif isinstance(w, QLineEdit):
             text = "" if value is None else str(value)
             if w.text() != text:
                 w.setText(text)
         elif isinstance(w, QComboBox):
-            text = "(none)" if value is None else str(value)
+            text = NONE if value is None else str(value)
             if w.findText(text) < 0:
                 w.addItem(text)
             w.setCurrentText(text)

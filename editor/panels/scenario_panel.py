@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
     QHBoxLayout,
+    QHeaderView,
     QLabel,
     QLineEdit,
     QPlainTextEdit,
@@ -42,6 +43,7 @@ from fireground.engine.board.model import COMPASS, Objective, Scenario, Wind
 
 from ..commands import ChangeSettingsCommand
 from ..document import Document
+from .cells import CheckedDelegate, fill_table, whole_number
 
 
 class WindRose(QWidget):
@@ -106,8 +108,12 @@ class WindRose(QWidget):
         self.changed.emit(new)
 
 
-OBJ_COLUMNS = ["Type", "Building", "Area", "At least", "Max destroyed"]
+OBJ_COLUMNS = ["Type", "Building", "Area", "At least", "Max lost"]
 OBJ_TYPES = ["protect", "rescue", "contain"]
+
+
+def _objective_row(o: Objective) -> list[object]:
+    return [o.type, o.building, o.area, o.at_least, o.max_destroyed]
 
 
 class ChoiceDelegate(QStyledItemDelegate):
@@ -156,6 +162,9 @@ class ScenarioPanel(QWidget):
         super().__init__()
         self.doc = doc
         self._updating = False
+        self.error = QLabel("")
+        self.error.setStyleSheet("color: #c01010")
+        self.error.setWordWrap(True)
         form = QFormLayout()
         self.name = QLineEdit()
         self.name.textEdited.connect(lambda t: self._set(name=t))
@@ -200,6 +209,12 @@ class ScenarioPanel(QWidget):
         self.objectives.setHorizontalHeaderLabels(OBJ_COLUMNS)
         self.objectives.verticalHeader().hide()
         self.objectives.setFixedHeight(110)
+        # Every column shows in the dock: the short ones sized to their contents.
+        head = self.objectives.horizontalHeader()
+        head.setSectionResizeMode(QHeaderView.Stretch)
+        for col in (0, 3, 4):
+            head.setSectionResizeMode(col, QHeaderView.ResizeToContents)
+        self.objectives.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
         self.objectives.itemChanged.connect(self._objective_edited)
         # Type, building and area are chosen from lists rather than typed.
         self._delegates = [
@@ -209,6 +224,22 @@ class ScenarioPanel(QWidget):
         ]
         for col, d in enumerate(self._delegates):
             self.objectives.setItemDelegateForColumn(col, d)
+        self._number_cells = [
+            CheckedDelegate(
+                lambda _r, t: None if not t else whole_number(t, 1, 100000, "At least"),
+                self.error.setText,
+                None,
+                self.objectives,
+            ),
+            CheckedDelegate(
+                lambda _r, t: None if not t else whole_number(t, 0, 100000, "Max destroyed"),
+                self.error.setText,
+                None,
+                self.objectives,
+            ),
+        ]
+        self.objectives.setItemDelegateForColumn(3, self._number_cells[0])
+        self.objectives.setItemDelegateForColumn(4, self._number_cells[1])
         obj_buttons = QHBoxLayout()
         self.obj_type = QComboBox()
         self.obj_type.addItems(OBJ_TYPES)
@@ -224,9 +255,6 @@ class ScenarioPanel(QWidget):
         self.house.setPlaceholderText("growth.on: 5\nhose.max_lengths: 12")
         apply_house = QPushButton("Apply house rules")
         apply_house.clicked.connect(self._apply_house_rules)
-        self.error = QLabel("")
-        self.error.setStyleSheet("color: #c01010")
-        self.error.setWordWrap(True)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
         lay.addLayout(form)
@@ -262,10 +290,10 @@ class ScenarioPanel(QWidget):
             self.mains.setCurrentText(s.mains)
             self.turns.setValue(s.turns)
             self.seed.setValue(-1 if s.seed is None else s.seed)
-            self.objectives.setRowCount(len(s.objectives))
-            for r, o in enumerate(s.objectives):
-                for c, v in enumerate([o.type, o.building, o.area, o.at_least, o.max_destroyed]):
-                    self.objectives.setItem(r, c, QTableWidgetItem("" if v is None else str(v)))
+            fill_table(
+                self.objectives,
+                [["" if v is None else str(v) for v in _objective_row(o)] for o in s.objectives],
+            )
             if not self.house.hasFocus():
                 self.house.setPlainText(
                     yaml.safe_dump(dict(s.house_rules), sort_keys=True).strip()
@@ -274,6 +302,12 @@ class ScenarioPanel(QWidget):
                 )
         finally:
             self._updating = False
+
+    def show_objective(self, row: int) -> None:
+        """Select an objective's row (an Issues finding is about it)."""
+        if 0 <= row < self.objectives.rowCount():
+            self.objectives.selectRow(row)
+            self.objectives.scrollToItem(self.objectives.item(row, 0))
 
     def _add_objective(self) -> None:
         t = self.obj_type.currentText()

@@ -26,6 +26,9 @@ from .events import describe_event, event_locations
 #: A turn heading's own text (without the fold mark), and whether its rolls show.
 HEADING_ROLE = Qt.UserRole + 1
 EXPANDED_ROLE = Qt.UserRole + 2
+RUN_TIP = "Play this many turns (up to the scenario's last) and list all their rolls"
+#: The roll list shows at least this many rows.
+LIST_ROWS = 8
 
 
 class TestTurnPanel(QWidget):
@@ -48,7 +51,7 @@ class TestTurnPanel(QWidget):
         self.n.setRange(1, 500)
         self.n.setValue(5)
         self.run_btn = QPushButton()
-        self.run_btn.setToolTip("Play this many turns and list all their rolls")
+        self.run_btn.setToolTip(RUN_TIP)
         self.run_btn.clicked.connect(lambda: self.run(self.n.value()))
         self.n.valueChanged.connect(self._run_label)
         self._run_label(self.n.value())
@@ -61,6 +64,7 @@ class TestTurnPanel(QWidget):
         self.status = QLabel("Turn 0: the start as drawn.")
         self.events = QListWidget()
         self.events.itemClicked.connect(self._clicked)
+        self.events.setMinimumHeight(LIST_ROWS * (self.events.fontMetrics().height() + 2) + 6)
         row1 = QHBoxLayout()
         row1.addWidget(QLabel("Seed"))
         row1.addWidget(self.seed)
@@ -71,12 +75,13 @@ class TestTurnPanel(QWidget):
         row1.addWidget(self.n)
         row1.addWidget(self.reset_btn)
         row1.addStretch(1)
+        row1.addWidget(self.use_btn)
         lay = QVBoxLayout(self)
-        lay.setContentsMargins(4, 4, 4, 4)
+        lay.setContentsMargins(4, 2, 4, 2)
+        lay.setSpacing(2)
         lay.addLayout(row1)
         lay.addWidget(self.status)
         lay.addWidget(self.events, 1)
-        lay.addWidget(self.use_btn)
         # An edit to the scenario makes the test game stale.
         doc.scenarioChanged.connect(lambda *_: self.reset())
 
@@ -86,10 +91,20 @@ class TestTurnPanel(QWidget):
         except ImportError:
             self.status.setText("The rules engine is not available.")
             return
+        self.scene.set_highlights([])  # the rings of the last run's rolls are old news
+        last = self.doc.scenario.turns
         try:
             if self.game is None:
                 self.game = new_game(self.doc.scenario, self.seed.value())
-            logs = [self.game.step() for _ in range(turns)]
+            played = self.game.state.turn
+            if played >= last:
+                self.status.setText(
+                    f"Turn {played} was the scenario's last turn ({last}): the game is over. "
+                    "Reset to play it again."
+                )
+                self._at_end(True)
+                return
+            logs = [self.game.step() for _ in range(min(turns, last - played))]
         except Exception as exc:  # a broken scenario: say so instead of crashing the editor
             self.status.setText(f"Cannot play this scenario yet: {exc}")
             self.game = None
@@ -125,10 +140,23 @@ class TestTurnPanel(QWidget):
         fires = len(log.state.get("fires", []))
         rolls = sum(len(t.events) for t in logs)
         played = f"turns {logs[0].turn}-{log.turn}" if len(logs) > 1 else f"turn {log.turn}"
+        end = log.turn >= last
         self.status.setText(
             f"Turn {log.turn}: {fires} location(s) burning; {rolls} roll(s) in {played}."
+            + (f" That was the scenario's last turn ({last}): the game is over." if end else "")
         )
+        self._at_end(end)
         self.use_btn.setEnabled(True)
+
+    def _at_end(self, end: bool) -> None:
+        """After the last turn, Step and Run have nothing left to play."""
+        for b in (self.step_btn, self.run_btn):
+            b.setEnabled(not end)
+            b.setToolTip(
+                "The game is over: Reset to play it again"
+                if end
+                else ("Play one turn and list its rolls" if b is self.step_btn else RUN_TIP)
+            )
 
     def _expand(self, head: QListWidgetItem, expanded: bool) -> None:
         """Show or hide one turn's rolls under its heading."""
@@ -154,6 +182,7 @@ class TestTurnPanel(QWidget):
         self.scene.set_highlights([])
         self.status.setText("Turn 0: the start as drawn.")
         self.use_btn.setEnabled(False)
+        self._at_end(False)
 
     def use_state(self) -> None:
         if self.last_state is None or self.game is None:

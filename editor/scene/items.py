@@ -88,7 +88,7 @@ _GLYPH = {
     FeatureType.STAIRWELL: ("S", "#5a3d8a"),
     FeatureType.STORE: ("", "#9a5a00"),
     FeatureType.HYDRANT: ("H", "#1d5fbf"),
-    FeatureType.WATER: ("W", "#0b7fa8"),
+    FeatureType.WATER: ("≈", "#0b7fa8"),  # waves: "W" would read as a wood store
     FeatureType.OCCUPANTS: ("", "#2d7a2d"),
     FeatureType.ENTRY: ("E", "#333333"),
     FeatureType.LABEL: ("", "#333333"),
@@ -118,6 +118,9 @@ class FeatureItem(QGraphicsItem):
         self.setPos(to_scene(at))
         glyph, color = _GLYPH[feature.type]
         f = feature
+        #: Stores are filled badges (light text on the store colour), so a store never
+        #: reads as an outlined badge of another feature.
+        self.filled = f.type is FeatureType.STORE
         if f.type is FeatureType.STORE:
             glyph = (f.material.value if f.material else "store")[:1].upper()
         elif f.type is FeatureType.OCCUPANTS:
@@ -157,13 +160,13 @@ class FeatureItem(QGraphicsItem):
                 painter.drawText(r, Qt.AlignCenter, text)
             return
         painter.setPen(style.cosmetic("#e06a00", 2) if self.selected else QPen(self.color))
-        painter.setBrush(QBrush(QColor(255, 255, 255, 230)))
+        painter.setBrush(QBrush(self.color if self.filled else QColor(255, 255, 255, 230)))
         painter.drawRoundedRect(r.adjusted(1, 1, -1, -1), 4, 4)
         f = QFont(label_font())
         f.setPointSizeF(6.5)
         f.setBold(True)
         painter.setFont(f)
-        painter.setPen(QPen(self.color))
+        painter.setPen(QPen(QColor("#ffffff") if self.filled else self.color))
         painter.drawText(r, Qt.AlignCenter, self.glyph)
 
     def fitted_text(self, metrics: QFontMetricsF) -> str:

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QPainter, QPen
+from PySide6.QtGui import QBrush, QColor, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene
 
 from fireground.engine.board.model import Area, FeatureType, Location, Scenario
@@ -258,7 +258,19 @@ class MapScene(MarkersMixin, OverlaysMixin, QGraphicsScene):
         if step * lod < 12:  # grid lines closer than 12 px: skip (too dense to help)
             return
         painter.setRenderHint(QPainter.Antialiasing, False)
-        pen = QPen(style.GRID)
+        view = self.views()[0] if self.views() else None
+        fine = getattr(view, "fine_grid", False) and lod >= 8  # 1 cm lines 8 px apart
+        if fine:
+            self._draw_lines(painter, rect, 1.0, QColor(0, 0, 0, 12))
+        self._draw_lines(painter, rect, step, QColor(style.GRID))
+        painter.setRenderHint(
+            QPainter.Antialiasing,
+            view is not None
+            and view.renderHints() & QPainter.Antialiasing == QPainter.Antialiasing,
+        )
+
+    def _draw_lines(self, painter: QPainter, rect: QRectF, step: float, color: QColor) -> None:
+        pen = QPen(color)
         pen.setCosmetic(True)
         painter.setPen(pen)
         x0 = math.floor(rect.left() / step) * step
@@ -273,12 +285,6 @@ class MapScene(MarkersMixin, OverlaysMixin, QGraphicsScene):
             lines.append(QLineF(rect.left(), y, rect.right(), y))
             y += step
         painter.drawLines(lines)
-        painter.setRenderHint(
-            QPainter.Antialiasing,
-            self.views()[0].renderHints() & QPainter.Antialiasing == QPainter.Antialiasing
-            if self.views()
-            else False,
-        )
 
     def drawForeground(self, painter: QPainter, rect: QRectF) -> None:
         """The ids of the areas in view, screen-sized (only when zoomed in enough)."""

@@ -9,13 +9,17 @@ from PySide6.QtCore import QPoint, QPointF, Qt, Signal
 from PySide6.QtGui import QKeyEvent, QMouseEvent, QPainter, QWheelEvent
 from PySide6.QtWidgets import QGraphicsView
 
-from ..geometry import Snap, SnapKind, snap
+from ..geometry import Snap, SnapKind, rnd, snap
 from ..tools.base import AbstractTool, ToolEvent
 from .coords import from_scene
 from .map_scene import MapScene
 
 #: Snapping reaches this many screen pixels.
 SNAP_PX = 9.0
+#: The fine snapping grid (a subdivision of the 10 cm area grid).
+FINE_GRID_CM = 1.0
+#: Held while clicking or dragging: no snapping, the point goes where the cursor is.
+FREE_MODIFIER = Qt.ControlModifier
 
 
 class MapView(QGraphicsView):
@@ -34,6 +38,10 @@ class MapView(QGraphicsView):
         self.tool: AbstractTool | None = None
         self.grid_snap = True
         self.area_snap = True
+        #: Snap to a 1 cm grid instead of the area grid (scale.area_cm).
+        self.fine_grid = False
+        #: Ctrl is held in the current mouse gesture: place freely, no snapping at all.
+        self.free = False
         self._pan_from: QPoint | None = None
         self._space = False
         self._tool_state = ""
@@ -62,6 +70,7 @@ class MapView(QGraphicsView):
         self.tool = tool
         self.map_scene.snap_indicator.hide()
         if tool is not None:
+            tool.message = ""  # the last use's outcome is not news now
             tool.activate(self)
             self.viewport().setCursor(tool.cursor)
             self.statusMessage.emit(tool.status_text())
@@ -90,9 +99,12 @@ class MapView(QGraphicsView):
         self, p: tuple[float, float], exclude: Iterable[str] = (), *, show: bool = True
     ) -> Snap:
         """Snap a map point to other areas' vertices/edges, then the grid (when on)."""
-        index = self.doc.snap_index() if self.area_snap else None
-        grid = self.doc.scenario.scale.area_cm if self.grid_snap else None
-        s = snap(p, index, tolerance=self.pixels_to_cm(SNAP_PX), grid=grid, exclude=exclude)
+        if self.free:
+            s = Snap(rnd(p), SnapKind.NONE)
+        else:
+            index = self.doc.snap_index() if self.area_snap else None
+            grid = self.grid_step() if self.grid_snap else None
+            s = snap(p, index, tolerance=self.pixels_to_cm(SNAP_PX), grid=grid, exclude=exclude)
         if show:
             if s.kind is SnapKind.NONE:
                 self.map_scene.snap_indicator.hide()
@@ -101,7 +113,12 @@ class MapView(QGraphicsView):
             self.snapped.emit(s.point[0], s.point[1], s.kind.value)
         return s
 
+    def grid_step(self) -> float:
+        """The snapping grid's step in cm: the area grid, or 1 cm when fine."""
+        return FINE_GRID_CM if self.fine_grid else float(self.doc.scenario.scale.area_cm or 10)
+
     def _event(self, e: QMouseEvent) -> ToolEvent:
+        self.free = bool(e.modifiers() & FREE_MODIFIER)
         sp = self.mapToScene(e.position().toPoint())
         return ToolEvent(from_scene(sp), sp, e.button(), e.buttons(), e.modifiers())
 

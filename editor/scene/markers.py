@@ -83,28 +83,36 @@ class MarkersMixin(_Scene):
             self.markers.append(m)
             self.addItem(m)
 
+        # One row at the area's centre, apart enough that no two read as one number:
+        # rubble, fire (or embers), damage lettered D, damp, craters.
         for d in st.get("fires", []):
-            put("fire", str(d["fire"]), style.FIRE, d["area"], d["level"], -13, 0, 13)
+            put("fire", str(d["fire"]), style.FIRE, d["area"], d["level"], -16, 0, 13)
         for d in st.get("damp", []):
             if int(d.get("damp", 0)) > 0:
-                put("damp", str(d["damp"]), style.DAMP, d["area"], d["level"], 13, 0)
+                put("damp", str(d["damp"]), style.DAMP, d["area"], d["level"], 28, 0)
         for d in st.get("damage", []):
-            put("damage", str(d["damage"]), style.DAMAGE, d["area"], d["level"], 0, 0)
+            put("damage", f"D{d['damage']}", style.DAMAGE, d["area"], d["level"], 8, 0, 9)
         for d in st.get("embers", []):
-            put("embers", "✱", style.EMBERS, d["area"], d["level"], -13, 0, 12)
+            put("embers", "✱", style.EMBERS, d["area"], d["level"], -16, 0, 12)
         for a in st.get("rubble", []):
-            put("rubble", "▒", QColor("#6b5b4b"), a, 0, -26, 0)
+            put("rubble", "▒", QColor("#6b5b4b"), a, 0, -32, 0)
         for a in st.get("craters", []):
-            put("craters", "◎", QColor("#333333"), a, 0, 26, 0)
+            put("craters", "◎", QColor("#333333"), a, 0, 44, 0)
+        placed = [u for u in st.get("units", []) if u.get("area")]
+        crowd: dict[tuple[str, int], int] = {}
+        for u in placed:
+            key = (u["area"], u.get("level", 0))
+            crowd[key] = crowd.get(key, 0) + 1
         stacked: dict[tuple[str, int], int] = {}
-        for u in st.get("units", []):
-            area, level = u.get("area"), u.get("level", 0)
-            if area:
-                # Several units in one place: one under the other, not on top of each other.
-                k = stacked.get((area, level), 0)
-                stacked[(area, level)] = k + 1
-                dy = 48 + 15 * k
-                put("unit", str(u.get("id", "?")), QColor("#004d99"), area, level, 0, dy, 8)
+        for u in placed:
+            area, level = u["area"], u.get("level", 0)
+            # Several units in one place: in pairs under the symbols, so a crowd stays near
+            # its area (a single column ran down over the next area's id).
+            k = stacked.get((area, level), 0)
+            stacked[(area, level)] = k + 1
+            dx = 0 if crowd[(area, level)] == 1 else (k % 2) * 44 - 22
+            dy = 30 + 14 * (k // 2)
+            put("unit", str(u.get("id", "?")), QColor("#004d99"), area, level, dx, dy, 8)
         self._draw_hoses(st.get("hoses", []))
         if self.state is None:
             self._draw_units()

@@ -14,7 +14,7 @@ from ..commands import (
     RemoveAreasCommand,
     RemoveFeaturesCommand,
 )
-from ..document import Selection
+from ..document import Document, Selection
 from ..scene import style
 from ..scene.coords import to_scene
 from ..scene.items import AreaItem
@@ -95,6 +95,13 @@ class SelectTool(AbstractTool):
             self._band.setRect(QRectF(to_scene(self._press), to_scene(e.pos)).normalized())
 
     def mouse_released(self, e: ToolEvent) -> None:
+        if self.state is SelectState.MOVING and self._moved == (0.0, 0.0):
+            self.fail(
+                "Not moved: the drag snapped back to where it started. Drag further, tick "
+                "'1 cm' for a finer grid, or hold Ctrl to move freely."
+            )
+        elif self.state is SelectState.MOVING:
+            self.message = f"Moved by {self._moved[0]:g}, {self._moved[1]:g} cm."
         if self.state is SelectState.PRESSED:
             self._click(e)
         elif self.state is SelectState.RUBBER_BAND and self._band is not None:
@@ -162,7 +169,7 @@ class SelectTool(AbstractTool):
 
     def key_pressed(self, key: int, modifiers: Qt.KeyboardModifier) -> bool:
         if key in (Qt.Key_Delete, Qt.Key_Backspace):
-            delete_selection(self)
+            delete_selection(self.doc)
             return True
         if key == Qt.Key_Escape:
             self.cancel()
@@ -171,20 +178,23 @@ class SelectTool(AbstractTool):
         return False
 
     def status_text(self) -> str:
+        if self.message:  # the outcome of the last gesture
+            return self.message
         n = len(self.doc.selection.areas) if self.view else 0
         return (
             f"{n} area(s) selected. " if n else ""
         ) + "Click to select, shift-click to add, drag to move or to draw a selection box."
 
 
-def delete_selection(tool: AbstractTool) -> None:
-    sel = tool.doc.selection
+def delete_selection(doc: Document) -> None:
+    """Delete what is selected (areas, else features, else units), whatever tool is active."""
+    sel = doc.selection
     if sel.areas:
-        tool.doc.push(RemoveAreasCommand(tool.doc, list(sel.areas)))
+        doc.push(RemoveAreasCommand(doc, list(sel.areas)))
     elif sel.features:
-        tool.doc.push(RemoveFeaturesCommand(tool.doc, list(sel.features)))
+        doc.push(RemoveFeaturesCommand(doc, list(sel.features)))
     elif sel.units:
         gone = set(sel.units)
-        forces = [u for u in tool.doc.scenario.forces if u.id not in gone]
+        forces = [u for u in doc.scenario.forces if u.id not in gone]
         text = "Delete unit" if len(gone) == 1 else "Delete units"
-        tool.doc.push(ChangeForcesCommand(tool.doc, forces, text))
+        doc.push(ChangeForcesCommand(doc, forces, text))

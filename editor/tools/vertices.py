@@ -38,6 +38,9 @@ class EditVerticesTool(AbstractTool):
         self._handles: list[QGraphicsRectItem] = []
         self._drag = 0
         self.on_vertex_changed: list[object] = []
+        #: The corner and the cursor where the drag started.
+        self._at_press: tuple[float, float] | None = None
+        self._press_pos: tuple[float, float] = (0.0, 0.0)
 
     def activate(self, view: object) -> None:
         super().activate(view)  # type: ignore[arg-type]
@@ -140,6 +143,8 @@ class EditVerticesTool(AbstractTool):
             return
         self._drag = new_gesture_id()
         self.state = VertexState.DRAGGING
+        self._at_press = self.current_vertex()
+        self._press_pos = e.pos
         self._refresh()
 
     def mouse_moved(self, e: ToolEvent) -> None:
@@ -150,6 +155,15 @@ class EditVerticesTool(AbstractTool):
         self.set_vertex(p, drag=self._drag)
 
     def mouse_released(self, e: ToolEvent) -> None:
+        moved_mouse = self.view is not None and math.dist(
+            e.pos, self._press_pos
+        ) > self.view.pixels_to_cm(4)
+        dragging = self.state is VertexState.DRAGGING and self._at_press is not None
+        if dragging and moved_mouse and self.current_vertex() == self._at_press:
+            self.fail(
+                "Not moved: the corner snapped back to where it was. Drag further, tick "
+                "'1 cm' for a finer grid, or hold Ctrl to place it freely."
+            )
         self.state = VertexState.IDLE
         if self.view is not None:
             self.scene.snap_indicator.hide()

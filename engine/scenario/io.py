@@ -50,8 +50,13 @@ MAX_ERRORS = 50
 # -- loading -----------------------------------------------------------------------------
 
 
-def load_scenario(path: str | os.PathLike[str]) -> Scenario:
-    """Read a scenario file. Raises ScenarioError (bad content) or OSError (unreadable)."""
+def load_scenario(path: str | os.PathLike[str], *, editing: bool = False) -> Scenario:
+    """Read a scenario file. Raises ScenarioError (bad content) or OSError (unreadable).
+
+    ``editing``: open for the editor, which must open whatever it saved. References from
+    features, the start, forces and objectives that do not resolve are then left to
+    :func:`fireground.engine.checks.check` (which reports each as a finding) instead of
+    refusing the file; everything else is refused as always."""
     filename = os.fspath(path)
     st = os.stat(filename)
     if stat.S_ISREG(st.st_mode) and st.st_size > MAX_BYTES:
@@ -60,10 +65,21 @@ def load_scenario(path: str | os.PathLike[str]) -> Scenario:
         data = f.read(MAX_BYTES + 1)  # a device or FIFO has no size: read no more than this
     if len(data) > MAX_BYTES:
         raise _too_big(filename, len(data))
-    return loads_scenario(data, filename)
+    return loads_scenario(data, filename, editing=editing)
 
 
-def loads_scenario(text: str | bytes, filename: str = "<string>") -> Scenario:
+#: Parts of the file whose broken references the editor can show and fix (see
+#: ``load_scenario(editing=True)``); a unit's type and duplicate ids are not among them.
+_EDITABLE = ("features", "start", "forces", "objectives")
+
+
+def _deferred(path: tuple[str | int, ...]) -> bool:
+    return bool(path) and path[0] in _EDITABLE and path[-1] not in ("type", "id")
+
+
+def loads_scenario(
+    text: str | bytes, filename: str = "<string>", *, editing: bool = False
+) -> Scenario:
     """Parse scenario text (UTF-8 bytes or str); ``filename`` is used in messages."""
     if isinstance(text, bytes):
         if len(text) > MAX_BYTES:
@@ -84,6 +100,8 @@ def loads_scenario(text: str | bytes, filename: str = "<string>") -> Scenario:
     except RulesetError:
         units = ()
     problems = list(semantic_errors(model, KNOWN_RULESETS, units))
+    if editing:
+        problems = [p for p in problems if not _deferred(p[0])]
     if problems:
         diags = []
         for path, message, near, among in problems:

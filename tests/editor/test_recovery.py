@@ -170,3 +170,100 @@ def test_no_banner_without_a_crash(qtbot, recovery_dir: Path, small) -> None:  #
     assert not win.offer_restore()
     assert not win.restore_banner.isVisible()
     win.close()
+
+
+TYPIST = textwrap.dedent(
+    """
+    import sys
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QApplication
+    from fireground.editor.document import Document
+    from fireground.editor.main_window import MainWindow
+    from fireground.engine.scenario.io import load_scenario
+
+    app = QApplication([])
+    path = sys.argv[1]
+    win = MainWindow(Document(load_scenario(path), path))
+    win.show()
+    QTest.qWaitForWindowExposed(win)
+    if sys.argv[2] == "type":
+        win.scenario_dock.raise_()
+        field = win.scenario_panel.name
+        QTest.mouseClick(field, Qt.LeftButton)
+        QTest.keyClick(field, Qt.Key_A, Qt.ControlModifier)
+        QTest.keyClicks(field, "typed just before the crash")
+    print("ready", flush=True)
+    while True:  # the parent kills us here
+        QTest.qWait(50)
+    """
+)
+
+
+def _start(what: str, original: Path, recovery_dir: Path) -> subprocess.Popen[str]:
+    env = {
+        **os.environ,
+        "FIREGROUND_RECOVERY_DIR": str(recovery_dir),
+        "QT_QPA_PLATFORM": "offscreen",
+    }
+    child = subprocess.Popen(
+        [sys.executable, "-c", TYPIST, str(original), what],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert child.stdout is not None
+    line = child.stdout.readline()
+    assert line.strip() == "ready", child.stderr.read() if child.stderr else ""
+    return child
+
+
+def test_an_edit_survives_a_crash_seconds_later(
+    recovery_dir: Path, tmp_path: Path, repo: Path
+) -> None:
+    """The recovery copy follows each change within seconds (it was once a minute)."""
+    import time
+
+    original = tmp_path / "stepney.fg.yaml"
+    shutil.copy(repo / "examples" / "stepney.fg.yaml", original)
+    child = _start("type", original, recovery_dir)
+    try:
+        # The copy is due 2 s after the edit; a loaded machine may take a few more.
+        deadline = time.monotonic() + 8
+        copies: list[Path] = []
+        while time.monotonic() < deadline and not copies:
+            time.sleep(0.1)
+            copies = list(recovery_dir.glob("*.json"))  # written last
+    finally:
+        child.kill()  # the crash
+        child.wait(timeout=30)
+    assert copies, "no recovery copy within seconds of the edit"
+    (crashed,) = recovery.find_crashed(recovery_dir)
+    assert crashed.original == str(original)
+    assert load_scenario(crashed.scenario_file).name == "typed just before the crash"
+
+
+def test_a_crash_before_any_edit_leaves_no_lock_behind(
+    recovery_dir: Path, tmp_path: Path, repo: Path
+) -> None:
+    original = tmp_path / "stepney.fg.yaml"
+    shutil.copy(repo / "examples" / "stepney.fg.yaml", original)
+    child = _start("idle", original, recovery_dir)
+    try:
+        assert len(list(recovery_dir.glob("*.lock"))) == 1  # the live editor's
+        assert recovery.find_crashed(recovery_dir) == []
+        assert len(list(recovery_dir.glob("*.lock"))) == 1  # a live lock is kept
+    finally:
+        child.kill()
+        child.wait(timeout=30)
+    assert recovery.find_crashed(recovery_dir) == []  # nothing to restore…
+    assert list(recovery_dir.iterdir()) == []  # …and nothing left behind
+
+
+def test_undoing_back_to_the_saved_file_drops_the_copy(qtbot, window, recovery_dir: Path) -> None:  # type: ignore[no-untyped-def]
+    win = window
+    win.doc.push(ChangeSettingsCommand(win.doc, name="changed"))
+    qtbot.waitUntil(lambda: bool(list(recovery_dir.glob("*.fg.yaml"))), timeout=8000)
+    win.doc.undo_stack.undo()
+    qtbot.waitUntil(lambda: not list(recovery_dir.glob("*.fg.yaml")), timeout=8000)

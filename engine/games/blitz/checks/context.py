@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Literal
 
@@ -27,6 +27,9 @@ class Finding:
     area: str | None = None
     level: int | None = None
     line: int | None = None
+    #: Where in the scenario: ("forces", 2), ("features", 5), ("objectives", 0), … (not
+    #: compared: two findings that say the same are one).
+    path: tuple[str | int, ...] | None = field(default=None, compare=False)
 
     def __str__(self) -> str:
         return f"{self.code} {self.message}"
@@ -112,7 +115,7 @@ class CheckContext:
         line = self.s.line_of(*path) if path else None
         if line is None and area is not None:
             line = self.area_line.get(area)
-        return Finding(code, severity, message, area, level, line)
+        return Finding(code, severity, message, area, level, line, path)
 
 
 def ladder_reach(units: dict[str, dict[str, Any]]) -> int:

@@ -46,6 +46,14 @@ def _forces(ctx: CheckContext) -> Iterator[Finding]:
                 yield ctx.finding(
                     "FG141", "error", f"unit {u.id} arrives at unknown entry '{u.entry}'", path=path
                 )
+            if u.level != 0:
+                yield ctx.finding(
+                    "FG141",
+                    "error",
+                    f"unit {u.id} arrives at an entry but has level {u.level} (a level is for "
+                    "a unit that starts in an area)",
+                    path=path,
+                )
             continue
         area = u.area
         assert area is not None

@@ -127,6 +127,7 @@ _LEVELLED = {FeatureType.STORE, FeatureType.OCCUPANTS}
 def _features(ctx: CheckContext) -> Iterator[Finding]:
     s = ctx.s
     seen: dict[tuple[FeatureType, str, int | None], int] = {}
+    entry_names: set[str] = set()
     for i, f in enumerate(s.features):
         path = ("features", i)
         kind = ctx.kind(f.area)
@@ -149,6 +150,17 @@ def _features(ctx: CheckContext) -> Iterator[Finding]:
                 yield ctx.finding(
                     "FG123", "error", f"{f.type} on water area {f.area}", f.area, lvl, path
                 )
+        if f.type is FeatureType.ENTRY and f.name is not None:
+            if f.name in entry_names:
+                yield ctx.finding(
+                    "FG127",
+                    "error",
+                    f"two entries named '{f.name}' (units name the entry they arrive at)",
+                    f.area,
+                    None,
+                    path,
+                )
+            entry_names.add(f.name)
         key = (f.type, f.area, f.level if f.type in _LEVELLED else None)
         if f.type not in (FeatureType.LABEL, FeatureType.ENTRY) and key in seen:
             yield ctx.finding(
@@ -280,6 +292,13 @@ def _objectives(ctx: CheckContext) -> Iterator[Finding]:
         if o.type == "protect":
             if o.building is None and o.area is None:
                 yield ctx.finding("FG150", "error", "protect objective names nothing", path=path)
+            if o.building is not None and o.area is not None:
+                yield ctx.finding(
+                    "FG150",
+                    "error",
+                    "protect objective names both a building and an area: keep one",
+                    path=path,
+                )
             if o.building is not None and o.building not in s.building_by_id:
                 yield ctx.finding(
                     "FG150",
