@@ -25,13 +25,14 @@ from fireground.engine.games.blitz.fastsim import model as fastsim_model
 from fireground.engine.games.blitz.fastsim import runner
 from fireground.engine.play import montecarlo
 from fireground.engine.play.simulate import new_game
+from fireground.engine.scenario.envelope import blitz_examples
 from fireground.engine.scenario.io import load_scenario
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 
 def largest() -> Path:
-    paths = sorted(EXAMPLES.glob("*.fg.yaml"))
+    paths = blitz_examples(EXAMPLES)
     return max(paths, key=lambda p: len(list(load_scenario(p).locations())))
 
 

@@ -6,6 +6,7 @@ Polish, Greek or Cyrillic print; reportlab's base-14 fonts cannot.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -242,4 +243,20 @@ def draw_calibration(c: Canvas, box: Box, note: str) -> None:
     c.setFont(FONT, 5.5)
     for i, part in enumerate(note.split("|")):
         c.drawCentredString(x + side / 2, y + side / 2 - 6 - 7 * i, part.strip())
+    c.restoreState()
+
+
+def crop_marks(
+    c: Canvas, xs: Sequence[float], ys: Sequence[float], sheet: Box, gap: float, length: float
+) -> None:
+    """Cut lines continued into the margins outside ``sheet`` (the card block)."""
+    c.saveState()
+    c.setLineWidth(0.25)
+    c.setStrokeColor("#000000")
+    for x in xs:
+        c.line(x, sheet.top + gap, x, sheet.top + gap + length)
+        c.line(x, sheet.y - gap, x, sheet.y - gap - length)
+    for y in ys:
+        c.line(sheet.x - gap, y, sheet.x - gap - length, y)
+        c.line(sheet.right + gap, y, sheet.right + gap + length, y)
     c.restoreState()

@@ -75,8 +75,8 @@ def scenario() -> Any:
     background are there to edit."""
     from fireground.editor import ops
     from fireground.editor.background import new_background
-    from fireground.engine.scenario.io import load_scenario
     from fireground.engine.board.model import FeatureType
+    from fireground.engine.scenario.io import load_scenario
 
     s = load_scenario(ROOT / "examples" / "stepney.fg.yaml")
     street = next(a.id for a in s.areas if a.kind.value == "street")

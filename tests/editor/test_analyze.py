@@ -12,8 +12,8 @@ from PySide6.QtWidgets import QPushButton
 from fireground.editor.burn import Cancelled, burn_chances
 from fireground.editor.commands import PaintStartCommand
 from fireground.editor.scene.overlays import heat_color
-from fireground.engine.play.analysis import outcomes
 from fireground.engine.board.model import Scenario
+from fireground.engine.play.analysis import outcomes
 
 
 def redness(c: QColor) -> int:

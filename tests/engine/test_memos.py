@@ -12,10 +12,11 @@ import fireground.engine
 from fireground.engine.core.memo import Memo, shared_memos
 from fireground.engine.games.blitz import memos
 from fireground.engine.play.simulate import new_game
+from fireground.engine.scenario.envelope import blitz_examples
 from fireground.engine.scenario.io import load_scenario
 
 ENGINE = Path(fireground.engine.__path__[0])
-EXAMPLES = sorted((Path(__file__).resolve().parents[2] / "examples").glob("*.fg.yaml"))
+EXAMPLES = blitz_examples(Path(__file__).resolve().parents[2] / "examples")
 
 
 def _string_keys(tree: ast.AST) -> list[int]:
