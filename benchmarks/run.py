@@ -1,7 +1,7 @@
 """Run every benchmark script in this folder and print their figures.
 
 Usage: .venv/bin/python benchmarks/run.py [NAME ...]   (NAME: graph, load, engine, export,
-editor, analysis, startup). Each bench_*.py prints its own lines.
+editor, analysis, sweep, startup). Each bench_*.py prints its own lines.
 """
 
 from __future__ import annotations

@@ -392,7 +392,8 @@ class Plan:
 def plan(
     variants: list[Variant], games: int, seed: int, turns: int | None, chunk: int = FULL_CHUNK
 ) -> Plan:
-    """Chunks in variant order, then seed order (a worker stays on one variant for long)."""
+    """Chunks in variant order, then seed order (a worker stays on one variant for long);
+    ``turns`` (``--turns``) replaces each variant's length unless ``turns`` is varied."""
     run = uuid.uuid4().hex[:12]  # names the share groups of this run only (never a roll)
     groups = zip(graph_groups(variants), share_groups(variants), strict=True)
     tokens = [f"{run}-g{g}-m{m}" for g, m in groups]
@@ -401,9 +402,8 @@ def plan(
         for v in range(len(variants))
         for k in range(0, games, chunk)
     ]
-    lengths = [v.scenario.turns if turns is None else turns for v in variants]
-    if turns is not None and any(k == "turns" for vr in variants for k, _ in vr.values):
-        lengths = [vr.scenario.turns for vr in variants]  # a varied length wins
+    varied = any(k == "turns" for v in variants for k, _ in v.values)  # then it wins
+    lengths = [v.scenario.turns if turns is None or varied else turns for v in variants]
     return Plan(variants, tokens, game_seeds(seed, games), chunks, lengths)
 
 

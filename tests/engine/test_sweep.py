@@ -241,3 +241,11 @@ def test_a_varied_threshold_names_every_value(stepney) -> None:  # type: ignore[
         "at most 1 locations destroyed",
         "at most 3 locations destroyed",
     ]
+
+
+def test_turns_option_and_a_varied_length(stepney) -> None:  # type: ignore[no-untyped-def]
+    one = sw.expand(stepney, [sw.Vary("growth.on", ("5", "6"))])
+    assert sw.plan(one, 2, 0, None).turns == [20, 20]
+    assert sw.plan(one, 2, 0, 7).turns == [7, 7]
+    two = sw.expand(stepney, [sw.Vary("turns", ("3", "9"))])
+    assert sw.plan(two, 2, 0, 7).turns == [3, 9]
