@@ -27,9 +27,9 @@ import resource
 import time
 from pathlib import Path
 
-from fireground.engine import sweep as sw
-from fireground.engine.analysis import autopilot_outcomes
-from fireground.engine.io import load_scenario
+from fireground.engine.play import sweep as sw
+from fireground.engine.play.analysis import autopilot_outcomes
+from fireground.engine.scenario.io import load_scenario
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 

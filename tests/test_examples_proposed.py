@@ -9,9 +9,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from fireground.engine import sweep as sw
-from fireground.engine.checks import error_lines
-from fireground.engine.io import load_scenario
+from fireground.engine.games.blitz.checks.run import error_lines
+from fireground.engine.play import sweep as sw
+from fireground.engine.scenario.io import load_scenario
 
 REPO = Path(__file__).resolve().parents[1]
 BUILDER = REPO / "tools" / "examples" / "build_examples.py"
