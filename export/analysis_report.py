@@ -12,16 +12,12 @@ import itertools
 from pathlib import Path
 from typing import Any
 
-from reportlab.lib.pagesizes import A4
-from reportlab.lib.utils import simpleSplit
-from reportlab.pdfgen.canvas import Canvas
-
 from fireground.engine.board.model import Scenario
 from fireground.engine.play.report import judged_text
 
-from .kit import FONT, FONT_BOLD, register_fonts
+from .kit import FONT, FONT_BOLD
+from .textdoc import MARGIN, TextDoc
 
-MARGIN = 40.0
 # white (0) -> yellow -> orange -> deep red (1)
 RAMP = (
     (0.0, (1.0, 1.0, 1.0)),
@@ -46,36 +42,7 @@ def _pct(x: float) -> str:
     return f"{100 * x:.0f}%"
 
 
-class _Doc:
-    def __init__(self, path: str | Path, title: str) -> None:
-        register_fonts()
-        self.c = Canvas(str(path), pagesize=A4)
-        self.c.setTitle(title)
-        self.c.setSubject("fireground analysis")
-        self.w, self.h = A4
-        self.y = self.h - MARGIN
-
-    def text(self, s: str, size: float = 10, bold: bool = False, gap: float = 4) -> None:
-        font = FONT_BOLD if bold else FONT
-        for line in simpleSplit(s, font, size, self.w - 2 * MARGIN) or [""]:
-            if self.y < MARGIN + size:
-                self.page()
-            self.c.setFont(font, size)
-            self.c.setFillColorRGB(0, 0, 0)
-            self.c.drawString(MARGIN, self.y - size, line)
-            self.y -= size * 1.3
-        self.y -= gap
-
-    def page(self) -> None:
-        self.c.showPage()
-        self.y = self.h - MARGIN
-
-    def need(self, height: float) -> None:
-        if self.y - height < MARGIN:
-            self.page()
-
-
-def _objectives(d: _Doc, report: Any) -> None:
+def _objectives(d: TextDoc, report: Any) -> None:
     if not report.objectives:
         return
     d.text("Objectives: chance met, with its 95% interval", 12, bold=True)
@@ -101,7 +68,7 @@ def _objectives(d: _Doc, report: Any) -> None:
     d.y -= 6
 
 
-def _all_clear(d: _Doc, report: Any) -> None:
+def _all_clear(d: TextDoc, report: Any) -> None:
     series = report.all_clear_by_turn
     if len(series) < 2 or max(series) <= 0:
         return
@@ -127,7 +94,7 @@ def _all_clear(d: _Doc, report: Any) -> None:
 
 
 def _heat_map(
-    d: _Doc,
+    d: TextDoc,
     scenario: Scenario,
     values: dict[tuple[str, int], float],
     level: int,
@@ -168,7 +135,7 @@ def _heat_map(
     d.y = top - (maxy - miny) * scale - 12
 
 
-def _legend(d: _Doc) -> None:
+def _legend(d: TextDoc) -> None:
     d.need(24)
     c, n, wid = d.c, 20, 200.0
     for i in range(n):
@@ -182,7 +149,7 @@ def _legend(d: _Doc) -> None:
     d.y -= 26
 
 
-def _histograms(d: _Doc, report: Any) -> None:
+def _histograms(d: TextDoc, report: Any) -> None:
     d.page()
     d.text("Scorecard at the end of the game (games per value)", 12, bold=True)
     for s in report.scorecard:
@@ -209,7 +176,7 @@ def _histograms(d: _Doc, report: Any) -> None:
         d.y = y0 - 18
 
 
-def _comparison(d: _Doc, report: Any) -> None:
+def _comparison(d: TextDoc, report: Any) -> None:
     if report.comparison is None:
         return
     d.page()
@@ -230,7 +197,7 @@ def _comparison(d: _Doc, report: Any) -> None:
 
 def write_analysis_report(report: Any, scenario: Scenario, path: str | Path) -> None:
     """Write the analysis PDF for ``report`` (an AnalysisReport) of ``scenario``."""
-    d = _Doc(path, f"Analysis: {report.scenario}")
+    d = TextDoc(path, f"Analysis: {report.scenario}", "fireground analysis")
     d.text(f"Balance analysis: {report.scenario or report.file}", 16, bold=True)
     d.text(
         f"{report.games} games of {report.turns} turns, "

@@ -12,16 +12,14 @@ import io
 from pathlib import Path
 from typing import Any
 
-from reportlab.lib.pagesizes import A4
 from reportlab.lib.utils import simpleSplit
-from reportlab.pdfgen.canvas import Canvas
 
 from fireground.engine.play.report import wilson
 from fireground.engine.scenario.io import atomic_write
 
-from .kit import FONT, FONT_BOLD, register_fonts
+from .kit import FONT, FONT_BOLD
+from .textdoc import MARGIN, TextDoc
 
-MARGIN = 40.0
 #: one colour per objective (cycled), distinct in print and for common colour blindness
 COLOURS = (
     (0.0, 0.45, 0.70),
@@ -37,37 +35,7 @@ def _pct(x: float) -> str:
     return f"{100 * x:.0f}%"
 
 
-class _Doc:
-    def __init__(self, out: Any, title: str) -> None:
-        register_fonts()
-        self.c = Canvas(out, pagesize=A4, invariant=1)
-        self.c.setTitle(title)
-        self.c.setSubject("fireground sweep")
-        self.c.setAuthor("fireground")
-        self.w, self.h = A4
-        self.y = self.h - MARGIN
-
-    def text(self, s: str, size: float = 10, bold: bool = False, gap: float = 4) -> None:
-        font = FONT_BOLD if bold else FONT
-        for line in simpleSplit(s, font, size, self.w - 2 * MARGIN) or [""]:
-            if self.y < MARGIN + size:
-                self.page()
-            self.c.setFont(font, size)
-            self.c.setFillColorRGB(0, 0, 0)
-            self.c.drawString(MARGIN, self.y - size, line)
-            self.y -= size * 1.3
-        self.y -= gap
-
-    def page(self) -> None:
-        self.c.showPage()
-        self.y = self.h - MARGIN
-
-    def need(self, height: float) -> None:
-        if self.y - height < MARGIN:
-            self.page()
-
-
-def _table(d: _Doc, rep: Any) -> None:
+def _table(d: TextDoc, rep: Any) -> None:
     """One row per variant: its values, then per objective a bar with the interval."""
     n_obj = len(rep.objectives)
     label_w = min(200.0, 40.0 + 70.0 * len(rep.keys))
@@ -107,7 +75,7 @@ def _table(d: _Doc, rep: Any) -> None:
     d.y -= 8
 
 
-def _plot(d: _Doc, rep: Any, j: int) -> None:
+def _plot(d: TextDoc, rep: Any, j: int) -> None:
     """Each objective's chance against the values of key ``j``."""
     key = rep.keys[j]
     values: list[str] = []
@@ -195,7 +163,7 @@ def _plot(d: _Doc, rep: Any, j: int) -> None:
 def write_sweep_report(rep: Any, path: str | Path) -> None:
     """Write the sweep PDF for ``rep`` (a SweepReport) atomically."""
     buf = io.BytesIO()
-    d = _Doc(buf, f"Sweep: {rep.scenario}")
+    d = TextDoc(buf, f"Sweep: {rep.scenario}", "fireground sweep", invariant=True)
     d.text(f"Balance sweep: {rep.scenario or rep.file}", 16, bold=True)
     d.text(
         f"{len(rep.variants)} variants x {rep.games} autopilot games, seed {rep.seed}; every "
