@@ -4,7 +4,8 @@ clicks. Each test failed before its fix."""
 from __future__ import annotations
 
 from editor_helpers import click
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtWidgets import QApplication
 
 from fireground.editor.scene.items import FeatureItem
 from fireground.engine.board.model import FeatureType, Material
@@ -50,6 +51,10 @@ def _cell_click(qtbot, table, row: int, col: int) -> None:  # type: ignore[no-un
 
 def test_typing_in_a_table_cell_is_not_a_tool_key(qtbot, window) -> None:  # type: ignore[no-untyped-def]
     win = window
+    # Tool keys are window shortcuts: they act only in the active window, so without this
+    # the test would pass whatever the typing guard did.
+    win.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is win, timeout=5000)
     win.forces_dock.raise_()
     win.doc.select_areas(["R1"])
     qtbot.mouseClick(_button(win.forces, "Add"), Qt.LeftButton)
@@ -64,7 +69,13 @@ def test_typing_in_a_table_cell_is_not_a_tool_key(qtbot, window) -> None:  # typ
     qtbot.wait(50)  # the cell's editor commits on the next pass of the event loop
     assert win.view.tool is win.toolbox.select
     assert win.doc.scenario.forces[0].area == "H2"
-    # The keys still pick tools on the map.
+    # The keys still pick tools once the map has the focus again.
+    # (the offscreen platform leaves no window active once the cell's completer popup
+    # has closed: make the editor active again, as the user's click on the map does)
+    win.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is win, timeout=5000)
+    qtbot.mouseClick(win.view.viewport(), Qt.LeftButton, Qt.NoModifier, QPoint(5, 5))
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is win.view, timeout=5000)
     qtbot.keyClick(win.view, Qt.Key_H)
     assert win.view.tool is win.toolbox.place[FeatureType.HYDRANT]
 
