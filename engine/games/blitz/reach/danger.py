@@ -6,6 +6,7 @@ from __future__ import annotations
 from itertools import repeat
 from typing import Any
 
+from ..events import Heat
 from ....board.model import AreaKind, FeatureType, Location
 from ....core.memo import Memo
 from ....core.turn import TurnContext
@@ -70,7 +71,7 @@ def heat_test(ctx: TurnContext, state: GameState, unit: UnitState, loc: Location
         return True
     if h >= ctx.rules.int("heat.always_fail_min"):
         return False
-    ok, _ = ctx.test("heat", f">={h}", at=loc, unit=unit.id)
+    ok, _ = ctx.test(Heat, f">={h}", at=loc, unit=unit.id)
     return ok
 
 
