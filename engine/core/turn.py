@@ -73,7 +73,11 @@ class TurnLog:
     state: dict[str, Any]
 
     def to_json_obj(self) -> dict[str, Any]:
-        return {"turn": self.turn, "events": [ev.to_json() for ev in self.events], "state": self.state}
+        return {
+            "turn": self.turn,
+            "events": [ev.to_json() for ev in self.events],
+            "state": self.state,
+        }
 
 
 def _nobody_decides(ctx: TurnContext, state: GameState) -> None:

@@ -38,7 +38,6 @@ from .simulate import Game
 RollRecord = dict[str, Any]
 
 
-
 def place(loc: Location | dict[str, Any] | list[Any]) -> str:
     """A location as the umpire says it: ``H3`` (level 0), ``H3 level 2``, ``H3 basement``."""
     if isinstance(loc, dict):

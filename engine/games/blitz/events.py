@@ -41,9 +41,9 @@ class BombLoad(Event):
     """``bomb_load`` (a table roll)."""
 
     rule: ClassVar[str] = "bomb_load"
-    outcome: ClassVar[tuple[str, ...]] = ("he", "incendiary",)
-    he: Any = None
-    incendiary: Any = None
+    outcome: ClassVar[tuple[str, ...]] = ("he", "incendiary")
+    he: int | None = None
+    incendiary: int | None = None
 
 
 @dataclass(frozen=True, kw_only=True, repr=False)
@@ -52,7 +52,7 @@ class BombRun(Event):
 
     rule: ClassVar[str] = "bomb_run"
     outcome: ClassVar[tuple[str, ...]] = ("result",)
-    result: Any = None
+    result: str | None = None
 
 
 @dataclass(frozen=True, kw_only=True, repr=False)

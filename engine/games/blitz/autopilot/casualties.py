@@ -4,9 +4,9 @@ doctor goes where casualties are being found."""
 
 from __future__ import annotations
 
-from ..events import Evacuated
 from ....board.model import Location
 from ....core.turn import TurnContext
+from ..events import Evacuated
 from ..reach import danger, foot
 from ..reach.hose_steps import steps_to
 from ..rules import acting, reach

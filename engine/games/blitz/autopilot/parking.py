@@ -3,9 +3,9 @@ back), the water to connect to there, and the ladders to pitch or strike."""
 
 from __future__ import annotations
 
-from ..events import HoseSlipped, LadderStruck, Withdraw
 from ....board.model import AreaKind, FeatureType, Location
 from ....core.turn import TurnContext
+from ..events import HoseSlipped, LadderStruck, Withdraw
 from ..memos import AP_THREAT, WATER_HERE
 from ..reach import danger
 from ..reach.hose_steps import hose_reach, steps_to

@@ -36,8 +36,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..events import OrderEvent
 from ....core.turn import TurnContext
+from ..events import OrderEvent
 from ..memos import ORDER_BOOK
 from ..reach import danger, foot
 from ..rules import acting, equipment, hoses, reach, wheelbarrow

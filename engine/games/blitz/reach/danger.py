@@ -6,10 +6,10 @@ from __future__ import annotations
 from itertools import repeat
 from typing import Any
 
-from ..events import Heat
 from ....board.model import AreaKind, FeatureType, Location
 from ....core.memo import Memo
 from ....core.turn import TurnContext
+from ..events import Heat
 from ..memos import (
     AREA_KINDS,
     AREA_NEIGHBOURS,

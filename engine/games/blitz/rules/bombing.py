@@ -10,9 +10,20 @@ from typing import Any
 
 import shapely
 
-from ..events import BombDrop, BombLoad, BombRun, Crater, HeDamage, HeEquipment, HeKilled, HePersonnel, HoseSevered, HydrantLost
 from ....board.model import AreaKind, FeatureType, Location
 from ....core.turn import TurnContext
+from ..events import (
+    BombDrop,
+    BombLoad,
+    BombRun,
+    Crater,
+    HeDamage,
+    HeEquipment,
+    HeKilled,
+    HePersonnel,
+    HoseSevered,
+    HydrantLost,
+)
 from ..memos import BOMB_INDEX
 from ..state import GameState
 from ..units import STAND

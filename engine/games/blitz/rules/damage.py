@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from collections import deque
 
-from ..events import Collapse, CollapseRoll, Escape, HeavyDamage, Rubble, Trapped
 from ....board.model import AreaKind, Location
 from ....core.turn import TurnContext
+from ..events import Collapse, CollapseRoll, Escape, HeavyDamage, Rubble, Trapped
 from ..memos import BUILDING_AREAS, COLLAPSE_QUEUE, COLLAPSING
 from ..reach.danger import area_kind, area_neighbours
 from ..reach.danger import neighbours as fire_neighbours

@@ -3,9 +3,9 @@ and climbing, pumps connected to their water source; and step 6's work in progre
 
 from __future__ import annotations
 
-from ..events import Connect, Deploy, Deployed, LadderUp, PitchLadder, Stow, Stowed
 from ....board.model import AreaKind, FeatureType
 from ....core.turn import TurnContext
+from ..events import Connect, Deploy, Deployed, LadderUp, PitchLadder, Stow, Stowed
 from ..reach import danger
 from ..state import GameState
 from ..units import Ladder, UnitState, crew_of

@@ -8,8 +8,8 @@ beside a canteen truck that still has rations, one ration per stand-turn) recove
 
 from __future__ import annotations
 
-from ..events import Fatigue, Rest
 from ....core.turn import TurnContext
+from ..events import Fatigue, Rest
 from ..state import GameState
 from ..units import FATIGUE, RESTING_TASKS, STAND, UnitState
 

@@ -10,10 +10,10 @@ them from there.
 
 from __future__ import annotations
 
-from ....core.events import Event
-from ..events import DampLoss, FireClimb, Growth, Jump, Reignite, RoadBurnout, Spread
 from ....board.model import Location, Material
+from ....core.events import Event
 from ....core.turn import TurnContext
+from ..events import DampLoss, FireClimb, Growth, Jump, Reignite, RoadBurnout, Spread
 from ..memos import GROWTH_PLAN
 from ..reach.danger import neighbours
 from ..state import GameState, store_at

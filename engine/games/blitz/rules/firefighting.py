@@ -10,9 +10,9 @@ them, then refill.
 
 from __future__ import annotations
 
-from ..events import DampDown, EmbersOut, Extinguish, FireParty, Refill
 from ....board.model import AreaKind, Location
 from ....core.turn import TurnContext
+from ..events import DampDown, EmbersOut, Extinguish, FireParty, Refill
 from ..reach import danger
 from ..state import GameState
 from ..units import HoseLine, UnitState

@@ -6,9 +6,9 @@ from __future__ import annotations
 import itertools
 import math
 
-from ..events import HoseLaid, HoseRecovered, HoseShort, HoseStart
 from ....board.model import AreaKind, Location
 from ....core.turn import TurnContext
+from ..events import HoseLaid, HoseRecovered, HoseShort, HoseStart
 from ..reach import danger, foot
 from ..state import GameState
 from ..units import HoseLine, UnitState, path_steps

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..events import BurnOut, OilSpread, OilStore, PetrolStore
 from ....board.model import AreaKind, Location, Material
 from ....core.turn import TurnContext
+from ..events import BurnOut, OilSpread, OilStore, PetrolStore
 from ..memos import DOWNWIND, JUMPS, LOCATION_BY_RANK, LOCATION_RANK, SPREAD_TARGETS
 from ..reach.danger import area_kind, neighbours
 from ..state import GameState, store_at

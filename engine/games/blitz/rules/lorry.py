@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import itertools
 
-from ..events import HoseStart
 from ....board.model import AreaKind, Location
 from ....core.turn import TurnContext
+from ..events import HoseStart
 from ..reach import danger
 from ..state import GameState
 from ..units import STAND, HoseLine, UnitState, crew_of

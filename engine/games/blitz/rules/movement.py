@@ -22,9 +22,9 @@ in :mod:`.acting`; callers import each from the module that defines it.
 
 from __future__ import annotations
 
-from ..events import Arrive, BurnOut, Climb, Drive, ForcedExit, Trapped, Walk, Withdraw
 from ....board.model import AreaKind, FeatureType, Location
 from ....core.turn import TurnContext
+from ..events import Arrive, BurnOut, Climb, Drive, ForcedExit, Trapped, Walk, Withdraw
 from ..memos import ENTRY_AREAS, HEAT_MEMO, PASSABLE_NUMBERED, ROUTE_MEMO, SEARCH_MEMO, UNSAFE_MEMO
 from ..reach import danger, foot
 from ..state import GameState

@@ -12,9 +12,9 @@
 
 from __future__ import annotations
 
-from ..events import CasualtyStatus, DigOut, Rescue
 from ....board.model import Location
 from ....core.turn import TurnContext
+from ..events import CasualtyStatus, DigOut, Rescue
 from ..state import GameState
 from ..units import STAND, Casualty, UnitState
 

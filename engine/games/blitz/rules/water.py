@@ -14,9 +14,9 @@ pressure. Water never goes below zero.
 
 from __future__ import annotations
 
-from ..events import NoPressure, NoWater
 from ....board.model import FeatureType
 from ....core.turn import TurnContext
+from ..events import NoPressure, NoWater
 from ..state import GameState
 from ..units import HoseLine, UnitState
 from .reach import stream_range

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..events import PickUp, SetDown
 from ....core.turn import TurnContext
+from ..events import PickUp, SetDown
 from ..state import GameState
 from ..units import STAND, UnitState
 from .equipment import disconnect
