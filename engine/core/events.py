@@ -107,6 +107,12 @@ class Event:
     def keys(self) -> Iterator[str]:
         return iter(self.to_json())
 
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.to_json())
+
+    def __len__(self) -> int:
+        return len(self.to_json())
+
 
 _LAYOUTS: dict[type[Event], tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]]] = {}
 _BASE = frozenset(f.name for f in fields(Event))
