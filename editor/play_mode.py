@@ -395,6 +395,7 @@ class PlayPanel(QWidget):
         """Play the next turn with the orders given, autosave, list the table delta."""
         if self.tg is None or self.path is None:
             return
+        from fireground.engine.games.blitz.events import OrderEvent
         from fireground.engine.play.delta import table_delta
         from fireground.engine.play.gamefile import save_game
 
@@ -409,12 +410,12 @@ class PlayPanel(QWidget):
         assert rec.log is not None
         self.changes = table_delta(before, rec.log.state)
         self._save(save_game)
-        refused = [e for e in rec.log.events if e.get("rule") == "order" and "refused" in e]
+        refused = [e for e in rec.log.events if isinstance(e, OrderEvent) and e.refused is not None]
         table = sum(1 for r in rec.rolls if r.get("manual"))
         self.say(
             f"Turn {rec.turn} resolved: {len(rec.rolls)} rolls ({table} at the table), "
             f"{len(self.changes)} changes on the table"
-            + "".join(f"; {e['unit']} refused: {e['refused']}" for e in refused)
+            + "".join(f"; {e.unit} refused: {e.refused}" for e in refused)
         )
         self._refresh()
 

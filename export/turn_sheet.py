@@ -9,6 +9,7 @@ from xml.sax.saxutils import escape
 
 from reportlab.platypus.flowables import Flowable
 
+from fireground.engine.games.blitz.events import OrderEvent
 from fireground.engine.play.delta import Change, by_place
 from fireground.engine.play.table import TableGame, roll_text
 
@@ -33,12 +34,12 @@ def _story(
     for where, cs in groups:
         text = f"☐ <b>{escape(where)}</b>: " + "; ".join(escape(c.what) for c in cs)
         out.append(flow.para(text, st["cell"], markup=True))
-    refused = [e for e in rec.log.events if e.get("rule") == "order" and "refused" in e] if (
+    refused = [e for e in rec.log.events if isinstance(e, OrderEvent) and e.refused is not None] if (
         rec.log) else []  # fmt: skip
     if rec.orders:
         out.append(flow.para("Orders", st["h2"]))
         for o in rec.orders:
-            bad = next((e["refused"] for e in refused if e["unit"] == o["unit"]), None)
+            bad = next((e.refused for e in refused if e.unit == o["unit"]), None)
             what = ", ".join(f"{k} {v}" for k, v in o.items() if k not in ("unit", "kind", "turn"))
             line = f"{o['unit']} {o['kind']} {what}".strip()
             out.append(flow.para(line + (f" — refused ({bad})" if bad else ""), st["small"]))

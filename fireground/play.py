@@ -111,6 +111,7 @@ def _ask_terminal(stream_in: TextIO, stream_out: TextIO) -> Any:
 
 def cmd_play_turn(args: argparse.Namespace) -> int:
     from fireground.engine.core.errors import ScenarioError, UsageError
+    from fireground.engine.games.blitz.events import OrderEvent
     from fireground.engine.games.blitz.orders.file import load_orders
     from fireground.engine.play.delta import delta_lines, table_delta
     from fireground.engine.play.gamefile import save_game
@@ -141,12 +142,12 @@ def cmd_play_turn(args: argparse.Namespace) -> int:
     assert rec.log is not None
     changes = table_delta(before, rec.log.state)
     out = sys.stdout
-    refused = [e for e in rec.log.events if e.get("rule") == "order" and "refused" in e]
+    refused = [e for e in rec.log.events if isinstance(e, OrderEvent) and e.refused is not None]
     manual_n = sum(1 for r in rec.rolls if r.get("manual"))
     print(f"turn {rec.turn}: {len(rec.rolls)} rolls ({manual_n} at the table), "
           f"{len(orders)} orders ({len(refused)} refused)", file=out)  # fmt: skip
     for e in refused:
-        print(f"  order refused: {e['unit']} {e['order']}: {e['refused']}", file=out)
+        print(f"  order refused: {e.unit} {e.order}: {e.refused}", file=out)
     if changes:
         print("on the table:", file=out)
         for line in delta_lines(changes):

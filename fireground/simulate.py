@@ -12,6 +12,7 @@ from pathlib import Path
 from fireground.engine.board.model import Scenario
 from fireground.engine.core.ruleset import RulesetError
 from fireground.engine.core.turn import TurnLog
+from fireground.engine.games.blitz.events import BombRun
 from fireground.engine.play.simulate import new_game
 
 
@@ -22,10 +23,10 @@ def _summary_line(log: TurnLog) -> str:
     destroyed = sum(1 for d in st["damage"] if d["damage"] >= 5)
     rules: dict[str, int] = {}
     for ev in log.events:
-        if ev.get("success") and ev.get("need") != "table":
-            rules[ev["rule"]] = rules.get(ev["rule"], 0) + 1
+        if ev.success and ev.need != "table":
+            rules[ev.rule] = rules.get(ev.rule, 0) + 1
     shown = ", ".join(f"{k} {v}" for k, v in sorted(rules.items()))
-    bomb = next((ev.get("result") for ev in log.events if ev["rule"] == "bomb_run"), None)
+    bomb = next((ev.result for ev in log.events if isinstance(ev, BombRun)), None)
     extra = f"; bombing: {bomb}" if bomb and bomb != "nothing" else ""
     return (
         f"turn {log.turn:3d}: {len(fires)} burning (max {hottest}), {len(st['embers'])} embers, "

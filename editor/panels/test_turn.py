@@ -126,8 +126,9 @@ class TestTurnPanel(QWidget):
             self.events.addItem(head)
             rows = []
             for ev in turn.events:
-                it = QListWidgetItem("    " + describe_event(ev))
-                it.setData(Qt.UserRole, event_locations(ev))
+                logged = ev.to_json()  # the helpers read the log's JSON (saved logs too)
+                it = QListWidgetItem("    " + describe_event(logged))
+                it.setData(Qt.UserRole, event_locations(logged))
                 self.events.addItem(it)
                 rows.append(it)
             self._turns.append((head, rows))

@@ -5,18 +5,21 @@ It knows no rule and no game: BLITZ!'s ten steps (§2) and its policies are hand
 the pack (``games/blitz/steps.py``). :class:`TurnContext` carries what the rules need
 (scenario, graph, ruleset, dice, policies) and makes
 every roll through :meth:`TurnContext.test` or :meth:`TurnContext.roll`, which append exactly
-one event each to ``ctx.events`` in the turn-log format. Rules that happen without a roll
-(an oil tank's spread, a collapse) are logged with :meth:`TurnContext.note`.
+one typed event each (:class:`~.events.Event`, the class the rule names) to ``ctx.events``.
+Rules that happen without a roll (an oil tank's spread, a collapse) are logged with
+:meth:`TurnContext.note`; what a roll decided is added to its event by
+:meth:`TurnContext.amend`.
 """
 
 from __future__ import annotations
 
 import operator
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from .dice import Dice
+from .events import Event
 from .memo import Memo, shared_memos
 from .ruleset import Ruleset
 
@@ -25,7 +28,6 @@ if TYPE_CHECKING:  # types only: the driver plays any game's state on any board
     from ..board.model import Location, Scenario
     from ..games.blitz.state import GameState
 
-Event = dict[str, Any]
 #: one step (or one policy) of a turn: it acts on the state and logs through the context
 Step = Callable[["TurnContext", "GameState"], None]
 
@@ -71,7 +73,11 @@ class TurnLog:
     state: dict[str, Any]
 
     def to_json_obj(self) -> dict[str, Any]:
-        return {"turn": self.turn, "events": self.events, "state": self.state}
+        return {
+            "turn": self.turn,
+            "events": [ev.to_json() for ev in self.events],
+            "state": self.state,
+        }
 
 
 def _nobody_decides(ctx: TurnContext, state: GameState) -> None:
@@ -101,33 +107,24 @@ class TurnContext:
     step: int = 0
     #: memos the rules keep for the whole game (e.g. the bomb-drop index), by typed key
     cache: dict[Memo[Any], Any] = field(default_factory=dict)
-    #: False for Monte Carlo: the same dice in the same order, but no events are kept
-    #: (``events`` holds one scratch event that rules may write to and nobody reads)
+    #: False for Monte Carlo: the same dice in the same order, but no event is made
     log_events: bool = True
     #: the decision makers of step 6 (see :class:`Policies`)
     policies: Policies = Policies()
 
     def reset_events(self) -> None:
-        """Start a turn's events (in the quiet mode: the scratch event only)."""
-        self.events = [] if self.log_events else [{}]
+        """Start a turn's events."""
+        self.events = []
 
     # -- events ----------------------------------------------------------------------------
-    def _event(self, rule: str, step: int | None, where: dict[str, Any]) -> Event:
-        ev: Event = {"step": self.step if step is None else step, "rule": rule}
-        for key, value in where.items():
-            if value is None:
-                continue
-            key = key.rstrip("_")  # from_ -> from
-            if key == "frm":
-                key = "from"
-            if isinstance(value, tuple) and len(value) == 2 and isinstance(value[0], str):
-                value = loc_dict(value)  # a Location
-            ev[key] = value
-        return ev
+    def _event(
+        self, kind: type[Event], step: int | None, where: dict[str, Any], **roll: Any
+    ) -> Event:
+        return kind(step=self.step if step is None else step, **where, **roll)
 
     def test(
         self,
-        rule: str,
+        kind: type[Event],
         need: str,
         dice: int = 1,
         modifier: int = 0,
@@ -135,51 +132,57 @@ class TurnContext:
         ruling: str | None = None,
         **where: Any,
     ) -> tuple[bool, int]:
-        """Roll ``dice``d6 + ``modifier`` against ``need``; log it; (success, total)."""
+        """Roll ``dice``d6 + ``modifier`` against ``need``; log it as a ``kind`` event;
+        (success, total)."""
         if not self.log_events:
             total = (self.dice.die() if dice == 1 else sum(self.dice.d6(dice))) + modifier
             return check_need(need, total), total
         rolled = self.dice.d6(dice)
         total = sum(rolled) + modifier
         ok = check_need(need, total)
-        ev = self._event(rule, step, where)
-        ev.update(dice=rolled, modifier=modifier, need=need, success=ok)
-        if ruling:
-            ev["ruling"] = ruling
-        self.events.append(ev)
+        self.events.append(
+            self._event(
+                kind, step, where, dice=tuple(rolled), modifier=modifier, need=need,
+                success=ok, ruling=ruling or None,
+            )
+        )  # fmt: skip
         return ok, total
 
     def roll(
         self,
-        rule: str,
+        kind: type[Event],
         dice: int = 1,
         step: int | None = None,
         ruling: str | None = None,
         **where: Any,
     ) -> int:
-        """A table roll of ``dice``d6 (need ``"table"``); log it; the sum."""
+        """A table roll of ``dice``d6 (need ``"table"``); log it as a ``kind`` event; the sum."""
         rolled = self.dice.d6(dice)
         if not self.log_events:
             return sum(rolled)
-        ev = self._event(rule, step, where)
-        ev.update(dice=rolled, modifier=0, need="table", success=True)
-        if ruling:
-            ev["ruling"] = ruling
-        self.events.append(ev)
+        self.events.append(
+            self._event(kind, step, where, dice=tuple(rolled), need="table", ruling=ruling or None)
+        )
         return sum(rolled)
 
     def note(
-        self, rule: str, step: int | None = None, ruling: str | None = None, **where: Any
-    ) -> Event:
-        """Log something that happens without a roll (need ``"auto"``)."""
-        if not self.log_events:
-            return self.events[-1]  # the scratch event: callers may add to it
-        ev = self._event(rule, step, where)
-        ev.update(dice=[], modifier=0, need="auto", success=True)
-        if ruling:
-            ev["ruling"] = ruling
-        self.events.append(ev)
-        return ev
+        self,
+        kind: type[Event],
+        step: int | None = None,
+        ruling: str | None = None,
+        need: str = "auto",
+        **where: Any,
+    ) -> None:
+        """Log something that happens without a roll (need ``"auto"`` unless told, e.g. a
+        bomb's drop point, drawn by the dice as a table point: ``"table"``)."""
+        if self.log_events:
+            self.events.append(self._event(kind, step, where, need=need, ruling=ruling or None))
+
+    def amend(self, **outcome: Any) -> None:
+        """Add to the last event what its roll decided (its class's ``outcome`` fields, or
+        ``manual``); nothing in the quiet mode."""
+        if self.log_events and self.events:
+            self.events[-1] = replace(self.events[-1], **outcome)
 
     def loc(self, loc: Location) -> dict[str, Any]:
         return loc_dict(loc)

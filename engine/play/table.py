@@ -23,6 +23,7 @@ from typing import Any
 from ..board.graph import build_graph
 from ..board.model import Location, Scenario
 from ..core.dice import Dice
+from ..core.events import Event
 from ..core.log import dumps
 from ..core.ruleset import load_ruleset
 from ..core.turn import TurnContext, TurnLog
@@ -33,7 +34,8 @@ from ..games.blitz.state import initial_state
 from ..games.blitz.steps import policies
 from .simulate import Game
 
-Event = dict[str, Any]
+#: a roll as the game file keeps it (the turn log's JSON of its event)
+RollRecord = dict[str, Any]
 
 
 def place(loc: Location | dict[str, Any] | list[Any]) -> str:
@@ -144,22 +146,22 @@ class TableContext(TurnContext):
         super().reset_events()
         self.rolls_made = 0
 
-    def _arm(self, rule: str, need: str, dice: int, modifier: int, where: dict[str, Any]) -> None:
+    def _arm(
+        self, kind: type[Event], need: str, dice: int, modifier: int, where: dict[str, Any]
+    ) -> None:
         if isinstance(self.dice, TableDice):
-            shown = self._event(rule, 0, where)
-            shown.pop("step")
-            shown.pop("rule")
-            self.dice.armed = RollRequest(self.rolls_made, rule, need, dice, modifier, shown)
+            shown = self._event(kind, 0, where).where_json()
+            self.dice.armed = RollRequest(self.rolls_made, kind.rule, need, dice, modifier, shown)
         self.rolls_made += 1
 
     def _mark(self) -> None:
         if isinstance(self.dice, TableDice) and self.dice.was_manual and self.events:
-            self.events[-1]["manual"] = True
+            self.amend(manual=True)
             self.dice.was_manual = False
 
     def test(
         self,
-        rule: str,
+        kind: type[Event],
         need: str,
         dice: int = 1,
         modifier: int = 0,
@@ -167,21 +169,21 @@ class TableContext(TurnContext):
         ruling: str | None = None,
         **where: Any,
     ) -> tuple[bool, int]:
-        self._arm(rule, need, dice, modifier, where)
-        result = super().test(rule, need, dice, modifier, step, ruling, **where)
+        self._arm(kind, need, dice, modifier, where)
+        result = super().test(kind, need, dice, modifier, step, ruling, **where)
         self._mark()
         return result
 
     def roll(
         self,
-        rule: str,
+        kind: type[Event],
         dice: int = 1,
         step: int | None = None,
         ruling: str | None = None,
         **where: Any,
     ) -> int:
-        self._arm(rule, "table", dice, 0, where)
-        result = super().roll(rule, dice, step, ruling, **where)
+        self._arm(kind, "table", dice, 0, where)
+        result = super().roll(kind, dice, step, ruling, **where)
         self._mark()
         return result
 
@@ -193,7 +195,7 @@ def state_digest(state_log: dict[str, Any]) -> str:
 
 def is_roll(ev: Event) -> bool:
     """An event that records dice (a test or a table roll), or a bomb's drop point."""
-    return bool(ev.get("dice")) or "point" in ev
+    return bool(ev.dice) or getattr(ev, "point", None) is not None
 
 
 @dataclass
@@ -202,7 +204,7 @@ class PlayedTurn:
 
     turn: int
     orders: list[dict[str, Any]]
-    rolls: list[Event]
+    rolls: list[RollRecord]
     digest: str
     log: TurnLog | None = None
 
@@ -253,7 +255,7 @@ class TableGame:
         record = PlayedTurn(
             number,
             [_order_record(o) for o in given],
-            [ev for ev in log.events if is_roll(ev)],
+            [ev.to_json() for ev in log.events if is_roll(ev)],
             state_digest(log.state),
             log,
         )
@@ -306,7 +308,7 @@ def replay(scenario: Scenario, seed: int, turns: list[PlayedTurn]) -> TableGame:
     for rec in turns:
         recorded = rec.rolls
 
-        def manual(req: RollRequest, recorded: list[Event] = recorded) -> list[int] | None:
+        def manual(req: RollRequest, recorded: list[RollRecord] = recorded) -> list[int] | None:
             if req.index < len(recorded) and recorded[req.index].get("manual"):
                 return list(recorded[req.index]["dice"])
             return None
@@ -347,7 +349,7 @@ _EVENT_KEYS = frozenset({"step", "rule", "dice", "modifier", "need", "success", 
                          "manual", "result", "point", "redrops"})  # fmt: skip
 
 
-def request_of(ev: Event, index: int) -> RollRequest:
+def request_of(ev: RollRecord, index: int) -> RollRequest:
     """The roll an event of the turn log records, as it was asked for."""
     where = {k: v for k, v in ev.items() if k not in _EVENT_KEYS}
     return RollRequest(
@@ -356,7 +358,7 @@ def request_of(ev: Event, index: int) -> RollRequest:
     )  # fmt: skip
 
 
-def roll_text(ev: Event, index: int) -> str:
+def roll_text(ev: RollRecord, index: int) -> str:
     """A recorded roll for the turn sheet: what it was for, what it needed, what came up."""
     if "point" in ev and not ev.get("dice"):
         at = place(ev["at"]) if "at" in ev else "off the map"

@@ -67,7 +67,7 @@ def play(sc, damp, dmg, seed, turns=8):
         for number, fn in MY_STEPS:
             ctx.step = number
             fn(ctx, state)
-        history.append((json.dumps(ctx.events), state.copy()))
+        history.append((json.dumps([e.to_json() for e in ctx.events]), state.copy()))
     return ctx, history
 
 

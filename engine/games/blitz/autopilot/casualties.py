@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from ....board.model import Location
 from ....core.turn import TurnContext
+from ..events import Evacuated
 from ..reach import danger, foot
 from ..reach.hose_steps import steps_to
 from ..rules import acting, reach
@@ -136,7 +137,7 @@ def _carrier(ctx: TurnContext, state: GameState, u: UnitState) -> None:
                     if c.id in u.carrying:
                         c.evacuated = True
                         c.carried_by = None
-                        ctx.note("evacuated", at=u.loc, unit=u.id, casualty=c.id)
+                        ctx.note(Evacuated, at=u.loc, unit=u.id, casualty=c.id)
                 u.carrying = []
             else:
                 for s in crews:

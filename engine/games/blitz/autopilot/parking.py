@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ....board.model import AreaKind, FeatureType, Location
 from ....core.turn import TurnContext
+from ..events import HoseSlipped, LadderStruck, Withdraw
 from ..memos import AP_THREAT, WATER_HERE
 from ..reach import danger
 from ..reach.hose_steps import hose_reach, steps_to
@@ -135,15 +136,15 @@ def withdraw(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Location
         if h.unit == u.id and not h.cut:
             h.cut = True
             h.plan = []
-            ctx.note("hose_slipped", at=h.path[0], hose=h.id, unit=u.id)
+            ctx.note(HoseSlipped, at=h.path[0], hose=h.id, unit=u.id)
     if any(ld.at is not None for ld in u.ladders):
         equipment.strike_ladders(ctx, state, u)
         u.extra.pop("held_ladders", None)
-        ctx.note("ladder_struck", at=u.loc, unit=u.id)
+        ctx.note(LadderStruck, at=u.loc, unit=u.id)
     for s in crew_of(state.units, u.id):
         if s.loc == u.loc and s.hose is None and s.order is None:
             s.task = "aboard"
-    ctx.note("withdraw", at=u.loc, to=(to, 0), unit=u.id, cause="fire_near")
+    ctx.note(Withdraw, at=u.loc, to=(to, 0), unit=u.id, cause="fire_near")
     return mv.drive(ctx, state, u, to)
 
 
@@ -186,7 +187,7 @@ def strike_spare_ladders(ctx: TurnContext, state: GameState, u: UnitState) -> No
             continue
         ld.at = ld.face = None
         ld.height = ld.pitch_left = 0
-        ctx.note("ladder_struck", at=(face, 0), unit=u.id)
+        ctx.note(LadderStruck, at=(face, 0), unit=u.id)
 
 
 def choose_water(ctx: TurnContext, state: GameState, pump: UnitState) -> None:

@@ -37,6 +37,7 @@ from __future__ import annotations
 from typing import Any
 
 from ....core.turn import TurnContext
+from ..events import OrderEvent
 from ..memos import ORDER_BOOK
 from ..reach import danger, foot
 from ..rules import acting, equipment, hoses, reach, wheelbarrow
@@ -109,9 +110,9 @@ def apply_due(ctx: TurnContext, state: GameState) -> None:
         try:
             check(ctx, state, order)
         except OrderError as exc:
-            ctx.note("order", unit=order.unit, order=order.kind, refused=str(exc))
+            ctx.note(OrderEvent, unit=order.unit, order=order.kind, refused=str(exc))
             continue
-        ctx.note("order", unit=order.unit, order=order.kind)
+        ctx.note(OrderEvent, unit=order.unit, order=order.kind)
         start(ctx, state, order)
     for uid in sorted(state.units):
         u = state.units[uid]
@@ -262,7 +263,7 @@ def _give_from_book(ctx: TurnContext, state: GameState, book: OrderBook) -> None
             give_order(ctx, state, order, during_turn=True)
         except OrderError as exc:
             print(f"{order.where}: order refused: {exc}", file=sys.stderr)
-            ctx.note("order", unit=order.unit, order=order.kind, refused=str(exc))
+            ctx.note(OrderEvent, unit=order.unit, order=order.kind, refused=str(exc))
 
 
 __all__ = [

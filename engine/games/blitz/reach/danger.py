@@ -9,6 +9,7 @@ from typing import Any
 from ....board.model import AreaKind, FeatureType, Location
 from ....core.memo import Memo
 from ....core.turn import TurnContext
+from ..events import Heat
 from ..memos import (
     AREA_KINDS,
     AREA_NEIGHBOURS,
@@ -70,7 +71,7 @@ def heat_test(ctx: TurnContext, state: GameState, unit: UnitState, loc: Location
         return True
     if h >= ctx.rules.int("heat.always_fail_min"):
         return False
-    ok, _ = ctx.test("heat", f">={h}", at=loc, unit=unit.id)
+    ok, _ = ctx.test(Heat, f">={h}", at=loc, unit=unit.id)
     return ok
 
 

@@ -12,6 +12,18 @@ import shapely
 
 from ....board.model import AreaKind, FeatureType, Location
 from ....core.turn import TurnContext
+from ..events import (
+    BombDrop,
+    BombLoad,
+    BombRun,
+    Crater,
+    HeDamage,
+    HeEquipment,
+    HeKilled,
+    HePersonnel,
+    HoseSevered,
+    HydrantLost,
+)
 from ..memos import BOMB_INDEX
 from ..state import GameState
 from ..units import STAND
@@ -24,25 +36,23 @@ def step_bombing(ctx: TurnContext, state: GameState) -> None:
     if not ctx.scenario.bombing or state.all_clear:
         return
     rules = ctx.rules
-    run = ctx.roll("bomb_run", dice=rules.int("bombing.run_dice"))
-    ev = ctx.events[-1]
+    run = ctx.roll(BombRun, dice=rules.int("bombing.run_dice"))
     if run <= rules.int("bombing.all_clear_max"):
         state.all_clear = True
-        ev["result"] = "all_clear"
+        ctx.amend(result="all_clear")
     elif run >= rules.int("bombing.stick_on"):
-        ev["result"] = "stick"
+        ctx.amend(result="stick")
         drop_stick(ctx, state)
     else:
-        ev["result"] = "nothing"
+        ctx.amend(result="nothing")
 
 
 def drop_stick(ctx: TurnContext, state: GameState) -> tuple[int, int]:
     """Roll 1d6 on the bomb load table and drop the bombs: (HE, incendiaries) dropped."""
-    score = ctx.roll("bomb_load")
+    score = ctx.roll(BombLoad)
     load: dict[str, Any] = ctx.rules[f"bombing.load.{score}"]
     he, inc = int(load.get("he", 0)), int(load.get("incendiary", 0))
-    ctx.events[-1]["he"] = he
-    ctx.events[-1]["incendiary"] = inc
+    ctx.amend(he=he, incendiary=inc)
     for _ in range(he):
         drop_bomb(ctx, state, "he")
     for _ in range(inc):
@@ -82,17 +92,16 @@ def drop_bomb(ctx: TurnContext, state: GameState, bomb: str) -> Location | None:
     redrops = 0
     while area is None:
         if redrops >= limit:
-            ctx.note("bomb_drop", ruling="R-6", bomb=bomb, result="lost", redrops=limit)
+            ctx.note(BombDrop, ruling="R-6", bomb=bomb, result="lost", redrops=limit)
             return None
         x, y = ctx.dice.point(bounds)
         area = area_at(ctx, x, y)
         redrops += area is None
     loc = (area, ctx.scenario.top_level(area))
-    ev = ctx.note(
-        "bomb_drop", ruling="R-6", at=loc, bomb=bomb, point=[round(x, 2), round(y, 2)],
+    ctx.note(
+        BombDrop, ruling="R-6", need="table", at=loc, bomb=bomb, point=[round(x, 2), round(y, 2)],
         redrops=redrops,
     )  # fmt: skip
-    ev["need"] = "table"
     if bomb == "he":
         he_blast(ctx, state, area)
     else:
@@ -140,24 +149,24 @@ def he_blast(
         else:
             u.status = "destroyed"
         u.task = "idle"
-        ctx.note("he_killed", at=u.loc, unit=u.id, origin=origin)
+        ctx.note(HeKilled, at=u.loc, unit=u.id, origin=origin)
     for lvl in levels:
         count = state.occupants.pop((area, lvl), 0)
         for _ in range(count):
             state.add_casualty((area, lvl), "dead")
     for hid in _hoses_through(state, lambda p: p[0] == area):
         state.hoses[hid].cut = True
-        ctx.note("hose_severed", at=(area, 0), hose=hid)
+        ctx.note(HoseSevered, at=(area, 0), hose=hid)
     hydrant = any(f.type is FeatureType.HYDRANT and f.area == area for f in sc.features)
     if hydrant and area not in state.hydrants_lost:
         state.hydrants_lost.add(area)
-        ctx.note("hydrant_lost", at=(area, 0))
+        ctx.note(HydrantLost, at=(area, 0))
     if a.kind is AreaKind.BUILDING:
         for lvl in levels:  # destroyed now; the collapse itself is worked off below
             state.damage[(area, lvl)] = rules.int("damage.destroyed")
     elif a.kind in (AreaKind.STREET, AreaKind.OPEN) and area not in state.craters:
         state.craters.add(area)
-        ctx.note("crater", at=(area, 0))
+        ctx.note(Crater, at=(area, 0))
     # each neighbouring location, at each level of the blast
     destroyed_on = rules.int("he.destroyed_on")
     destroyed = rules.int("damage.destroyed")
@@ -169,32 +178,32 @@ def he_blast(
         kind = sc.area_by_id[nb[0]].kind
         if kind is AreaKind.WATER:
             continue
-        score = ctx.roll("he_damage", at=nb)
+        score = ctx.roll(HeDamage, at=nb)
         result = destroyed if score >= destroyed_on else score
         for u in state.units_at(nb):
             if u.id in blasted:
                 continue
             blasted.add(u.id)
             if u.kind == STAND:
-                ok, _ = ctx.test("he_personnel", f">={escape_on}", at=nb, unit=u.id)
+                ok, _ = ctx.test(HePersonnel, f">={escape_on}", at=nb, unit=u.id)
                 if not ok:
                     u.status = "casualty"
                     u.task = "idle"
                     state.add_casualty(nb, "found", u.id)
             else:
-                hit, _ = ctx.test("he_equipment", f"<={lost_max}", at=nb, unit=u.id)
+                hit, _ = ctx.test(HeEquipment, f"<={lost_max}", at=nb, unit=u.id)
                 if hit:
                     u.status = "knocked_out"
                     u.task = "idle"
         for hid in _hoses_through(state, lambda p, nb=nb: p == nb):
-            hit, _ = ctx.test("he_equipment", f"<={lost_max}", at=nb, hose=hid)
+            hit, _ = ctx.test(HeEquipment, f"<={lost_max}", at=nb, hose=hid)
             if hit:
                 state.hoses[hid].cut = True
         if kind is AreaKind.BUILDING:
             damage.set_damage(ctx, state, nb, result, cause=origin)
         elif result >= destroyed and nb[0] not in state.craters:
             state.craters.add(nb[0])  # an impassable crater
-            ctx.note("crater", at=nb)
+            ctx.note(Crater, at=nb)
     # the blasted building comes down last: its rubble strikes what the blast left standing
     if a.kind is AreaKind.BUILDING:
         damage.destroy_area(ctx, state, area, cause=origin)

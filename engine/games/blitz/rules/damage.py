@@ -14,6 +14,7 @@ from collections import deque
 
 from ....board.model import AreaKind, Location
 from ....core.turn import TurnContext
+from ..events import Collapse, CollapseRoll, Escape, HeavyDamage, Rubble, Trapped
 from ..memos import BUILDING_AREAS, COLLAPSE_QUEUE, COLLAPSING
 from ..reach.danger import area_kind, area_neighbours
 from ..reach.danger import neighbours as fire_neighbours
@@ -59,7 +60,7 @@ def hurt_occupants(ctx: TurnContext, state: GameState, loc: Location) -> None:
     for u in stands:
         _make_casualty(state, u, "buried")
     if count or stands:
-        ctx.note("heavy_damage", at=loc, civilians=count, units=[u.id for u in stands])
+        ctx.note(HeavyDamage, at=loc, civilians=count, units=[u.id for u in stands])
 
 
 def _make_casualty(state: GameState, u: UnitState, status: str) -> None:
@@ -109,7 +110,7 @@ def _collapse(ctx: TurnContext, state: GameState, locs: list[Location], cause: s
     falling.sort()
     for f in falling:
         state.damage[f] = destroyed
-    ctx.note("collapse", at=(area, lowest), levels=[lv for _, lv in falling], cause=cause or None)
+    ctx.note(Collapse, at=(area, lowest), levels=[lv for _, lv in falling], cause=cause or None)
     rolled: set[str] = set()  # one escape roll per unit per collapse
     # where the units are as the collapse starts: a unit that moves during it (escapes)
     # has rolled, so the others are still where they were (see _escape_all)
@@ -162,13 +163,13 @@ def spread_rubble(
             continue
         ground = (nb, 0)
         if a.kind is AreaKind.BUILDING:
-            ctx.note("rubble", from_=(area, 0), to=ground)
+            ctx.note(Rubble, from_=(area, 0), to=ground)
             _escape_all(ctx, state, ground, rolled, where)
             add_damage(ctx, state, ground, by, cause="rubble")
         else:
             if nb not in state.rubble:
                 state.rubble.add(nb)
-                ctx.note("rubble", from_=(area, 0), to=ground)
+                ctx.note(Rubble, from_=(area, 0), to=ground)
             _escape_all(ctx, state, ground, rolled, where)
 
 
@@ -219,10 +220,10 @@ def escape(ctx: TurnContext, state: GameState, u: UnitState, loc: Location) -> b
     stand = u.kind == STAND
     if route is None:
         ok = False
-        ctx.note("trapped", at=loc, unit=u.id)
+        ctx.note(Trapped, at=loc, unit=u.id)
     else:
         need = ctx.rules.int("escape.stand_on" if stand else "escape.vehicle_on")
-        ok, _ = ctx.test("escape", f">={need}", at=loc, unit=u.id)
+        ok, _ = ctx.test(Escape, f">={need}", at=loc, unit=u.id)
     if ok and route is not None:
         u.loc = route
         u.task = "idle"
@@ -266,7 +267,7 @@ def step_damage(ctx: TurnContext, state: GameState) -> None:
     for loc in rolling:  # the locations as they stood at the start of the step
         if state.damage_at(loc) >= destroyed:
             continue  # brought down by an earlier collapse this step
-        ok, _ = ctx.test("collapse_roll", need, at=loc)
+        ok, _ = ctx.test(CollapseRoll, need, at=loc)
         if ok:
             add_damage(ctx, state, loc, 1, cause="fire")
     heavy = rules.int("damage.casualties_from")

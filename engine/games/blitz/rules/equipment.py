@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ....board.model import AreaKind, FeatureType
 from ....core.turn import TurnContext
+from ..events import Connect, Deploy, Deployed, LadderUp, PitchLadder, Stow, Stowed
 from ..reach import danger
 from ..state import GameState
 from ..units import Ladder, UnitState, crew_of
@@ -27,7 +28,7 @@ def advance_work(ctx: TurnContext, state: GameState) -> None:
                 u.deployed = False
                 u.task = "idle"
                 u.towed_by = u.extra.get("tow")
-                ctx.note("stowed", at=u.loc, unit=u.id)
+                ctx.note(Stowed, at=u.loc, unit=u.id)
         if not u.deployed and u.task == "deploy":
             u.deploy_left -= 1
             if u.deploy_left <= 0:
@@ -37,7 +38,7 @@ def advance_work(ctx: TurnContext, state: GameState) -> None:
                 dam = u.extra.get("dam_points") or ctx.rules.units.get(u.type, {}).get("dam_points")
                 if dam:
                     u.water = int(dam)
-                ctx.note("deployed", at=u.loc, unit=u.id)
+                ctx.note(Deployed, at=u.loc, unit=u.id)
         for ld in u.ladders:
             if ld.at is None or ld.face is None:
                 continue
@@ -46,10 +47,10 @@ def advance_work(ctx: TurnContext, state: GameState) -> None:
                 ld.pitch_left -= 1
                 if ld.pitch_left == 0:
                     ld.height = min(ld.rating, top) if not ld.hook else min(hook_rate, top)
-                    ctx.note("ladder_up", at=(ld.face, ld.height), unit=u.id)
+                    ctx.note(LadderUp, at=(ld.face, ld.height), unit=u.id)
             elif ld.hook and ld.height < min(ld.rating, top):
                 ld.height = min(ld.height + hook_rate, ld.rating, top)
-                ctx.note("ladder_up", at=(ld.face, ld.height), unit=u.id)
+                ctx.note(LadderUp, at=(ld.face, ld.height), unit=u.id)
     for hid in sorted(state.hoses):
         h = state.hoses[hid]
         if h.recover_left:
@@ -77,7 +78,7 @@ def stow(ctx: TurnContext, state: GameState, u: UnitState) -> bool:
     u.deploy_left = int(ctx.rules.units.get(u.type, {}).get("deploy_turns", 0) or 0)
     u.task = "stow"
     u.water = 0 if ctx.rules.units.get(u.type, {}).get("dam_points") else u.water
-    ctx.note("stow", at=u.loc, unit=u.id)
+    ctx.note(Stow, at=u.loc, unit=u.id)
     return True
 
 
@@ -91,7 +92,7 @@ def deploy(ctx: TurnContext, state: GameState, u: UnitState) -> bool:
     if u.towed_by is not None:
         u.extra["tow"] = u.towed_by
     u.towed_by = None
-    ctx.note("deploy", at=u.loc, unit=u.id, turns=turns)
+    ctx.note(Deploy, at=u.loc, unit=u.id, turns=turns)
     mark(state, u)
     return True
 
@@ -123,7 +124,7 @@ def pitch_ladder(ctx: TurnContext, state: GameState, u: UnitState, face: str) ->
     ld = max(free, key=lambda x: (x.rating, not x.hook))
     ld.at, ld.face, ld.height = u.loc[0], face, 0
     ld.pitch_left = ctx.rules.int("ladders.pitch_turns") if not ld.hook else 1
-    ctx.note("pitch_ladder", at=(face, 0), unit=u.id, rating=ld.rating, hook=ld.hook)
+    ctx.note(PitchLadder, at=(face, 0), unit=u.id, rating=ld.rating, hook=ld.hook)
     return True
 
 
@@ -208,7 +209,7 @@ def connect(ctx: TurnContext, state: GameState, pump: UnitState, source: str) ->
             assert stock is not None
             stock.hose_left -= ctx.rules.int("hose.hydrant_lengths")
     pump.source = None if source == "tank" else source
-    ctx.note("connect", at=pump.loc, unit=pump.id, source=source)
+    ctx.note(Connect, at=pump.loc, unit=pump.id, source=source)
     return True
 
 

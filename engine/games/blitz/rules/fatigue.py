@@ -9,6 +9,7 @@ beside a canteen truck that still has rations, one ration per stand-turn) recove
 from __future__ import annotations
 
 from ....core.turn import TurnContext
+from ..events import Fatigue, Rest
 from ..state import GameState
 from ..units import FATIGUE, RESTING_TASKS, STAND, UnitState
 
@@ -26,7 +27,7 @@ def canteen_for(state: GameState, u: UnitState) -> UnitState | None:
 def start_rest(ctx: TurnContext, state: GameState, u: UnitState) -> None:
     """Roll how long a rest will take (rule ``rest``)."""
     r = ctx.rules
-    turns = ctx.roll("rest", dice=r.int("fatigue.rest_dice"), at=u.loc, unit=u.id)
+    turns = ctx.roll(Rest, dice=r.int("fatigue.rest_dice"), at=u.loc, unit=u.id)
     turns *= r.int("fatigue.rest_factor")
     if canteen_for(state, u) is not None:
         div = r.int("fatigue.canteen_divisor")
@@ -54,7 +55,7 @@ def step_fatigue(ctx: TurnContext, state: GameState) -> None:
                 u.status = FATIGUE[step]
                 u.active_turns = (0, tired, exhausted)[step]
                 u.task = "idle"
-                ctx.note("fatigue", at=u.loc, unit=u.id, status=u.status, cause="rest")
+                ctx.note(Fatigue, at=u.loc, unit=u.id, status=u.status, cause="rest")
             continue
         if u.task in RESTING_TASKS:
             continue
@@ -62,4 +63,4 @@ def step_fatigue(ctx: TurnContext, state: GameState) -> None:
         new = 2 if u.active_turns >= exhausted else 1 if u.active_turns >= tired else 0
         if new > u.fatigue:
             u.status = FATIGUE[new]
-            ctx.note("fatigue", at=u.loc, unit=u.id, status=u.status)
+            ctx.note(Fatigue, at=u.loc, unit=u.id, status=u.status)

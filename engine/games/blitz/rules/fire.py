@@ -11,7 +11,9 @@ them from there.
 from __future__ import annotations
 
 from ....board.model import Location, Material
+from ....core.events import Event
 from ....core.turn import TurnContext
+from ..events import DampLoss, FireClimb, Growth, Jump, Reignite, RoadBurnout, Spread
 from ..memos import GROWTH_PLAN
 from ..reach.danger import neighbours
 from ..state import GameState, store_at
@@ -56,7 +58,7 @@ def spread_modifier(
 def _try_spread(
     ctx: TurnContext,
     state: GameState,
-    rule: str,
+    kind: type[Event],
     src: Location,
     dst: Location,
     limit: int,
@@ -68,14 +70,14 @@ def _try_spread(
         rulings.insert(0, extra_ruling)
     need = f"<={limit}"
     ok, total = ctx.test(
-        rule, need, modifier=mod, ruling=",".join(rulings) or None, from_=src, to=dst
+        kind, need, modifier=mod, ruling=",".join(rulings) or None, from_=src, to=dst
     )
     if ok:
-        ignite(ctx, state, dst, ctx.rules.int("fire.start"), cause=rule)
+        ignite(ctx, state, dst, ctx.rules.int("fire.start"), cause=kind.rule)
     elif damp_mod and total - damp_mod <= limit:
         # only the damp stopped it: the target loses damp (shown applied in step 4)
         state.pending_damp_loss[dst] = state.pending_damp_loss.get(dst, 0) + 1
-        ctx.events[-1]["damp_loss"] = True
+        ctx.amend(damp_loss=True)
     return ok
 
 
@@ -105,13 +107,13 @@ def step_spread(ctx: TurnContext, state: GameState) -> None:
             for dst, ruling in _with_climbs(ctx, src, nbs, climbs):
                 if dst in burning or not is_flammable(ctx, state, dst, vehicles):
                     continue
-                rule = "climb" if ruling == "R-1" else "spread"
-                _try_spread(ctx, state, rule, src, dst, fire, fighting, ruling)
+                kind = FireClimb if ruling == "R-1" else Spread
+                _try_spread(ctx, state, kind, src, dst, fire, fighting, ruling)
         else:
             for dst in nbs:  # sorted already
                 if dst in burning or not is_flammable(ctx, state, dst, vehicles):
                     continue
-                _try_spread(ctx, state, "spread", src, dst, fire, fighting, None)
+                _try_spread(ctx, state, Spread, src, dst, fire, fighting, None)
         if fire >= jump_min:
             for dst, gap_areas in _jumps_allowed(ctx, src, gap, gap_down):
                 if dst in burning or not is_flammable(ctx, state, dst, vehicles):
@@ -119,7 +121,7 @@ def step_spread(ctx: TurnContext, state: GameState) -> None:
                 # the gap must not burn now (rubble or a vehicle makes a street burn)
                 if any(is_flammable(ctx, state, (g, 0), vehicles) for g in gap_areas):
                     continue
-                _try_spread(ctx, state, "jump", src, dst, jump_max, fighting, "R-5")
+                _try_spread(ctx, state, Jump, src, dst, jump_max, fighting, "R-5")
 
 
 # -- step 2: growth ------------------------------------------------------------------------------
@@ -143,7 +145,7 @@ def step_growth(ctx: TurnContext, state: GameState) -> None:
         if age >= burn_turns:
             del state.street_fire_age[loc]
             state.fire.pop(loc, None)  # burns out without embers
-            ctx.note("road_burnout", at=loc, age=age)
+            ctx.note(RoadBurnout, at=loc, age=age)
         else:
             state.street_fire_age[loc] = age
 
@@ -208,7 +210,7 @@ def _growth_logged(
             mod += nb_bonus
         if store_at(ctx.scenario, loc) is Material.WOOD:
             mod += wood_bonus
-        ok, _ = ctx.test("growth", need, modifier=mod, at=loc)
+        ok, _ = ctx.test(Growth, need, modifier=mod, at=loc)
         if ok:
             state.fire[loc] = min(cap, fire + 1)
 
@@ -220,7 +222,7 @@ def step_reignite(ctx: TurnContext, state: GameState) -> None:
     need = f">={rules.int('embers.reignite_on')}"
     n = rules.int("embers.dice")
     for loc in sorted(state.embers):
-        ok, _ = ctx.test("reignite", need, dice=n, at=loc)
+        ok, _ = ctx.test(Reignite, need, dice=n, at=loc)
         if ok:
             ignite(ctx, state, loc, rules.int("fire.start"), cause="reignite")
 
@@ -238,5 +240,5 @@ def step_damp(ctx: TurnContext, state: GameState) -> None:
             state.damp[loc] = new
         else:
             del state.damp[loc]
-        ctx.note("damp_loss", at=loc, damp=new)
+        ctx.note(DampLoss, at=loc, damp=new)
     state.pending_damp_loss = {}

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from ....board.model import AreaKind, Location
 from ....core.turn import TurnContext
+from ..events import DampDown, EmbersOut, Extinguish, FireParty, Refill
 from ..reach import danger
 from ..state import GameState
 from ..units import HoseLine, UnitState
@@ -65,7 +66,7 @@ def step_firefighting(ctx: TurnContext, state: GameState) -> None:
         if fire is not None:
             mod = stream_modifier(ctx, state, h, rng)
             ok, _ = ctx.test(
-                "extinguish", f">={fire}", modifier=mod, at=h.target, hose=h.id, range=rng
+                Extinguish, f">={fire}", modifier=mod, at=h.target, hose=h.id, range=rng
             )
             if ok:
                 ignition.reduce_fire(state, h.target)
@@ -74,10 +75,10 @@ def step_firefighting(ctx: TurnContext, state: GameState) -> None:
             after = min(before + damp_add, damp_max)
             if after > before:
                 state.damp[h.target] = after
-            ctx.note("damp_down", at=h.target, hose=h.id, damp=after)
+            ctx.note(DampDown, at=h.target, hose=h.id, damp=after)
     embers_on = r.int("embers.put_out_on")
     for loc in sorted(state.embers & wet):
-        ok, _ = ctx.test("embers_out", f">={embers_on}", at=loc)
+        ok, _ = ctx.test(EmbersOut, f">={embers_on}", at=loc)
         if ok:
             state.embers.discard(loc)
     fire_parties(ctx, state)
@@ -115,7 +116,7 @@ def fire_parties(ctx: TurnContext, state: GameState) -> None:
             targets = party_targets(ctx, state, u.loc)
             if not targets:
                 continue
-            ok, _ = ctx.test("fire_party", f">={on}", at=targets[0], unit=u.id)
+            ok, _ = ctx.test(FireParty, f">={on}", at=targets[0], unit=u.id)
             if ok:
                 ignition.reduce_fire(state, targets[0], state.fire[targets[0]])
             u.charged = False
@@ -126,7 +127,7 @@ def fire_parties(ctx: TurnContext, state: GameState) -> None:
             if u.extra["refill"] >= turns:
                 u.charged = True
                 u.task = "idle"
-                ctx.note("refill", at=u.loc, unit=u.id)
+                ctx.note(Refill, at=u.loc, unit=u.id)
 
 
 def reach_moved(state: GameState, u: UnitState) -> bool:

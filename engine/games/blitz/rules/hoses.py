@@ -8,6 +8,7 @@ import math
 
 from ....board.model import AreaKind, Location
 from ....core.turn import TurnContext
+from ..events import HoseLaid, HoseRecovered, HoseShort, HoseStart
 from ..reach import danger, foot
 from ..state import GameState
 from ..units import HoseLine, UnitState, path_steps
@@ -64,7 +65,7 @@ def start_hose(
         s.hose = h.id
         s.task = "lay" if h.plan else ("fight" if target in state.fire else "damp")
         h.crew.append(s.id)
-    ctx.note("hose_start", at=route[0], hose=h.id, unit=pump.id, crew=[s.id for s in stands])
+    ctx.note(HoseStart, at=route[0], hose=h.id, unit=pump.id, crew=[s.id for s in stands])
     return h
 
 
@@ -94,7 +95,7 @@ def lay_hoses(ctx: TurnContext, state: GameState) -> None:
             stock = state.units.get(h.stock or "")
             new_len = path_lengths(ctx, [*h.path, nxt])
             if stock is None or new_len - h.lengths > stock.hose_left:
-                ctx.note("hose_short", at=h.branch, hose=h.id)
+                ctx.note(HoseShort, at=h.branch, hose=h.id)
                 h.plan = []
                 break
             if not danger.heat_test(ctx, state, lead, nxt):
@@ -112,7 +113,7 @@ def lay_hoses(ctx: TurnContext, state: GameState) -> None:
             for s in crew:
                 if s.in_play and s.task == "lay":
                     s.task = "fight" if h.target in state.fire else "damp"
-            ctx.note("hose_laid", at=h.branch, hose=h.id, lengths=h.lengths)
+            ctx.note(HoseLaid, at=h.branch, hose=h.id, lengths=h.lengths)
 
 
 def lorry_lay(ctx: TurnContext, state: GameState, lorry: UnitState, h: HoseLine) -> None:
@@ -150,7 +151,7 @@ def lorry_lay(ctx: TurnContext, state: GameState, lorry: UnitState, h: HoseLine)
                 s.task = "fight" if h.target in state.fire else "damp"
                 mark(state, s)
         lorry.task = "idle"
-        ctx.note("hose_laid", at=h.branch, hose=h.id, lengths=h.lengths, lorry=lorry.id)
+        ctx.note(HoseLaid, at=h.branch, hose=h.id, lengths=h.lengths, lorry=lorry.id)
 
 
 def recover_hose(ctx: TurnContext, state: GameState, h: HoseLine) -> None:
@@ -174,5 +175,5 @@ def _finish_recovery(ctx: TurnContext, state: GameState, h: HoseLine) -> None:
             s.hose = None
             s.task = "idle"
             s.loc = h.path[0]
-    ctx.note("hose_recovered", at=h.path[0], hose=h.id, lengths=h.lengths)
+    ctx.note(HoseRecovered, at=h.path[0], hose=h.id, lengths=h.lengths)
     del state.hoses[h.id]

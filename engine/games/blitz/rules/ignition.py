@@ -7,6 +7,7 @@ from collections.abc import Iterable
 
 from ....board.model import AreaKind, Location, Material
 from ....core.turn import TurnContext
+from ..events import BurnOut, OilSpread, OilStore, PetrolStore
 from ..memos import DOWNWIND, JUMPS, LOCATION_BY_RANK, LOCATION_RANK, SPREAD_TARGETS
 from ..reach.danger import area_kind, neighbours
 from ..state import GameState, store_at
@@ -107,20 +108,20 @@ def ignite(
         if u.kind in (VEHICLE, EQUIPMENT):
             u.status = "burned_out"  # the wreck stays, and still burns
             u.task = "idle"
-            ctx.note("burn_out", ruling="R-10", at=loc, unit=u.id)
+            ctx.note(BurnOut, ruling="R-10", at=loc, unit=u.id)
     store = store_at(ctx.scenario, loc)
     if store is Material.OIL:
         state.fire[loc] = rules.int("stores.oil.fire")
-        ctx.note("oil_store", at=loc, fire=state.fire[loc])
+        ctx.note(OilStore, at=loc, fire=state.fire[loc])
         spread_fire = rules.int("stores.oil.spread_fire")
         vehicles = vehicle_areas(state)
         for nb in neighbours(ctx, loc):
             if nb not in state.fire and is_flammable(ctx, state, nb, vehicles):
-                ctx.note("oil_spread", from_=loc, to=nb)
+                ctx.note(OilSpread, from_=loc, to=nb)
                 ignite(ctx, state, nb, spread_fire, cause="oil")
     elif store is Material.PETROL:
         state.fire[loc] = rules.int("stores.petrol.fire")
-        ctx.note("petrol_store", at=loc, fire=state.fire[loc])
+        ctx.note(PetrolStore, at=loc, fire=state.fire[loc])
         if rules["stores.petrol.explodes"]:
             from .bombing import he_blast
 

@@ -19,6 +19,7 @@ import itertools
 
 from ....board.model import AreaKind, Location
 from ....core.turn import TurnContext
+from ..events import HoseStart
 from ..reach import danger
 from ..state import GameState
 from ..units import STAND, HoseLine, UnitState, crew_of
@@ -104,7 +105,7 @@ def start_lorry_line(
             s.hose = h.id
             s.task = "aboard"  # rides with the lorry to the far end
             h.crew.append(s.id)
-    ctx.note("hose_start", at=path[0], hose=h.id, unit=pump.id, lorry=lorry.id, crew=h.crew)
+    ctx.note(HoseStart, at=path[0], hose=h.id, unit=pump.id, lorry=lorry.id, crew=h.crew)
     lorry.task = "lay"
     lorry_lay(ctx, state, lorry, h)
     return h

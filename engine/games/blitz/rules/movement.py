@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from ....board.model import AreaKind, FeatureType, Location
 from ....core.turn import TurnContext
+from ..events import Arrive, BurnOut, Climb, Drive, ForcedExit, Trapped, Walk, Withdraw
 from ..memos import ENTRY_AREAS, HEAT_MEMO, PASSABLE_NUMBERED, ROUTE_MEMO, SEARCH_MEMO, UNSAFE_MEMO
 from ..reach import danger, foot
 from ..state import GameState
@@ -138,7 +139,7 @@ def arrivals(ctx: TurnContext, state: GameState) -> None:
         u.loc = loc
         u.heat_seen = danger.heat(ctx, state, loc)
         if u.parent is None:
-            ctx.note("arrive", at=loc, unit=u.id)
+            ctx.note(Arrive, at=loc, unit=u.id)
 
 
 # -- 2. R-10 --------------------------------------------------------------------------------
@@ -150,7 +151,7 @@ def burn_out_vehicles(ctx: TurnContext, state: GameState) -> None:
                 continue  # a carried pump leaves with its team (forced exits, below)
             u.status = "burned_out"
             u.task = "idle"
-            ctx.note("burn_out", ruling="R-10", at=u.loc, unit=u.id)
+            ctx.note(BurnOut, ruling="R-10", at=u.loc, unit=u.id)
 
 
 def escape_to(
@@ -196,10 +197,10 @@ def forced_exits(ctx: TurnContext, state: GameState) -> None:
             u.status = "casualty"
             u.task = "idle"
             state.add_casualty(u.loc, "found", u.id)
-            ctx.note("trapped", ruling="R-10", at=u.loc, unit=u.id)
+            ctx.note(Trapped, ruling="R-10", at=u.loc, unit=u.id)
             leave_hose(state, u)
         else:
-            ctx.note("forced_exit", ruling="R-10", frm=u.loc, to=to, unit=u.id)
+            ctx.note(ForcedExit, ruling="R-10", from_=u.loc, to=to, unit=u.id)
             relocate(ctx, state, u, to)
             mark(state, u)
 
@@ -222,7 +223,7 @@ def heat_retests(ctx: TurnContext, state: GameState) -> None:
             continue
         to = escape_to(ctx, state, u)
         if to is not None:
-            ctx.note("withdraw", at=u.loc, to=to, unit=u.id, cause="heat")
+            ctx.note(Withdraw, at=u.loc, to=to, unit=u.id, cause="heat")
             relocate(ctx, state, u, to)
             mark(state, u)
 
@@ -241,7 +242,7 @@ def self_preservation(ctx: TurnContext, state: GameState) -> None:
                 continue  # rescue and medical crews at work stay
             to = escape_to(ctx, state, u, r7_ok=False)
             if to is not None:
-                ctx.note("withdraw", ruling="R-7", at=u.loc, to=to, unit=u.id)
+                ctx.note(Withdraw, ruling="R-7", at=u.loc, to=to, unit=u.id)
                 relocate(ctx, state, u, to)
                 mark(state, u)
         elif u.kind == VEHICLE and not tied_down(state, u):
@@ -249,7 +250,7 @@ def self_preservation(ctx: TurnContext, state: GameState) -> None:
             safe = [a for a in routes if not danger.unsafe(ctx, state, (a, 0))]
             if safe:
                 to_area = min(safe, key=lambda a: (len(routes[a]), a))
-                ctx.note("withdraw", ruling="R-7", at=u.loc, to=(to_area, 0), unit=u.id)
+                ctx.note(Withdraw, ruling="R-7", at=u.loc, to=(to_area, 0), unit=u.id)
                 drive(ctx, state, u, to_area)
 
 
@@ -290,7 +291,7 @@ def start_climb(ctx: TurnContext, state: GameState, u: UnitState, to: Location) 
     assert u.loc is not None
     u.extra["climb"] = [to[0], to[1]]
     u.task = "move"
-    ctx.note("climb", ruling="R-12", frm=u.loc, to=to, unit=u.id)
+    ctx.note(Climb, ruling="R-12", from_=u.loc, to=to, unit=u.id)
     mark(state, u)
 
 
@@ -310,7 +311,7 @@ def finish_climbs(ctx: TurnContext, state: GameState) -> None:
             continue
         start = u.loc
         relocate(ctx, state, u, to)
-        ctx.note("walk", ruling="R-12", frm=start, to=to, unit=u.id)
+        ctx.note(Walk, ruling="R-12", from_=start, to=to, unit=u.id)
         mark(state, u)
 
 
@@ -374,7 +375,7 @@ def drive(ctx: TurnContext, state: GameState, u: UnitState, to_area: str) -> boo
         ):
             other.loc = new
             other.source = None
-    ctx.note("drive", frm=old, to=new, unit=u.id, route=len(routes[to_area]) - 1)
+    ctx.note(Drive, from_=old, to=new, unit=u.id, route=len(routes[to_area]) - 1)
     mark(state, u)
     return True
 
@@ -411,6 +412,6 @@ def walk(
             for c in state.casualties:
                 if c.id == cid:
                     c.loc = u.loc
-        ctx.note("walk", frm=start, to=u.loc, unit=u.id)
+        ctx.note(Walk, from_=start, to=u.loc, unit=u.id)
         mark(state, u)
     return moved

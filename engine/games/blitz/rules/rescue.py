@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from ....board.model import Location
 from ....core.turn import TurnContext
+from ..events import CasualtyStatus, DigOut, Rescue
 from ..state import GameState
 from ..units import STAND, Casualty, UnitState
 
@@ -63,7 +64,7 @@ def step_rescue(ctx: TurnContext, state: GameState) -> None:
             if hc is None:
                 continue
             if hc.dig_left == 0:
-                pips = ctx.roll("dig_out", dice=r.int("rescue.heavy_dice"), at=loc, casualty=hc.id)
+                pips = ctx.roll(DigOut, dice=r.int("rescue.heavy_dice"), at=loc, casualty=hc.id)
                 hc.dig_left = pips * r.int("rescue.heavy_turns_per_pip")
             hc.dig_left -= 1
             if hc.dig_left <= 0:
@@ -74,14 +75,14 @@ def step_rescue(ctx: TurnContext, state: GameState) -> None:
         for t in teams:
             dc = next((x for x in cas if x.status == "located" and x.need == "dig"), None)
             if dc is not None:
-                ok, _ = ctx.test("dig_out", f">={dig_on}", at=loc, casualty=dc.id, unit=t.id)
+                ok, _ = ctx.test(DigOut, f">={dig_on}", at=loc, casualty=dc.id, unit=t.id)
                 if ok:
                     _found(ctx, state, dc)
                 continue
             bc = next((x for x in cas if x.status == "buried"), None)
             if bc is None:
                 continue
-            score = ctx.roll("rescue", at=loc, casualty=bc.id, unit=t.id)
+            score = ctx.roll(Rescue, at=loc, casualty=bc.id, unit=t.id)
             result = str(r[f"rescue.search.{score}"])
             if result == "free":
                 _found(ctx, state, bc)
@@ -101,7 +102,7 @@ def casualty_status(ctx: TurnContext, state: GameState, c: Casualty) -> None:
     r = ctx.rules
     mod = r.int("casualty.doctor") if doctor_near(state, c.loc) else 0
     _, total = ctx.test(
-        "casualty_status", f">={r.int('casualty.dead_max') + 1}", modifier=mod, at=c.loc,
+        CasualtyStatus, f">={r.int('casualty.dead_max') + 1}", modifier=mod, at=c.loc,
         casualty=c.id,
     )  # fmt: skip
     if total <= r.int("casualty.dead_max"):

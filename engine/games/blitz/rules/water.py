@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from ....board.model import FeatureType
 from ....core.turn import TurnContext
+from ..events import NoPressure, NoWater
 from ..state import GameState
 from ..units import HoseLine, UnitState
 from .reach import stream_range
@@ -86,11 +87,11 @@ def step_water(ctx: TurnContext, state: GameState) -> None:
             if stream_range(ctx, h.branch, h.target) is None:
                 continue  # a branch beyond range of its target uses no water
             if effective_lengths(ctx, pump, h) > max_len:
-                ctx.note("no_pressure", at=h.branch, hose=h.id, lengths=h.lengths)
+                ctx.note(NoPressure, at=h.branch, hose=h.id, lengths=h.lengths)
                 continue
             got = _draw(state, pump, per_hose, hydrant)
             if got is None:
-                ctx.note("no_water", at=h.branch, hose=h.id, unit=pump.id)
+                ctx.note(NoWater, at=h.branch, hose=h.id, unit=pump.id)
                 continue
             hydrant = got
             h.water = per_hose

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ....core.turn import TurnContext
+from ..events import PickUp, SetDown
 from ..state import GameState
 from ..units import STAND, UnitState
 from .equipment import disconnect
@@ -54,7 +55,7 @@ def pick_up(ctx: TurnContext, state: GameState, s: UnitState, pump: UnitState) -
     pump.extra["carried_by"] = s.id
     pump.deployed = False
     pump.task = "carry"
-    ctx.note("pick_up", at=s.loc, unit=s.id, pump=pump.id)
+    ctx.note(PickUp, at=s.loc, unit=s.id, pump=pump.id)
     return True
 
 
@@ -70,7 +71,7 @@ def set_down(ctx: TurnContext, state: GameState, pump: UnitState) -> bool:
     carrier = s or state.units.get(str(sid))
     if carrier is not None and carrier.parent is not None:
         pump.extra["stock"] = carrier.parent
-    ctx.note("set_down", at=pump.loc, unit=str(sid), pump=pump.id)
+    ctx.note(SetDown, at=pump.loc, unit=str(sid), pump=pump.id)
     return True
 
 

@@ -1,0 +1,141 @@
+"""Typed turn-log events: the common base of every game's event classes.
+
+An event is a small frozen record of one thing that happened in a turn (a roll, or a rule
+applied without one). Each game declares one class per kind of event (BLITZ!'s are in
+``games/blitz/events.py``); the class names its ``rule`` and its fields, and
+:meth:`Event.to_json` writes it exactly as the turn log (scenario-format.md, "Turn log")
+has always written it:
+
+``step``, ``rule``, the fields saying where and who (in the class's order, ``None`` left
+out, a location ``(area, level)`` written ``{"area":…,"level":…}``), ``dice``,
+``modifier``, ``need``, ``success``, ``ruling`` when one applied, ``manual`` when the
+umpire gave the dice, and last the class's :attr:`Event.outcome` fields (what the roll
+decided, e.g. a bomb run's ``result``) when set.
+
+``repr(event)`` evaluates back to an equal event (given the class in scope), as
+python-chess's ``Move`` does. For readers written against the old dict events, an event
+is also a read-only mapping view of its JSON (``ev["rule"]``, ``ev.get("at")``,
+``"refused" in ev``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import MISSING, dataclass, fields
+from typing import Any, ClassVar
+
+#: the fields every event has, written in this order around the class's own
+ROLL_FIELDS = ("dice", "modifier", "need", "success")
+
+
+def json_value(value: Any) -> Any:
+    """A field's value as the turn log writes it (a location as an area/level object)."""
+    if isinstance(value, tuple) and len(value) == 2 and isinstance(value[0], str):
+        return {"area": value[0], "level": value[1]}
+    return value
+
+
+def json_key(name: str) -> str:
+    """A field's key in the log (``from_`` -> ``from``: a Python keyword)."""
+    return name.rstrip("_")
+
+
+@dataclass(frozen=True, kw_only=True, repr=False)
+class Event:
+    """One event of a turn. Subclasses set :attr:`rule` and add their fields."""
+
+    #: the rule name the log writes (one class per rule)
+    rule: ClassVar[str] = ""
+    #: fields written after the roll (they hold what the roll decided), in this order
+    outcome: ClassVar[tuple[str, ...]] = ()
+
+    step: int
+    dice: tuple[int, ...] = ()
+    modifier: int = 0
+    need: str = "auto"
+    success: bool = True
+    ruling: str | None = None
+    manual: bool = False
+
+    # -- the log form ------------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        """The event as the turn log writes it (a fresh dict)."""
+        where, outcome = _layout(type(self))
+        out: dict[str, Any] = {"step": self.step, "rule": self.rule}
+        for name, key in where:
+            value = getattr(self, name)
+            if value is not None:
+                out[key] = json_value(value)
+        out["dice"] = list(self.dice)
+        out["modifier"] = self.modifier
+        out["need"] = self.need
+        out["success"] = self.success
+        if self.ruling:
+            out["ruling"] = self.ruling
+        if self.manual:
+            out["manual"] = True
+        for name, key in outcome:
+            value = getattr(self, name)
+            if value is not None:
+                out[key] = json_value(value)
+        return out
+
+    def where_json(self) -> dict[str, Any]:
+        """Only the fields saying where and who, as the log writes them."""
+        where, _ = _layout(type(self))
+        return {k: json_value(v) for n, k in where if (v := getattr(self, n)) is not None}
+
+    def __repr__(self) -> str:
+        parts = []
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.default is not MISSING and value == f.default:
+                continue
+            parts.append(f"{f.name}={value!r}")
+        return f"{type(self).__name__}({', '.join(parts)})"
+
+    # -- a read-only mapping view of the JSON, for readers of the old dict events -----------
+    def __getitem__(self, key: str) -> Any:
+        return self.to_json()[key]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.to_json().get(key, default)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.to_json()
+
+    def keys(self) -> Iterator[str]:
+        return iter(self.to_json())
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.to_json())
+
+    def __len__(self) -> int:
+        return len(self.to_json())
+
+
+_LAYOUTS: dict[type[Event], tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]]] = {}
+_BASE = frozenset(f.name for f in fields(Event))
+
+
+def _layout(
+    cls: type[Event],
+) -> tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]]:
+    """(where fields, outcome fields) of a class as (attribute, log key), computed once."""
+    hit = _LAYOUTS.get(cls)
+    if hit is None:
+        own = [f.name for f in fields(cls) if f.name not in _BASE]
+        unknown = set(cls.outcome) - set(own)
+        if unknown:
+            raise TypeError(f"{cls.__name__}.outcome names no field: {sorted(unknown)}")
+        where = tuple((n, json_key(n)) for n in own if n not in cls.outcome)
+        outcome = tuple((n, json_key(n)) for n in cls.outcome)
+        hit = _LAYOUTS[cls] = (where, outcome)
+    return hit
+
+
+def event_classes(namespace: dict[str, Any]) -> tuple[type[Event], ...]:
+    """The event classes among a module's names (a game's whole set, e.g. for its tests)."""
+    return tuple(
+        v for v in namespace.values() if isinstance(v, type) and issubclass(v, Event) and v.rule
+    )
