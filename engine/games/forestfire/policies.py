@@ -24,7 +24,7 @@ from collections.abc import Callable
 
 from .evaluate import utility
 from .rules import Rules
-from .state import FIRE, Action, State
+from .state import CHIEF, FIRE, Action, State
 from .steps import legal_actions, outcomes, play_out
 
 Policy = Callable[[State, list[Action], Rules], Action]
@@ -79,11 +79,13 @@ class SearchPolicy:
     name = "search"
 
     def __init__(self, seed: int = 0, rollouts: int = 12, budget: int = 6000,
-                 rounds_ahead: int = 1) -> None:  # fmt: skip
+                 rounds_ahead: int = 1, chief: tuple[int, int, int] = (48, 48_000, 2)
+                 ) -> None:  # fmt: skip
         self.seed = seed
-        self.rollouts = rollouts
-        self.budget = budget
-        self.rounds_ahead = rounds_ahead
+        #: (rollouts, budget, rounds_ahead) per side: the Chief looks two rounds ahead
+        #: with more rollouts (one round of greedy continuations cannot tell its choices
+        #: apart: the fire's threat to the town and the engines builds over rounds)
+        self.settings = {FIRE: (rollouts, budget, rounds_ahead), CHIEF: chief}
         #: greedy's choice per position met in rollouts (greedy is deterministic, and
         #: rollouts meet the same positions again and again)
         self._memo: dict[State, Action] = {}
@@ -94,11 +96,12 @@ class SearchPolicy:
         sign = 1.0 if st.side == FIRE else -1.0
         # The rollouts' luck depends on the position and the policy's seed only, so the
         # choice is a function of the position (the exact solver can replay it).
+        rollouts, budget, rounds_ahead = self.settings[st.side]
         rng = random.Random(zlib.crc32(repr(st).encode()) ^ self.seed)
-        seeds = [rng.getrandbits(32) for _ in range(self.rollouts)]
-        horizon = st.round + self.rounds_ahead
+        seeds = [rng.getrandbits(32) for _ in range(rollouts)]
+        horizon = st.round + rounds_ahead
         me = st.side
-        per_action = max(1, self.budget // len(legal))
+        per_action = max(1, budget // len(legal))
         best, best_v = legal[0], -2.0
         for a in legal:
             total = 0.0
