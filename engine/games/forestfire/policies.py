@@ -8,9 +8,11 @@ a game with the same seed replays byte for byte.
 - ``greedy``: one-step look-ahead: the decision whose result (averaged over a spray's
   hit and miss) has the best :func:`~.evaluate.utility` for its side.
 - ``search``: Monte Carlo search over the spray dice: for each legal decision it plays
-  ``rollouts`` continuations to the end of the next round with ``greedy`` on both sides
-  (the same dice streams for every decision, so they are compared on equal luck), scores
-  each with :func:`~.evaluate.utility` and takes the best mean. This is one step of policy
+  continuations with ``greedy`` on both sides (the same dice streams for every decision,
+  so they are compared on equal luck) until the deciding side's turn comes round again,
+  one round later for Fire (12 continuations), two rounds later for the Chief (160: the
+  Chief's choices differ only over rounds, as water is brought to the front before the
+  fire's stacks grow), scores each with :func:`~.evaluate.utility` and takes the best mean. This is one step of policy
   improvement over ``greedy``; its move budget (``budget`` decisions played in rollouts,
   shared among the candidates) bounds the time per decision. The rollouts' dice are seeded
   from the position and the policy's seed, so its choice is a function of the position.
@@ -24,7 +26,7 @@ from collections.abc import Callable
 
 from .evaluate import utility
 from .rules import Rules
-from .state import FIRE, Action, State
+from .state import CHIEF, FIRE, Action, State
 from .steps import legal_actions, outcomes, play_out
 
 Policy = Callable[[State, list[Action], Rules], Action]
@@ -79,11 +81,13 @@ class SearchPolicy:
     name = "search"
 
     def __init__(self, seed: int = 0, rollouts: int = 12, budget: int = 6000,
-                 rounds_ahead: int = 1) -> None:  # fmt: skip
+                 rounds_ahead: int = 1, chief: tuple[int, int, int] = (160, 200_000, 2)
+                 ) -> None:  # fmt: skip
         self.seed = seed
-        self.rollouts = rollouts
-        self.budget = budget
-        self.rounds_ahead = rounds_ahead
+        #: (rollouts, budget, rounds_ahead) per side: the Chief looks two rounds ahead
+        #: with 160 rollouts (one round of greedy continuations cannot tell its choices
+        #: apart: the fire's threat to the town and the engines builds over rounds)
+        self.settings = {FIRE: (rollouts, budget, rounds_ahead), CHIEF: chief}
         #: greedy's choice per position met in rollouts (greedy is deterministic, and
         #: rollouts meet the same positions again and again)
         self._memo: dict[State, Action] = {}
@@ -94,11 +98,12 @@ class SearchPolicy:
         sign = 1.0 if st.side == FIRE else -1.0
         # The rollouts' luck depends on the position and the policy's seed only, so the
         # choice is a function of the position (the exact solver can replay it).
+        rollouts, budget, rounds_ahead = self.settings[st.side]
         rng = random.Random(zlib.crc32(repr(st).encode()) ^ self.seed)
-        seeds = [rng.getrandbits(32) for _ in range(self.rollouts)]
-        horizon = st.round + self.rounds_ahead
+        seeds = [rng.getrandbits(32) for _ in range(rollouts)]
+        horizon = st.round + rounds_ahead
         me = st.side
-        per_action = max(1, self.budget // len(legal))
+        per_action = max(1, budget // len(legal))
         best, best_v = legal[0], -2.0
         for a in legal:
             total = 0.0
