@@ -10,4 +10,4 @@ for d in engine editor export; do
     cp -r "$d" "build/lint/fireground/$d"
 done
 cd build/lint
-exec ../../.venv/bin/lint-imports --config ../../pyproject.toml
+exec ../../.venv/bin/lint-imports ../../pyproject.toml
