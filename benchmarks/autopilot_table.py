@@ -25,9 +25,9 @@ EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 NAMES = ("stepney", "paternoster", "surrey_docks")
 
 
-def play(job: tuple[str, list[int], int]) -> list[dict[str, Any]]:
-    name, seeds, turns = job
-    sc = load_scenario(EXAMPLES / f"{name}.fg.yaml")
+def play(job: tuple[Path, list[int], int]) -> list[dict[str, Any]]:
+    path, seeds, turns = job
+    sc = load_scenario(path)
     _, graph, rules, memos = _prepare(sc)  # one map graph and memo set, as analyze does
     out = []
     for s in seeds:
@@ -59,6 +59,13 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--seed", type=int, default=1940)
     ap.add_argument("--only", nargs="*", default=list(NAMES))
+    ap.add_argument(
+        "--dir",
+        type=Path,
+        default=EXAMPLES,
+        help="folder of the scenarios (benchmarks/baseline_examples holds the examples as "
+        "they were before issue 15, for before/after figures on the same maps)",
+    )
     a = ap.parse_args()
     print(
         "| example | games x turns | units lost | locations destroyed | rescued | carried off "
@@ -66,10 +73,11 @@ def main() -> None:
     )
     print("|---|---|---|---|---|---|---|---|---|")
     for name in a.only:
-        sc = load_scenario(EXAMPLES / f"{name}.fg.yaml")
+        path = a.dir / f"{name}.fg.yaml"
+        sc = load_scenario(path)
         seeds = game_seeds(a.seed, a.games)
         chunk = 20
-        jobs = [(name, seeds[k : k + chunk], sc.turns) for k in range(0, a.games, chunk)]
+        jobs = [(path, seeds[k : k + chunk], sc.turns) for k in range(0, a.games, chunk)]
         t0 = time.perf_counter()
         with ProcessPoolExecutor(max_workers=a.workers) as pool:
             rows = [r for part in pool.map(play, jobs) for r in part]
