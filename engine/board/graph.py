@@ -371,10 +371,10 @@ class MapGraph:
         return hose.bfs(indptr, indices, water, starts)
 
     def hose_lengths(self, steps: int, hydrant: bool = True) -> int:
-        """Lengths for a hose path of ``steps`` steps (:func:`.hose.hose_lengths`, with the
-        scenario's ruleset)."""
+        """Lengths for a hose line of ``steps`` steps from a hydrant (or open water)
+        (:func:`.hose.line_lengths`, with the scenario's ruleset)."""
         per, hyd, _ = hose.hose_numbers(self.scenario)
-        return hose.hose_lengths(steps, hydrant, per, hyd)
+        return hose.line_lengths(steps, per, hyd if hydrant else 0)
 
     @property
     def max_hose_lengths(self) -> int:

@@ -8,10 +8,9 @@ the node ids it may not enter.
 from __future__ import annotations
 
 import heapq
-import math
 from collections import deque
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -60,10 +59,18 @@ def max_hose_lengths(scenario: Scenario) -> int:
     return hose_numbers(scenario)[2]
 
 
-def hose_lengths(steps: int, hydrant: bool, per: int, hyd: int) -> int:
-    """Lengths for a hose path of ``steps`` steps: one length covers ``per`` steps, and a
-    hydrant takes ``hyd`` more to connect (open water is drawn by suction)."""
-    return math.ceil(steps / per) + (hyd if hydrant else 0)
+@overload
+def line_lengths(steps: int, per: int, connect: int = 0) -> int: ...
+@overload
+def line_lengths(steps: IntArray, per: int, connect: int = 0) -> IntArray: ...
+def line_lengths(steps: int | IntArray, per: int, connect: int = 0) -> int | IntArray:
+    """§7: the lengths a hose line of ``steps`` hose steps takes, the one place this rule is
+    written. Hose comes in indivisible lengths of ``per`` steps (``hose.steps_per_length``),
+    and a line takes at least one, even a branch at the pump; ``connect`` more join the
+    pump to its source (``hose.hydrant_lengths`` for a hydrant; open water is drawn by
+    suction, 0). Elementwise on an array of steps (>= 0)."""
+    laid = -(-steps // per)  # ceil(steps / per), for ints and arrays alike
+    return laid + (laid < 1) + connect
 
 
 def water_sources(scenario: Scenario) -> list[tuple[Location, bool]]:
@@ -167,8 +174,8 @@ def sources_reach(
     per: int,
     hyd: int,
 ) -> tuple[IntArray, IntArray]:
-    """(lengths, source) per node: hose lengths (``per`` steps a length, ``hyd`` more to
-    connect a hydrant) from the best of ``sources`` (see :func:`water_sources`) and its
+    """(lengths, source) per node: hose lengths (:func:`line_lengths`: ``per`` steps a
+    length, ``hyd`` more to connect a hydrant) from the best of ``sources`` (see :func:`water_sources`) and its
     index there; -1 where none reaches, and on water.
 
     ``search(locations)`` gives (steps, index into locations) per node, as
@@ -186,7 +193,7 @@ def sources_reach(
         if not hydrant:  # a pump on a bank: the bank is step 0
             ok &= steps >= 1
             steps = steps - 1
-        lengths = np.where(ok, (steps + per - 1) // per + (hyd if hydrant else 0), -1)
+        lengths = np.where(ok, line_lengths(steps, per, hyd if hydrant else 0), -1)
         better = ok & ((best < 0) | (lengths < best))
         best[better] = lengths[better]
         best_src[better] = np.array(picked, dtype=np.int64)[lab[better]]

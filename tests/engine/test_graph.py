@@ -388,10 +388,11 @@ def test_hose_steps_and_lengths() -> None:
     assert steps[("R3", 0)] == 3
     assert steps[("H", 2)] == 6  # R0..R3 then two flights of stairs
     assert ("W", 0) not in steps  # hose never runs through the river
-    assert g.hose_lengths(0) == 1
+    assert g.hose_lengths(0) == 2  # §7: the branch's own length, and the hydrant's
     assert g.hose_lengths(3) == 3
     assert g.hose_lengths(4) == 3
     assert g.hose_lengths(3, hydrant=False) == 2
+    assert g.hose_lengths(0, hydrant=False) == 1  # even a branch at the pump takes one
 
 
 def test_hose_lengths_follow_the_house_rules() -> None:
@@ -413,11 +414,11 @@ def test_water_reach_hydrants_and_open_water() -> None:
     s = _lane()
     hydrant = replace(s, features=(*s.features, Feature(FeatureType.HYDRANT, "R4", pressure=3)))
     reach = build_graph(hydrant).water_reach()
-    assert reach[("R4", 0)] == 1
+    assert reach[("R4", 0)] == 2  # connecting the hydrant, and the branch at the pump
     assert reach[("R0", 0)] == 1 + 2
     river = replace(s, features=(*s.features, Feature(FeatureType.WATER, "W", points=100)))
     reach = build_graph(river).water_reach()
-    assert reach[("R0", 0)] == 0  # a pump on the bank
+    assert reach[("R0", 0)] == 1  # a pump on the bank: its branch takes one length
     assert reach[("H", 2)] == 2  # bank R3, then H0, H1, H2: 3 steps
     assert ("W", 0) not in reach
     failed = replace(hydrant, mains="failed")
@@ -508,6 +509,6 @@ def test_water_sources_reach_names_the_source() -> None:
     assert g.water_sources() == [(("R4", 0), True), (("W", 0), False)]
     lengths, source = g.water_sources_reach()
     at = g.index
-    assert (lengths[at[("R4", 0)]], source[at[("R4", 0)]]) == (0, 1)  # a bank beats a hydrant
+    assert (lengths[at[("R4", 0)]], source[at[("R4", 0)]]) == (1, 1)  # a bank beats a hydrant
     assert (lengths[at[("H", 2)]], source[at[("H", 2)]]) == (2, 1)
     assert lengths[at[("Y", 0)]] == 1  # bank R2, then Y: one step, one length

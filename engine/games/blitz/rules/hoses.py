@@ -4,8 +4,8 @@ stand leaving it, and taking it up again."""
 from __future__ import annotations
 
 import itertools
-import math
 
+from ....board.hose import line_lengths
 from ....board.model import AreaKind, Location
 from ....core.turn import TurnContext
 from ..events import HoseLaid, HoseRecovered, HoseShort, HoseStart
@@ -16,14 +16,10 @@ from .acting import mark
 
 
 # -- hoses ----------------------------------------------------------------------------------
-def lengths_for_steps(ctx: TurnContext, steps: int) -> int:
-    """§7: indivisible lengths of two steps; even a branch at the pump takes one."""
-    return max(1, math.ceil(steps / ctx.rules.int("hose.steps_per_length")))
-
-
 def path_lengths(ctx: TurnContext, path: list[Location]) -> int:
-    """Lengths a line along ``path`` takes (see :func:`lengths_for_steps`)."""
-    return lengths_for_steps(ctx, sum(path_steps(a, b) for a, b in itertools.pairwise(path)))
+    """Lengths a line along ``path`` takes (§7, :func:`~....board.hose.line_lengths`)."""
+    steps = sum(path_steps(a, b) for a, b in itertools.pairwise(path))
+    return line_lengths(steps, ctx.rules.int("hose.steps_per_length"))
 
 
 def pump_capacity(state: GameState, pump: UnitState) -> int:
