@@ -53,7 +53,7 @@ def paper_size(paper: str) -> tuple[float, float]:
 
 
 @cache
-def _colour(value: str) -> Color:
+def to_colour(value: str) -> Color:
     return toColor(value)
 
 
@@ -63,10 +63,10 @@ class FastCanvas(Canvas):
     plans."""
 
     def setFillColor(self, aColor: Any, alpha: Any = None) -> None:
-        super().setFillColor(_colour(aColor) if isinstance(aColor, str) else aColor, alpha)
+        super().setFillColor(to_colour(aColor) if isinstance(aColor, str) else aColor, alpha)
 
     def setStrokeColor(self, aColor: Any, alpha: Any = None) -> None:
-        super().setStrokeColor(_colour(aColor) if isinstance(aColor, str) else aColor, alpha)
+        super().setStrokeColor(to_colour(aColor) if isinstance(aColor, str) else aColor, alpha)
 
 
 def new_canvas(path: Path, pagesize: tuple[float, float], title: str, subject: str) -> Canvas:

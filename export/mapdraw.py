@@ -22,11 +22,11 @@ from .maplabels import (
     Deferred,
     IdTag,
     NamePlate,
-    _extra_list,
-    _extra_texts,
-    _fit,
-    _label_rect,
     draw_id,
+    extra_list,
+    extra_texts,
+    fit_text,
+    label_rect,
     name_plates,
     place_id,
     place_name,
@@ -35,12 +35,12 @@ from .mapmarks import Marks, glyphs_at
 from .mapview import (
     MapView,
     Rect,
-    _bbox,
-    _label_point,
-    _poly_path,
     all_levels,
+    label_point,
     level_name,
     map_extent,
+    poly_bbox,
+    poly_path,
     style,
 )
 
@@ -76,12 +76,12 @@ def _draw_areas(
     c.setStrokeColor(st.setting("ghost_stroke"))
     c.setLineWidth(st.length("ghost_outline"))
     for a in ghosts:
-        c.drawPath(_poly_path(c, view, a.polygon), stroke=1, fill=1)
+        c.drawPath(poly_path(c, view, a.polygon), stroke=1, fill=1)
     c.setStrokeColor(st.setting("outline"))
     c.setLineWidth(st.length("outline"))
     for a in present:
         c.setFillColor(fills.get(a.kind.value, "#ffffff"))
-        c.drawPath(_poly_path(c, view, a.polygon), stroke=1, fill=1)
+        c.drawPath(poly_path(c, view, a.polygon), stroke=1, fill=1)
     # building outlines heavier, so party walls between buildings read clearly
     c.setStrokeColor(st.setting("building_outline"))
     c.setLineWidth(st.length("building_outline"))
@@ -93,7 +93,7 @@ def _draw_areas(
         if level not in b.level_range:
             continue
         for a in by_building.get(b.id, ()):
-            c.drawPath(_poly_path(c, view, a.polygon), stroke=1, fill=0)
+            c.drawPath(poly_path(c, view, a.polygon), stroke=1, fill=0)
 
 
 def draw_level(
@@ -129,11 +129,11 @@ def draw_level(
         for f in scenario.features
         if f.type is FeatureType.LABEL and f.text and (f.level or 0) == level
     }
-    extra_text = _extra_texts(scenario, level)
+    extra_text = extra_texts(scenario, level)
     rects: dict[str, Rect] = {}
     for a in present:
-        x, y = view.pt(*_label_point(scenario, a.id))
-        tag = IdTag(a.id, x, y + gap, id_size, _bbox(view, a.polygon))
+        x, y = view.pt(*label_point(scenario, a.id))
+        tag = IdTag(a.id, x, y + gap, id_size, poly_bbox(view, a.polygon))
         if defer is None:
             draw_id(c, tag)
         else:
@@ -141,7 +141,7 @@ def draw_level(
         room = (tag.area[2] - tag.area[0]) * 0.95
         label = None
         if a.id in labels:
-            label, size = _fit(c, str(labels[a.id]), FONT, id_size * 0.8, room)
+            label, size = fit_text(c, str(labels[a.id]), FONT, id_size * 0.8, room)
             if label != labels[a.id] or size < MIN_TEXT:
                 label = None  # no room to say it whole on this map: never a label cut short
             else:
@@ -159,18 +159,16 @@ def draw_level(
             c.restoreState()
             cx += w + gap
             used.add(key)
-        rects[a.id] = _label_rect(
-            c, x, y, a.id, label, total, extra_text.get(a.id), s, gap, id_size
-        )
+        rects[a.id] = label_rect(c, x, y, a.id, label, total, extra_text.get(a.id), s, gap, id_size)
     # names of water supplies and entries under their symbols; on small maps a name the
     # neighbouring areas share (a river over many areas) is written once
     said: set[str] = set()
-    for area, colour, text in _extra_list(scenario, level):
+    for area, colour, text in extra_list(scenario, level):
         if area not in rects or (k < 0.99 and text in said):
             continue
         said.add(text)
-        x, y = view.pt(*_label_point(scenario, area))
-        box = _bbox(view, scenario.area(area).polygon)
+        x, y = view.pt(*label_point(scenario, area))
+        box = poly_bbox(view, scenario.area(area).polygon)
         lines, size = _wrap_name(c, text, id_size * 0.85, (box[2] - box[0]) * 0.95)
         base = y - s - 2 * gap - id_size * 0.6
         if not lines or base - (len(lines) - 0.75) * size * 1.1 < box[1]:
@@ -245,16 +243,16 @@ def draw_summary(
         else:
             fill = fills.get(a.kind.value, "#ffffff")
         c.setFillColor(fill)
-        c.drawPath(_poly_path(c, view, a.polygon), stroke=1, fill=1)
+        c.drawPath(poly_path(c, view, a.polygon), stroke=1, fill=1)
     for a in scenario.areas:
-        x, y = view.pt(*_label_point(scenario, a.id))
+        x, y = view.pt(*label_point(scenario, a.id))
         dark = a.id in destroyed and a.id not in hottest
-        box = _bbox(view, a.polygon)
+        box = poly_bbox(view, a.polygon)
         room = (box[2] - box[0]) * 0.92  # ids and fire notes shrink to their area
         if ids:
             c.setFillColor("#ffffff" if dark else "#333333")
             nominal = max(s * 0.55, MIN_TEXT) if min_text else s * 0.55
-            text, size = _fit(c, a.id, FONT, nominal, room, least=0.4, cut=False)
+            text, size = fit_text(c, a.id, FONT, nominal, room, least=0.4, cut=False)
             if size >= MIN_TEXT or not min_text:  # an id that would need less is left out
                 c.setFont(FONT, size)
                 c.drawCentredString(x, y + s * 0.1, text)
@@ -263,7 +261,7 @@ def draw_summary(
             c.setFillColor("#000000" if hottest[a.id] < 4 else "#ffffff")
             note = f"F{hottest[a.id]} L{lv}"
             nominal = max(s * 0.6, MIN_TEXT) if min_text else s * 0.6
-            text, size = _fit(c, note, FONT_BOLD, nominal, room, least=0.4, cut=False)
+            text, size = fit_text(c, note, FONT_BOLD, nominal, room, least=0.4, cut=False)
             if size < MIN_TEXT and min_text:  # the fire is what matters: keep it legible
                 text, size = f"F{hottest[a.id]}", MIN_TEXT
             c.setFont(FONT_BOLD, size)

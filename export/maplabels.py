@@ -17,7 +17,7 @@ from .mapview import MapView, Rect, style
 MIN_NAME = 6.0  # points: a building name smaller than this is left out of a crowded map
 
 
-def _extra_list(scenario: Scenario, level: int) -> list[tuple[str, str, str]]:
+def extra_list(scenario: Scenario, level: int) -> list[tuple[str, str, str]]:
     """(area, colour, text) of the names written under water supplies and entries."""
     out: list[tuple[str, str, str]] = []
     if level != 0:
@@ -31,11 +31,11 @@ def _extra_list(scenario: Scenario, level: int) -> list[tuple[str, str, str]]:
     return out
 
 
-def _extra_texts(scenario: Scenario, level: int) -> dict[str, str]:
-    return {area: text for area, _, text in _extra_list(scenario, level)}
+def extra_texts(scenario: Scenario, level: int) -> dict[str, str]:
+    return {area: text for area, _, text in extra_list(scenario, level)}
 
 
-def _fit(
+def fit_text(
     c: Canvas, text: str, font: str, size: float, room: float, least: float = 0.6, cut: bool = True
 ) -> tuple[str, float]:
     """Shrink ``text`` to ``room`` points wide, down to ``least`` of ``size``; past that,
@@ -49,7 +49,7 @@ def _fit(
     return text, size
 
 
-def _label_rect(
+def label_rect(
     c: Canvas,
     x: float,
     y: float,

@@ -60,7 +60,7 @@ def style() -> Layout:
     return layout("map_style")
 
 
-def _poly_path(c: Canvas, view: MapView, pts: Iterable[tuple[float, float]]) -> Any:
+def poly_path(c: Canvas, view: MapView, pts: Iterable[tuple[float, float]]) -> Any:
     p = c.beginPath()
     for i, (x, y) in enumerate(pts):
         px, py = view.pt(x, y)
@@ -72,7 +72,7 @@ def _poly_path(c: Canvas, view: MapView, pts: Iterable[tuple[float, float]]) -> 
     return p
 
 
-def _label_point(scenario: Scenario, area_id: str) -> tuple[float, float]:
+def label_point(scenario: Scenario, area_id: str) -> tuple[float, float]:
     a = scenario.area(area_id)
     shape = a.shape
     if shape.is_valid and not shape.is_empty:
@@ -81,7 +81,7 @@ def _label_point(scenario: Scenario, area_id: str) -> tuple[float, float]:
     return a.centroid
 
 
-def _bbox(view: MapView, polygon: Iterable[tuple[float, float]]) -> Rect:
+def poly_bbox(view: MapView, polygon: Iterable[tuple[float, float]]) -> Rect:
     pts = [view.pt(x, y) for x, y in polygon]
     xs = [p[0] for p in pts]
     ys = [p[1] for p in pts]

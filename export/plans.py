@@ -39,8 +39,8 @@ from .plansel import (
     select_buildings,
     terrain_only,
 )
-from .plansheet import KIND_SWATCHES, Extent, _sheet_layout, _sheet_page, _swatches, level_extent
-from .plantiles import TileGrid, _assembly_page, _tile_pages, plan_tiles, tile_options
+from .plansheet import KIND_SWATCHES, Extent, kind_swatches, level_extent, sheet_layout, sheet_page
+from .plantiles import TileGrid, assembly_page, plan_tiles, tile_options, tile_pages
 
 __all__ = [
     "KIND_SWATCHES",
@@ -78,7 +78,7 @@ def write_plans(
     pw, ph = paper_size(paper)
     c = new_canvas(path, (pw, ph), f"Floor plans: {scenario.name}", "fireground floor plans")
     name = scenario.name or "Untitled scenario"
-    swatches = _swatches()
+    swatches = kind_swatches()
     symbol = layout("plan_page", pw, ph).length("legend_symbol")
     page = 0
 
@@ -94,9 +94,9 @@ def write_plans(
     if fit:
         for plan in plans:
             ext = level_extent(scenario, plan.level)
-            lay = _sheet_layout(paper, ext.width / ext.height)
+            lay = sheet_layout(paper, ext.width / ext.height)
             mark_page(level_name(plan.level), level_name(plan.level))
-            used = _sheet_page(
+            used = sheet_page(
                 c, scenario, lay, ext, plan.level, f"{name}: {level_name(plan.level)}", marks
             )
             aids.draw_legend(c, lay.box("legend"), used, symbol, swatches)
@@ -106,9 +106,9 @@ def write_plans(
 
     # overview: the whole map on one sheet
     ext = level_extent(scenario, 0)
-    lay = _sheet_layout(paper, ext.width / ext.height)
+    lay = sheet_layout(paper, ext.width / ext.height)
     mark_page("Overview", "Overview")
-    used = _sheet_page(c, scenario, lay, ext, 0, f"{name}: overview", marks)
+    used = sheet_page(c, scenario, lay, ext, 0, f"{name}: overview", marks)
     all_used = set(used)
     for plan in plans:
         all_used |= _used_at(scenario, marks, plan.level)
@@ -157,7 +157,7 @@ def write_plans(
                 for row in range(group.grid.rows)
                 if (col, row) in group.keep or not group.prefix
             ]
-            _assembly_page(c, cells, form, paper, ext, level, name, _detail(plan, paper))
+            assembly_page(c, cells, form, paper, ext, level, name, _detail(plan, paper))
         # each sheet's page label, and a bookmark at the level's (or a building's) first
         marks_due = []
         for group in plan.groups:
@@ -172,7 +172,7 @@ def write_plans(
         due = iter(marks_due)
         pick = _Picker(text)
         for group in plan.groups:
-            _tile_pages(
+            tile_pages(
                 c,
                 scenario,
                 group.grid,

@@ -46,7 +46,7 @@ def level_extent(scenario: Scenario, level: int, margin_cm: float = 1.0) -> Exte
     )
 
 
-def _sheet_layout(paper: str, aspect: float) -> Layout:
+def sheet_layout(paper: str, aspect: float) -> Layout:
     """The whole-map sheet in the orientation that shows the map larger."""
     pw, ph = paper_size(paper)
     options = [layout("plan_sheet_portrait", pw, ph), layout("plan_sheet_landscape", ph, pw)]
@@ -65,7 +65,7 @@ def _fit_view(box: Box, ext: Extent) -> MapView:
     return MapView(ext.minx, ext.miny, s, ox, oy)
 
 
-def _frame(c: Canvas, lay: Layout, title: str, subtitle: str) -> None:
+def draw_frame(c: Canvas, lay: Layout, title: str, subtitle: str) -> None:
     """What every plan page carries: titles, calibration square, print note, north."""
     draw_text(c, lay.box("title"), title)
     draw_text(c, lay.box("subtitle"), subtitle)
@@ -74,12 +74,12 @@ def _frame(c: Canvas, lay: Layout, title: str, subtitle: str) -> None:
     aids.draw_north(c, lay.box("north"))
 
 
-def _swatches() -> list[tuple[str, str]]:
+def kind_swatches() -> list[tuple[str, str]]:
     fills = style().setting("fill")
     return [(fills[k.value], text) for k, text in KIND_SWATCHES]
 
 
-def _subtitle(scenario: Scenario) -> str:
+def sheet_subtitle(scenario: Scenario) -> str:
     parts = [f"area {scenario.scale.area_cm:g} cm", f"figures {scenario.scale.figure_mm:g} mm"]
     if scenario.wind.from_:
         parts.append(
@@ -88,7 +88,7 @@ def _subtitle(scenario: Scenario) -> str:
     return " · ".join(parts)
 
 
-def _sheet_page(
+def sheet_page(
     c: Canvas, scenario: Scenario, lay: Layout, ext: Extent, level: int, title: str, marks: Marks
 ) -> set[str]:
     c.setPageSize((lay.width, lay.height))
@@ -107,6 +107,6 @@ def _sheet_page(
         if abs(view.ratio - 1) < 1e-9
         else (f"scale 1:{view.ratio:.3g} (1 cm on paper = {view.ratio:.3g} cm on the table)")
     )
-    _frame(c, lay, title, f"{scale} · {_subtitle(scenario)}")
+    draw_frame(c, lay, title, f"{scale} · {sheet_subtitle(scenario)}")
     aids.draw_scale_bar(c, lay.box("scale_bar"), view.ratio, lay.setting("scale_steps"))
     return used

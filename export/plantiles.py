@@ -14,7 +14,7 @@ from . import planaids as aids
 from .kit import FONT, FONT_BOLD, draw_calibration, draw_text, paper_size
 from .layout import CM, Box, Layout, layout
 from .mapdraw import Deferred, level_name, place_id, place_name, style
-from .plansheet import Extent, _frame, _sheet_layout, _subtitle
+from .plansheet import Extent, draw_frame, sheet_layout, sheet_subtitle
 
 
 @dataclass(frozen=True)
@@ -124,7 +124,7 @@ Rect4 = tuple[float, float, float, float]
 Cell = tuple[Rect4, str, int | None, Rect4]
 
 
-def _assembly_page(
+def assembly_page(
     c: Canvas,
     cells: list[Cell],
     form: str,
@@ -140,7 +140,7 @@ def _assembly_page(
     y0 = min(min(cell[0][1] for cell in cells), 0.0)
     x1 = max(max(cell[0][2] for cell in cells), ext.width * CM)
     y1 = max(max(cell[0][3] for cell in cells), ext.height * CM)
-    lay = _sheet_layout(paper, (x1 - x0) / (y1 - y0))
+    lay = sheet_layout(paper, (x1 - x0) / (y1 - y0))
     c.setPageSize((lay.width, lay.height))
     box = lay.box("map")
     s = min(box.width / (x1 - x0), box.height / (y1 - y0))
@@ -181,7 +181,7 @@ def _assembly_page(
         c.drawCentredString(cx, cy - size * 0.6, f"p. {page}")
     c.restoreState()
     ratio = CM / (s * CM) if s else 1.0
-    _frame(c, lay, f"{name}: {level_name(level)}, how to assemble", detail)
+    draw_frame(c, lay, f"{name}: {level_name(level)}, how to assemble", detail)
     draw_text(c, lay.box("legend"), lay.setting("assembly_note"), font_size=8)
     aids.draw_scale_bar(c, lay.box("scale_bar"), ratio, lay.setting("scale_steps"))
     c.showPage()
@@ -208,7 +208,7 @@ def _by_tile(
     return out
 
 
-def _tile_pages(
+def tile_pages(
     c: Canvas,
     scenario: Scenario,
     grid: TileGrid,
@@ -308,5 +308,5 @@ def _band(
     aids.draw_scale_bar(c, lay.box("scale_bar"), 1.0, lay.setting("scale_steps"))
     aids.draw_legend(c, lay.box("legend"), used, symbol, swatches)
     draw_text(c, lay.box("title"), f"{name}: {level_name(level)}")
-    draw_text(c, lay.box("subtitle"), f"1:1 table scale · {_subtitle(scenario)}")
+    draw_text(c, lay.box("subtitle"), f"1:1 table scale · {sheet_subtitle(scenario)}")
     c.endForm()

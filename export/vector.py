@@ -14,14 +14,14 @@ from typing import Any
 
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
-from .kit import FONT_BOLD, _colour, register_fonts
+from .kit import FONT_BOLD, register_fonts, to_colour
 
 Point = tuple[float, float]
 
 
 def hex_of(value: Any) -> str:
     """``#rrggbb`` of a colour string or reportlab colour."""
-    col = _colour(value) if isinstance(value, str) else value
+    col = to_colour(value) if isinstance(value, str) else value
     r, g, b = (round(255 * float(v)) for v in (col.red, col.green, col.blue))
     return f"#{r:02x}{g:02x}{b:02x}"
 

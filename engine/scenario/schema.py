@@ -73,43 +73,43 @@ class AreaModel(_Strict):
     polygon: list[PointModel] = Field(min_length=3, description="table cm, x east, y north")
 
 
-class _FeatureBase(_Strict):
+class FeatureBase(_Strict):
     area: Id
 
 
-class StairwellModel(_FeatureBase):
+class StairwellModel(FeatureBase):
     type: Literal["stairwell"]
 
 
-class StoreModel(_FeatureBase):
+class StoreModel(FeatureBase):
     type: Literal["store"]
     level: int = 0
     material: Literal["oil", "petrol", "wood"]
 
 
-class HydrantModel(_FeatureBase):
+class HydrantModel(FeatureBase):
     type: Literal["hydrant"]
     pressure: int = _ranged("pressure")
 
 
-class WaterModel(_FeatureBase):
+class WaterModel(FeatureBase):
     type: Literal["water"]
     points: int = _ranged("points")
     name: str | None = None
 
 
-class OccupantsModel(_FeatureBase):
+class OccupantsModel(FeatureBase):
     type: Literal["occupants"]
     level: int = 0
     count: int = Field(ge=1)
 
 
-class EntryModel(_FeatureBase):
+class EntryModel(FeatureBase):
     type: Literal["entry"]
     name: str = Field(min_length=1)
 
 
-class LabelModel(_FeatureBase):
+class LabelModel(FeatureBase):
     type: Literal["label"]
     text: str
 
@@ -124,7 +124,7 @@ FeatureModel = Annotated[
     | LabelModel,
     Field(discriminator="type"),
 ]
-FEATURE_MODELS: dict[str, type[_FeatureBase]] = {
+FEATURE_MODELS: dict[str, type[FeatureBase]] = {
     "stairwell": StairwellModel,
     "store": StoreModel,
     "hydrant": HydrantModel,

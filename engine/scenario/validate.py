@@ -33,11 +33,11 @@ from ..board.model import (
 from .schema import (
     BackgroundModel,
     ContainModel,
+    FeatureBase,
     GeoModel,
     ProtectModel,
     RescueModel,
     ScenarioModel,
-    _FeatureBase,
 )
 
 __all__ = [
@@ -125,7 +125,7 @@ def _geo(g: GeoModel | None) -> Geo | None:
     return Geo(origin=(g.origin[0], g.origin[1]), metres_per_cm=g.metres_per_cm, crs=g.crs)
 
 
-def _feature(f: _FeatureBase) -> Feature:
+def _feature(f: FeatureBase) -> Feature:
     d = f.model_dump(exclude={"type", "area"})
     t = FeatureType(getattr(f, "type"))  # noqa: B009 - every concrete model has `type`
     if "material" in d:

@@ -21,7 +21,7 @@ from fireground.engine.board.model import Scenario
 from ... import flow
 from ...layout import layout
 from ...mapdraw import MapView, Marks, draw_summary, style
-from ...mapview import _label_point
+from ...mapview import label_point
 from .briefing import fit_map, report_page
 
 #: How each rule's roll reads; {at}/{src}/{dst} are locations, {dice} the raw dice.
@@ -255,7 +255,7 @@ def draw_hoses(c: Canvas, scenario: Scenario, view: MapView, hoses: list[Any]) -
         for d in h.get("path", []) or []:
             area = d.get("area") if isinstance(d, Mapping) else None
             if area in scenario.area_by_id and (not pts or pts[-1][0] != area):
-                pts.append((area, view.pt(*_label_point(scenario, str(area)))))
+                pts.append((area, view.pt(*label_point(scenario, str(area)))))
         if len(pts) > 1:
             p = c.beginPath()
             p.moveTo(*pts[0][1])
@@ -264,7 +264,7 @@ def draw_hoses(c: Canvas, scenario: Scenario, view: MapView, hoses: list[Any]) -
             c.drawPath(p, stroke=1, fill=0)
         t = h.get("target")
         if isinstance(t, Mapping) and t.get("area") in scenario.area_by_id:
-            x, y = view.pt(*_label_point(scenario, str(t["area"])))
+            x, y = view.pt(*label_point(scenario, str(t["area"])))
             c.circle(x, y, 2.2, stroke=1, fill=0)
     c.restoreState()
 

@@ -49,11 +49,11 @@ from .check import (
     MESSENGERS,
     Order,
     OrderError,
-    _home_pump,
-    _source,
-    _unit,
     check,
+    home_pump,
     lorry_pump,
+    ordered_unit,
+    source_name,
 )
 from .file import OrderBook
 
@@ -69,7 +69,7 @@ def give_order(
     (``during_turn``, as the orders file does) the officer's takes effect at once.
     Raises :class:`OrderError` (state unchanged) when the rules do not allow it.
     """
-    u = _unit(state, order)
+    u = ordered_unit(state, order)
     check(ctx, state, order)
     delay = delivery_delay(ctx, state, u)
     due = state.turn + (0 if during_turn else 1) + delay
@@ -137,7 +137,7 @@ def start(ctx: TurnContext, state: GameState, order: Order) -> None:
             u.extra["held_since"] = state.turn
         u.order = None
     elif k == "connect":
-        equipment.connect(ctx, state, u, _source(u, order.source or "tank"))
+        equipment.connect(ctx, state, u, source_name(u, order.source or "tank"))
         u.order = None
     elif k == "lay_hose" and lays_areas(ctx, u):
         pump = lorry_pump(state, order)
@@ -145,7 +145,7 @@ def start(ctx: TurnContext, state: GameState, order: Order) -> None:
         start_lorry_line(ctx, state, u, pump, list(order.path), order.at)
     elif k == "lay_hose":
         stock = state.units[u.parent or ""]
-        pump = state.units.get(order.pump or "") or _home_pump(state, stock)
+        pump = state.units.get(order.pump or "") or home_pump(state, stock)
         assert pump is not None
         hoses.start_hose(ctx, state, [u], pump, list(order.path), order.at, stock)
     elif k in ("stream", "damp_down"):
@@ -173,7 +173,7 @@ def start(ctx: TurnContext, state: GameState, order: Order) -> None:
         assert pump is not None
         wheelbarrow.set_down(ctx, state, pump)
         if order.source is not None:
-            equipment.connect(ctx, state, pump, _source(pump, order.source))
+            equipment.connect(ctx, state, pump, source_name(pump, order.source))
         u.order = None
 
 

@@ -65,7 +65,7 @@ class Order:
         )  # fmt: skip
 
 
-def _unit(state: GameState, order: Order) -> UnitState:
+def ordered_unit(state: GameState, order: Order) -> UnitState:
     u = state.units.get(order.unit)
     if u is None:
         raise OrderError("orders", f"there is no unit {order.unit!r}")
@@ -91,7 +91,7 @@ def _exists(ctx: TurnContext, loc: Location) -> None:
 
 def check(ctx: TurnContext, state: GameState, order: Order) -> None:
     """Raise :class:`OrderError` unless the rules allow ``order`` in ``state`` now."""
-    u = _unit(state, order)
+    u = ordered_unit(state, order)
     assert u.loc is not None
     k = order.kind
     if k == "move":
@@ -128,7 +128,7 @@ def check(ctx: TurnContext, state: GameState, order: Order) -> None:
     elif k == "lay_hose":
         _check_lay(ctx, state, u, order)
     elif k == "connect":
-        src = _source(u, _need(order, "source"))
+        src = source_name(u, _need(order, "source"))
         why = equipment.connect_problem(ctx, state, u, src)
         if why is not None:
             raise OrderError(why.split(":")[0], why.split(": ", 1)[-1])
@@ -201,7 +201,7 @@ def _check_set_down(ctx: TurnContext, state: GameState, u: UnitState, order: Ord
         ground.loc, ground.deployed = u.loc, True
         ground.extra.pop("carried_by", None)
         ground.extra["stock"] = u.parent
-        why = equipment.connect_problem(ctx, state, ground, _source(ground, order.source))
+        why = equipment.connect_problem(ctx, state, ground, source_name(ground, order.source))
         if why is not None:
             raise OrderError(why.split(":")[0], why.split(": ", 1)[-1])
 
@@ -220,7 +220,7 @@ def lorry_pump(state: GameState, order: Order) -> UnitState | None:
     )  # fmt: skip
 
 
-def _source(u: UnitState, src: str) -> str:
+def source_name(u: UnitState, src: str) -> str:
     if src == "hydrant" and u.loc is not None:
         return f"hydrant:{u.loc[0]}"
     return src
@@ -236,7 +236,7 @@ def _check_lay(ctx: TurnContext, state: GameState, u: UnitState, order: Order) -
     pump = state.units.get(order.pump or "") if order.pump else None
     if order.pump and pump is None:
         raise OrderError("orders", f"there is no pump {order.pump!r}")
-    pump = pump or _home_pump(state, stock)
+    pump = pump or home_pump(state, stock)
     if pump is None or pump.pumps <= 0 or not pump.in_play:
         raise OrderError("§8", f"{u.id} has no pump to feed a line")
     if not pump.deployed:
@@ -273,6 +273,6 @@ def _check_target(ctx: TurnContext, branch: Location, at: Location) -> None:
         raise OrderError("§9", "beyond 3 areas (levels included) a stream has no effect")
 
 
-def _home_pump(state: GameState, stock: UnitState) -> UnitState | None:
+def home_pump(state: GameState, stock: UnitState) -> UnitState | None:
     p = pump_of(state, stock)
     return p if p.pumps > 0 else None

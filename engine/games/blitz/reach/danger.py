@@ -23,8 +23,8 @@ from ..memos import (
 from ..state import GameState
 from ..units import UnitState
 
-#: ``fire.get(nb, 0)`` for every neighbour at C speed: ``map(fire.get, nbs, _ZEROS)``
-_ZEROS = repeat(0)
+#: ``fire.get(nb, 0)`` for every neighbour at C speed: ``map(fire.get, nbs, ZEROS)``
+ZEROS = repeat(0)
 
 
 # -- fire, heat and danger ------------------------------------------------------------------
@@ -56,9 +56,9 @@ def heat(ctx: TurnContext, state: GameState, loc: Location) -> int:
     if memo is not None:
         hit = memo.get(loc)
         if hit is None:
-            hit = memo[loc] = sum(map(fire.get, neighbours(ctx, loc), _ZEROS))
+            hit = memo[loc] = sum(map(fire.get, neighbours(ctx, loc), ZEROS))
         return hit
-    return sum(map(fire.get, neighbours(ctx, loc), _ZEROS))
+    return sum(map(fire.get, neighbours(ctx, loc), ZEROS))
 
 
 def heat_test(ctx: TurnContext, state: GameState, unit: UnitState, loc: Location) -> bool:

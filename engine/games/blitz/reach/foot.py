@@ -23,7 +23,7 @@ from ..memos import (
 )
 from ..state import GameState
 from ..units import UnitState
-from .danger import _ZEROS, area_kind, heat, neighbours
+from .danger import ZEROS, area_kind, heat, neighbours
 
 #: a foot link: (neighbour, movement cost, hose steps, laying cost, kind)
 Link = tuple[Location, int, int, int, str]
@@ -286,7 +286,7 @@ def _search(
                                     nbs = nb_memo.get(loc)
                                     if nbs is None:
                                         nbs = neighbours(ctx, loc)
-                                    h = heats[loc] = sum(map(fire.get, nbs, _ZEROS))  # type: ignore[index]
+                                    h = heats[loc] = sum(map(fire.get, nbs, ZEROS))  # type: ignore[index]
                                 good = h < fail
                         else:
                             good = can(loc)

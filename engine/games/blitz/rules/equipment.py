@@ -10,7 +10,7 @@ from ..reach import danger
 from ..state import GameState
 from ..units import Ladder, UnitState, crew_of
 from .acting import mark
-from .hoses import _finish_recovery, lorry_lay
+from .hoses import finish_recovery, lorry_lay
 
 
 # -- 5. work in progress --------------------------------------------------------------------
@@ -56,7 +56,7 @@ def advance_work(ctx: TurnContext, state: GameState) -> None:
         if h.recover_left:
             h.recover_left -= 1
             if h.recover_left <= 0:
-                _finish_recovery(ctx, state, h)
+                finish_recovery(ctx, state, h)
         elif h.lorry is not None and h.plan:
             lorry = state.units.get(h.lorry)
             if lorry is not None and lorry.in_play:

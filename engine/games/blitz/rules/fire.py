@@ -26,7 +26,7 @@ from .ignition import (
     spread_targets,
     vehicle_areas,
 )
-from .spread_plan import _jumps_allowed, _spread_quiet, _with_climbs
+from .spread_plan import jumps_allowed, spread_quiet, with_climbs
 
 
 # -- step 1: spread and jumps ------------------------------------------------------------------
@@ -97,14 +97,14 @@ def step_spread(ctx: TurnContext, state: GameState) -> None:
     }
     vehicles = vehicle_areas(state)
     if not ctx.log_events:
-        _spread_quiet(ctx, state, fighting, vehicles)
+        spread_quiet(ctx, state, fighting, vehicles)
         return
     snapshot = sorted(state.fire.items())
     burning = state.fire
     for src, fire in snapshot:
         nbs, climbs = spread_targets(ctx, src)
         if fire >= climb_min and climbs:  # R-1 climbing
-            for dst, ruling in _with_climbs(ctx, src, nbs, climbs):
+            for dst, ruling in with_climbs(ctx, src, nbs, climbs):
                 if dst in burning or not is_flammable(ctx, state, dst, vehicles):
                     continue
                 kind = FireClimb if ruling == "R-1" else Spread
@@ -115,7 +115,7 @@ def step_spread(ctx: TurnContext, state: GameState) -> None:
                     continue
                 _try_spread(ctx, state, Spread, src, dst, fire, fighting, None)
         if fire >= jump_min:
-            for dst, gap_areas in _jumps_allowed(ctx, src, gap, gap_down):
+            for dst, gap_areas in jumps_allowed(ctx, src, gap, gap_down):
                 if dst in burning or not is_flammable(ctx, state, dst, vehicles):
                     continue
                 # the gap must not burn now (rubble or a vehicle makes a street burn)

@@ -161,7 +161,7 @@ def recover_hose(ctx: TurnContext, state: GameState, h: HoseLine) -> None:
                 state.units[c].task = "recover"
 
 
-def _finish_recovery(ctx: TurnContext, state: GameState, h: HoseLine) -> None:
+def finish_recovery(ctx: TurnContext, state: GameState, h: HoseLine) -> None:
     stock = state.units.get(h.stock or "")
     if stock is not None and stock.in_play:
         stock.hose_left += h.lengths

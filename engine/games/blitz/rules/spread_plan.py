@@ -52,7 +52,7 @@ def _spread_plan(ctx: TurnContext, src: Location, climbing: bool) -> list[_Targe
     nbs, climbs = spread_targets(ctx, src)
     if climbing and climbs:
         pairs = [(dst, "climb" if ruling == "R-1" else "spread") for dst, ruling in
-                 _with_climbs(ctx, src, nbs, climbs)]  # fmt: skip
+                 with_climbs(ctx, src, nbs, climbs)]  # fmt: skip
     else:
         pairs = [(dst, "spread") for dst in nbs]
     plan = pair[climbing] = [
@@ -72,7 +72,7 @@ def _jump_plan(ctx: TurnContext, src: Location) -> list[_Jump]:
     rules = ctx.rules
     gap, gap_down = rules.int("jump.gap"), rules.int("jump.gap_downwind")
     plan = memo[src] = []
-    for dst, gap_areas in _jumps_allowed(ctx, src, gap, gap_down):
+    for dst, gap_areas in jumps_allowed(ctx, src, gap, gap_down):
         t = _target(ctx, src, dst, "jump")
         kinds = [area_kind(ctx, g) for g in gap_areas]
         if t is None or AreaKind.BUILDING in kinds:
@@ -86,7 +86,7 @@ def _jump_plan(ctx: TurnContext, src: Location) -> list[_Jump]:
     return plan
 
 
-def _spread_quiet(
+def spread_quiet(
     ctx: TurnContext, state: GameState, fighting: set[Location], vehicles: set[str]
 ) -> None:
     """Step 1 in the quiet mode: the same rolls, in the same order, with the same results
@@ -283,7 +283,7 @@ def _roll_order(r: tuple[int, int, Location, _Target, int, tuple[str, ...]]) -> 
     return r[0], r[1]
 
 
-def _with_climbs(
+def with_climbs(
     ctx: TurnContext, src: Location, nbs: list[Location], climbs: list[Location]
 ) -> list[tuple[Location, str | None]]:
     """Neighbours and R-1 climbing targets in one sorted list, for the game."""
@@ -294,7 +294,7 @@ def _with_climbs(
     return hit
 
 
-def _jumps_allowed(
+def jumps_allowed(
     ctx: TurnContext, src: Location, gap: int, gap_down: int
 ) -> list[tuple[Location, tuple[str, ...]]]:
     """R-5 (target, gap areas) whose width the wind allows (one gap, two downwind), for the
