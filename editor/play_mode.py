@@ -52,7 +52,7 @@ if TYPE_CHECKING:
 
 
 def place(loc: Any) -> str:
-    from fireground.engine.play.table import place as engine_place
+    from fireground.engine.board.model import place as engine_place
 
     return engine_place(loc)
 

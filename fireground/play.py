@@ -202,7 +202,7 @@ def cmd_play_show(args: argparse.Namespace) -> int:
     fires = state["fires"]
     print(f"burning: {len(fires)} locations"
           + (f" (max fire {max(f['fire'] for f in fires)})" if fires else ""))  # fmt: skip
-    from fireground.engine.play.table import place
+    from fireground.engine.board.model import place
 
     for f in fires:
         print(f"  {place(f)}: fire {f['fire']}")

@@ -29,6 +29,21 @@ UnitId = str
 Point = tuple[float, float]
 #: A location is one (area, level) pair.
 Location = tuple[AreaId, int]
+
+
+def place(loc: Location | dict[str, Any] | list[Any]) -> str:
+    """A location as the umpire says it: ``H3`` (level 0), ``H3 level 2``, ``H3 basement``."""
+    if isinstance(loc, dict):
+        area, level = loc["area"], loc["level"]
+    else:
+        area, level = loc[0], loc[1]
+    if level == 0:
+        return str(area)
+    if level == -1:
+        return f"{area} basement"
+    return f"{area} level {level}"
+
+
 #: Where a value came from in the file: a path such as ("areas", 3, "polygon") -> (line, col),
 #: both 1-based. Kept beside the scenario (never compared) so findings can cite lines.
 SourceMap = Mapping[tuple[str | int, ...], tuple[int, int]]

@@ -12,11 +12,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..board.model import FeatureType, Location
+from ..board.model import FeatureType, Location, place
 from ..core.turn import TurnContext
 from ..games.blitz.orders.check import KINDS, Order, OrderError, check
 from ..games.blitz.state import GameState
-from .table import place
 
 
 @dataclass(frozen=True)

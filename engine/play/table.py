@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..board.graph import build_graph
-from ..board.model import Location, Scenario
+from ..board.model import Scenario, place
 from ..core.dice import Dice
 from ..core.events import Event
 from ..core.log import dumps
@@ -36,19 +36,6 @@ from .simulate import Game
 
 #: a roll as the game file keeps it (the turn log's JSON of its event)
 RollRecord = dict[str, Any]
-
-
-def place(loc: Location | dict[str, Any] | list[Any]) -> str:
-    """A location as the umpire says it: ``H3`` (level 0), ``H3 level 2``, ``H3 basement``."""
-    if isinstance(loc, dict):
-        area, level = loc["area"], loc["level"]
-    else:
-        area, level = loc[0], loc[1]
-    if level == 0:
-        return str(area)
-    if level == -1:
-        return f"{area} basement"
-    return f"{area} level {level}"
 
 
 _SYMBOL = {"<=": "≤", ">=": "≥", "==": "=", "<": "<", ">": ">"}
