@@ -16,7 +16,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from fireground.engine.play.delta import table_delta
+from fireground.engine.games.blitz.delta import table_delta
 from fireground.engine.play.gamefile import load_game, save_game
 from fireground.engine.play.table import start_game, undo
 from fireground.engine.scenario.io import load_scenario

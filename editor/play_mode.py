@@ -43,9 +43,9 @@ from .tools.base import AbstractTool, ToolEvent
 
 if TYPE_CHECKING:
     # the engine's play modules load with the first game, not with the editor
+    from fireground.engine.games.blitz.choices import Choice
+    from fireground.engine.games.blitz.delta import Change
     from fireground.engine.games.blitz.orders.check import Order
-    from fireground.engine.play.choices import Choice
-    from fireground.engine.play.delta import Change
     from fireground.engine.play.table import RollRequest, TableGame
 
     from .main_window import MainWindow
@@ -262,7 +262,7 @@ class PlayPanel(QWidget):
 
     def write_sheet(self, path: str | Path) -> None:
         """The turn sheet of the last turn played (its delta, even after an undo's list)."""
-        from fireground.engine.play.delta import table_delta
+        from fireground.engine.games.blitz.delta import table_delta
         from fireground.export.turn_sheet import write_turn_sheet
 
         assert self.tg is not None and self.tg.turns
@@ -320,7 +320,7 @@ class PlayPanel(QWidget):
         if self.tg is None:
             return
         self.selected = uid
-        from fireground.engine.play.choices import order_choices
+        from fireground.engine.games.blitz.choices import order_choices
 
         g = self.tg.game
         self.orders_title.setText(f"Orders for {uid}")
@@ -347,7 +347,7 @@ class PlayPanel(QWidget):
     def drag_unit(self, uid: str, to: tuple[str, int]) -> None:
         if self.tg is None:
             return
-        from fireground.engine.play.choices import move_choice
+        from fireground.engine.games.blitz.choices import move_choice
 
         g = self.tg.game
         self.give(move_choice(g.ctx, g.state, uid, to))
@@ -395,8 +395,8 @@ class PlayPanel(QWidget):
         """Play the next turn with the orders given, autosave, list the table delta."""
         if self.tg is None or self.path is None:
             return
+        from fireground.engine.games.blitz.delta import table_delta
         from fireground.engine.games.blitz.events import OrderEvent
-        from fireground.engine.play.delta import table_delta
         from fireground.engine.play.gamefile import save_game
 
         before = self.tg.state_log()
@@ -422,7 +422,7 @@ class PlayPanel(QWidget):
     def undo_turn(self) -> None:
         if self.tg is None or not self.tg.turns:
             return
-        from fireground.engine.play.delta import table_delta
+        from fireground.engine.games.blitz.delta import table_delta
         from fireground.engine.play.gamefile import save_game
         from fireground.engine.play.table import undo
 
@@ -462,7 +462,7 @@ class PlayPanel(QWidget):
         tg = self.tg
         if tg is None:
             return
-        from fireground.engine.play.delta import by_place
+        from fireground.engine.games.blitz.delta import by_place
 
         state = tg.state_log()
         scene = self.window.scene

@@ -9,8 +9,8 @@ from xml.sax.saxutils import escape
 
 from reportlab.platypus.flowables import Flowable
 
+from fireground.engine.games.blitz.delta import Change, by_place
 from fireground.engine.games.blitz.events import OrderEvent
-from fireground.engine.play.delta import Change, by_place
 from fireground.engine.play.table import TableGame, roll_text
 
 from . import flow

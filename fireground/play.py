@@ -111,9 +111,9 @@ def _ask_terminal(stream_in: TextIO, stream_out: TextIO) -> Any:
 
 def cmd_play_turn(args: argparse.Namespace) -> int:
     from fireground.engine.core.errors import ScenarioError, UsageError
+    from fireground.engine.games.blitz.delta import delta_lines, table_delta
     from fireground.engine.games.blitz.events import OrderEvent
     from fireground.engine.games.blitz.orders.file import load_orders
-    from fireground.engine.play.delta import delta_lines, table_delta
     from fireground.engine.play.gamefile import save_game
 
     if args.sheet is not None:
@@ -177,7 +177,7 @@ def cmd_play_undo(args: argparse.Namespace) -> int:
     tg = _load(args.game)
     if not tg.turns:
         raise UsageError(f"{args.game}: nothing to undo (the game is at turn 0)")
-    from fireground.engine.play.delta import delta_lines, table_delta
+    from fireground.engine.games.blitz.delta import delta_lines, table_delta
 
     back = undo(tg)
     save_game(back, args.game)

@@ -26,7 +26,7 @@ def main() -> int:
     from fireground.editor.document import Document
     from fireground.editor.main_window import MainWindow
     from fireground.editor.play_mode import RollDialog
-    from fireground.engine.play.delta import table_delta
+    from fireground.engine.games.blitz.delta import table_delta
     from fireground.engine.scenario.io import load_scenario
     from fireground.export.turn_sheet import write_turn_sheet
 
@@ -89,7 +89,7 @@ def main() -> int:
 
 
 def _choices(panel: object, uid: str) -> list[object]:
-    from fireground.engine.play.choices import order_choices
+    from fireground.engine.games.blitz.choices import order_choices
 
     g = panel.tg.game  # type: ignore[attr-defined]
     return list(order_choices(g.ctx, g.state, uid))

@@ -9,7 +9,7 @@ import pytest
 from pypdf import PdfReader
 
 from fireground.cli import main
-from fireground.engine.play.delta import delta_lines, table_delta
+from fireground.engine.games.blitz.delta import delta_lines, table_delta
 from fireground.engine.play.table import start_game
 from fireground.engine.scenario.io import load_scenario
 

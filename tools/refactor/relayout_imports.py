@@ -42,6 +42,8 @@ MOVED = {
     "rules": "games.blitz.rules", "autopilot": "games.blitz.autopilot",
     "fastsim": "games.blitz.fastsim", "_fastkernels": "games.blitz.fastsim.numba_kernels",
     "rulesets": "games.blitz.rulesets",
+    # moved later (BLITZ! out of play/)
+    "play.choices": "games.blitz.choices", "play.delta": "games.blitz.delta",
 }  # fmt: skip
 for _m in ["acting", "bombing", "damage", "equipment", "fatigue", "fire", "firefighting", "hoses", "ignition", "movement", "reach", "rescue", "spread_plan", "water", "wheelbarrow"]:  # fmt: skip
     MOVED[f"rules.{_m}"] = f"games.blitz.rules.{_m}"

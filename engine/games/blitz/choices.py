@@ -1,9 +1,8 @@
-"""The orders a unit can take now, for the umpire's list (BLITZ!'s orders of §7; with the
-other BLITZ! modules when the engine is split by game).
+"""The orders a unit can take now, for the umpire's list (BLITZ!'s orders of §7).
 
 :func:`order_choices` proposes each kind of order with the targets that make sense now (the
 fires in range for a stream, the casualties for a rescue, the water for a pump...), checks
-each with the rules (:func:`~..orders_check.check`) and keeps the reason of a refusal, so the
+each with the rules (:func:`~.orders.check.check`) and keeps the reason of a refusal, so the
 umpire sees what a unit may do and, for what it may not, the rule that forbids it. Moves are
 given by dragging the unit on the map (:func:`move_choice`).
 """
@@ -12,10 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..board.model import FeatureType, Location, place
-from ..core.turn import TurnContext
-from ..games.blitz.orders.check import KINDS, Order, OrderError, check
-from ..games.blitz.state import GameState
+from ...board.model import FeatureType, Location, place
+from ...core.turn import TurnContext
+from .orders.check import KINDS, Order, OrderError, check
+from .state import GameState
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from ..board.model import place
+from ...board.model import place
 
 TABLE = "the table"  # the place of a change that belongs to no location
 
