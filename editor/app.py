@@ -53,9 +53,9 @@ def start_window(win: MainWindow) -> None:
     from PySide6.QtCore import Qt
 
     win.show()
-    win.resizeDocks([win.issues_dock], [150], Qt.Vertical)
+    win.resizeDocks(win.bottom_docks[:1], [150], Qt.Vertical)
     win.view.fit_to_map()
-    win.issues.refresh()
+    win.game_panels.refresh()
     win.offer_restore()
 
 

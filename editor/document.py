@@ -13,6 +13,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
 
 from fireground.engine.board.model import Scenario
+from fireground.engine.core.packs import DEFAULT_GAME
 
 from .geometry import SnapIndex
 
@@ -37,6 +38,9 @@ class Document(QObject):
     modifiedChanged = Signal(bool)
     fileNameChanged = Signal(str)
     levelChanged = Signal(int)
+    #: the game the scenario is for: a polygon map of format v1 has no ``game:`` key, so
+    #: the default game; its pack names the editor's panels for it (editor/games/)
+    game = DEFAULT_GAME
 
     def __init__(self, scenario: Scenario | None = None, path: str | Path | None = None) -> None:
         super().__init__()

@@ -4,6 +4,7 @@ restore offer are in :mod:`.window_files`; menu actions, Export… and Analyze�
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 from PySide6.QtCore import QSettings, Qt, QTimer
@@ -23,15 +24,11 @@ from PySide6.QtWidgets import (
 from . import recovery
 from .analyze import AnalysisRunner
 from .document import Document
+from .games import GamePanels, editor_module, new_board_actions
 from .keys import TypingGuard
 from .panels.background import BackgroundPanel
-from .panels.forces import ForcesPanel
-from .panels.issues import IssuesPanel
 from .panels.overlays import OverlaysPanel
 from .panels.properties import PropertiesPanel
-from .panels.scenario_panel import ScenarioPanel
-from .panels.test_turn import TestTurnPanel
-from .play_mode import PlayPanel
 from .scene.map_scene import MapScene
 from .scene.map_view import MapView
 from .toolbox import OptionsBar, Toolbox
@@ -76,16 +73,17 @@ class MainWindow(FilesMixin, ActionsMixin, QMainWindow):
             QTimer.singleShot(0, self.size_docks)
 
     def size_docks(self) -> None:
-        """Give the tabbed Properties / Scenario / Forces docks most of the right side (the
-        Overlays are a few check boxes) and keep the Issues short."""
+        """Give the tabbed Properties dock and the game's panels beside it most of the right
+        side (the Overlays are a few check boxes) and keep the panels under the map short."""
         h = max(self.height() - 100, 300)
         overlays = min(self.overlays.sizeHint().height() + 30, h // 3)
         self.resizeDocks(
             [self.properties_dock, self.overlays_dock], [h - overlays, overlays], Qt.Vertical
         )
-        # Wide enough for the Forces table's six columns and the Scenario form.
+        # Wide enough for BLITZ!'s Forces table's six columns and its Scenario form.
         self.resizeDocks([self.properties_dock], [max(400, self.width() // 4)], Qt.Horizontal)
-        self.resizeDocks([self.issues_dock], [150], Qt.Vertical)
+        if self.bottom_docks:
+            self.resizeDocks(self.bottom_docks[:1], [150], Qt.Vertical)
         # The map had the whole window when it was first fitted; fit it to its real room.
         QApplication.processEvents()
         self.view.fit_to_map()
@@ -156,10 +154,6 @@ class MainWindow(FilesMixin, ActionsMixin, QMainWindow):
     def _build_docks(self) -> None:
         self._docks: list[QDockWidget] = []
         self.properties = PropertiesPanel(self.doc)
-        self.forces = ForcesPanel(self.doc)
-        self.scenario_panel = ScenarioPanel(self.doc)
-        self.issues = IssuesPanel(self.doc)
-        self.issues.markers = self.scene
         self.overlays = OverlaysPanel(self.scene)
         self.background = BackgroundPanel(
             self.doc,
@@ -168,37 +162,32 @@ class MainWindow(FilesMixin, ActionsMixin, QMainWindow):
             self._use_tool,
             lambda: self.scene.background_item.problem,
         )
-        self.test_turn = TestTurnPanel(self.doc, self.scene)
+        #: the panels of the document's game (BLITZ!'s: Scenario, Forces, Issues, Test turn,
+        #: Play), from the editor module its pack names (editor/games/<id>/)
+        self.game_panels: GamePanels = editor_module(self.doc.game).make_panels(self)
         r, b = Qt.RightDockWidgetArea, Qt.BottomDockWidgetArea
-        # The right-hand panels run the window's full height; the Issues and Test turn sit
+        # The right-hand panels run the window's full height; the game's bottom panels sit
         # under the map only.
         self.setCorner(Qt.BottomRightCorner, Qt.RightDockWidgetArea)
         self.properties_dock = self._dock("Properties", self.properties, r)
-        self.scenario_dock = self._dock("Scenario", self.scenario_panel, r)
-        self.forces_dock = self._dock("Forces", self.forces, r)
+        right = [self._dock(title, w, r) for title, w in self.game_panels.right]
         self.overlays_dock = self._dock("Overlays", self.overlays, r)
-        self.tabifyDockWidget(self.properties_dock, self.scenario_dock)
-        self.tabifyDockWidget(self.scenario_dock, self.forces_dock)
+        tab = self.properties_dock
+        for d in right:
+            self.tabifyDockWidget(tab, d)
+            tab = d
         self.background_dock = self._dock("Background", self.background, r)
-        self.tabifyDockWidget(self.forces_dock, self.background_dock)
+        self.tabifyDockWidget(tab, self.background_dock)
         self.properties_dock.raise_()
-        self.issues_dock = self._dock("Issues", self.issues, b)
-        self.turn_dock = self._dock("Test turn", self.test_turn, b)
-        self.tabifyDockWidget(self.issues_dock, self.turn_dock)
-        self.play = PlayPanel(self)
-        self.play_dock = self._dock("Play", self.play, b)
-        self.tabifyDockWidget(self.turn_dock, self.play_dock)
-        self.issues_dock.raise_()
-        self.resizeDocks([self.issues_dock], [170], Qt.Vertical)
-        self.issues.locate.connect(self._locate)
-        self.issues.fit_map.connect(self.view.fit_to_map)
-        self.issues.show_panel.connect(self._show_panel)
-        self.issues.show_objective.connect(self.scenario_panel.show_objective)
-
-    def _new_forestfire(self) -> None:
-        from .games.forestfire.window import open_new_board
-
-        open_new_board(self)
+        #: the game's docks under the map, tabbed, the first in front
+        self.bottom_docks = [self._dock(title, w, b) for title, w in self.game_panels.bottom]
+        for d, e in itertools.pairwise(self.bottom_docks):
+            self.tabifyDockWidget(d, e)
+        if self.bottom_docks:
+            self.bottom_docks[0].raise_()
+            self.resizeDocks(self.bottom_docks[:1], [170], Qt.Vertical)
+        titles = [t for t, _ in self.game_panels.right + self.game_panels.bottom]
+        self.game_panels.docked(dict(zip(titles, right + self.bottom_docks, strict=True)))
 
     def _build_menus(self) -> None:
         #: Every action the menus made, so a new document's menus can replace them.
@@ -206,7 +195,8 @@ class MainWindow(FilesMixin, ActionsMixin, QMainWindow):
         mb = self.menuBar()
         f = mb.addMenu("&File")
         self._act(f, "&New", self.new_file, QKeySequence.New)
-        self._act(f, "New &Forest Fire board…", self._new_forestfire)
+        for text, opener in new_board_actions():  # games with a board window of their own
+            self._act(f, text, lambda o=opener: o(self))
         self._act(f, "&Open…", self.open_dialog, QKeySequence.Open)
         self.recent_menu = f.addMenu("Open &Recent")
         self._fill_recent()
@@ -269,16 +259,7 @@ class MainWindow(FilesMixin, ActionsMixin, QMainWindow):
             "PgDown",
         )
         v.addSeparator()
-        for d in (
-            self.properties_dock,
-            self.scenario_dock,
-            self.forces_dock,
-            self.overlays_dock,
-            self.background_dock,
-            self.issues_dock,
-            self.turn_dock,
-            self.play_dock,
-        ):
+        for d in self._docks:  # Properties, the game's, Overlays, Background, the game's
             v.addAction(d.toggleViewAction())
 
     def _act(self, menu: Any, text: str, slot: Any, key: Any = None) -> QAction:
@@ -320,12 +301,8 @@ class MainWindow(FilesMixin, ActionsMixin, QMainWindow):
         self.scene.grid_visible = not self.scene.grid_visible
         self.scene.update()
 
-    def _show_panel(self, which: str) -> None:
-        dock = self.forces_dock if which == "forces" else self.scenario_dock
-        dock.show()
-        dock.raise_()
-
-    def _locate(self, area: str, level: int) -> None:
+    def locate(self, area: str, level: int) -> None:
+        """Centre the map on ``area`` (a game's panel asks, e.g. for an issue's place)."""
         a = self.doc.scenario.area_by_id.get(area)
         if a is not None:
             size = max(
@@ -345,7 +322,7 @@ class MainWindow(FilesMixin, ActionsMixin, QMainWindow):
         old, old_scene = self.doc, self.scene
         self.analysis.cancel()
         self.view.set_tool(None)
-        self.issues.shutdown()
+        self.game_panels.shutdown()
         for d in self._docks:
             self.removeDockWidget(d)
             d.deleteLater()
@@ -370,7 +347,7 @@ class MainWindow(FilesMixin, ActionsMixin, QMainWindow):
             for tb in self._toolbars:
                 tb.show()
         self.view.fit_to_map()
-        self.issues.refresh()
+        self.game_panels.refresh()
         old_scene.deleteLater()
         old.deleteLater()
         _settle_heap()
@@ -380,7 +357,7 @@ class MainWindow(FilesMixin, ActionsMixin, QMainWindow):
         if not self.maybe_save():
             e.ignore()
             return
-        self.issues.shutdown()
+        self.game_panels.shutdown()
         self.analysis.shutdown()
         if self.recovery is not None:
             self.recovery.close()

@@ -80,9 +80,18 @@ def _routed_export(args: argparse.Namespace) -> int:
 
 
 def _routed_edit(args: argparse.Namespace) -> int:
-    """BLITZ!'s editor, or a Forest Fire board's own window (editor/games/forestfire)."""
-    if args.file and _peek_game(args.file) == "forestfire":
-        return _lazy("fireground.editor.games.forestfire.window", "cli_edit")(args)
+    """The polygon map editor, or the window of its own that a file's game has (Forest
+    Fire's track): its editor module's ``cli_edit`` (editor/games/<id>/, named by the pack)."""
+    game = _peek_game(args.file) if args.file else "blitz"
+    if game != "blitz":
+        from fireground.editor.games import editor_module
+
+        try:
+            own = getattr(editor_module(game), "cli_edit", None)
+        except (LookupError, ImportError, ValueError):
+            own = None  # an unknown game: the editor's loader reports it with its place
+        if own is not None:
+            return int(own(args))
     return _lazy("fireground.editor.app", "cli_edit")(args)
 
 

@@ -24,8 +24,8 @@ def main() -> int:
     os.environ.setdefault("FIREGROUND_RECOVERY_DIR", str(tmp / "recovery"))
     app = QApplication(sys.argv[:1])
     from fireground.editor.document import Document
+    from fireground.editor.games.blitz.play_mode import RollDialog
     from fireground.editor.main_window import MainWindow
-    from fireground.editor.play_mode import RollDialog
     from fireground.engine.games.blitz.delta import table_delta
     from fireground.engine.scenario.io import load_scenario
     from fireground.export.turn_sheet import write_turn_sheet

@@ -262,7 +262,7 @@ def test_first_check_is_not_slowed_by_the_import(monkeypatch, small) -> None:  #
     or a small map would be treated as slow (longer debounce, worker thread) for good."""
     import fireground.engine.games.blitz.checks as checks_pkg
     import fireground.engine.games.blitz.checks.run  # noqa: F401  (loaded, to be made cold)
-    from fireground.editor.panels.issues import _timed
+    from fireground.editor.games.blitz.panels.issues import _timed
 
     monkeypatch.delitem(sys.modules, "fireground.engine.games.blitz.checks.run")
     monkeypatch.setattr(checks_pkg, "run", checks_pkg.run, raising=False)

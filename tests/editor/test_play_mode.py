@@ -72,7 +72,7 @@ def test_three_turns_in_play_mode(
     win, panel = row_window, row_window.play
     game = tmp_path / "club.fgame.yaml"
     monkeypatch.setattr(
-        "fireground.editor.play_mode.QFileDialog.getSaveFileName",
+        "fireground.editor.games.blitz.play_mode.QFileDialog.getSaveFileName",
         lambda *a, **k: (str(game), ""),
     )
     panel.seed.setValue(5)
@@ -112,7 +112,7 @@ def test_three_turns_in_play_mode(
     seen: list[str] = []
 
     def answer() -> None:
-        from fireground.editor.play_mode import RollDialog
+        from fireground.editor.games.blitz.play_mode import RollDialog
 
         dlg = QApplication.activeModalWidget()
         if not isinstance(dlg, RollDialog):
@@ -156,7 +156,7 @@ def test_three_turns_in_play_mode(
     # the turn sheet of turn 2, from its button
     sheet = tmp_path / "turn2.pdf"
     monkeypatch.setattr(
-        "fireground.editor.play_mode.QFileDialog.getSaveFileName",
+        "fireground.editor.games.blitz.play_mode.QFileDialog.getSaveFileName",
         lambda *a, **k: (str(sheet), ""),
     )
     qtbot.mouseClick(panel.sheet_btn, Qt.LeftButton)
@@ -180,7 +180,7 @@ def test_three_turns_in_play_mode(
 
     # the game reopened: the editor shows the game's own scenario, at turn 2
     monkeypatch.setattr(
-        "fireground.editor.play_mode.QFileDialog.getOpenFileName",
+        "fireground.editor.games.blitz.play_mode.QFileDialog.getOpenFileName",
         lambda *a, **k: (str(game), ""),
     )
     qtbot.mouseClick(panel.open_btn, Qt.LeftButton)

@@ -38,8 +38,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from .scene.items import MarkerText
-from .tools.base import AbstractTool, ToolEvent
+from ...scene.items import MarkerText
+from ...tools.base import AbstractTool, ToolEvent
 
 if TYPE_CHECKING:
     # the engine's play modules load with the first game, not with the editor
@@ -48,7 +48,7 @@ if TYPE_CHECKING:
     from fireground.engine.games.blitz.orders.check import Order
     from fireground.engine.play.table import RollRequest, TableGame
 
-    from .main_window import MainWindow
+    from ...main_window import MainWindow
 
 
 def place(loc: Any) -> str:
@@ -526,7 +526,7 @@ def open_game(window: MainWindow, path: str | Path) -> bool:
     from fireground.engine.core.errors import ScenarioError
     from fireground.engine.play.gamefile import load_game
 
-    from .document import Document
+    from ...document import Document
 
     try:
         tg = load_game(path)

@@ -33,6 +33,8 @@ class BlitzPack:
     map_kind = "polygons"
     #: finding codes of its checks start with this
     check_prefix = "FG"
+    #: its editor parts (panels, play mode): a module the editor imports (engine imports no Qt)
+    editor_tools = "fireground.editor.games.blitz"
 
     def load_scenario(self, path: str) -> Any:
         from ...scenario.io import load_scenario

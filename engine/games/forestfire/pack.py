@@ -32,6 +32,8 @@ class ForestFirePack:
         default_factory=lambda: {side: tuple(POLICIES) for side in SIDES}
     )
     map_kind: str = "track"
+    #: its editor (a board window of its own): a module the editor imports
+    editor_tools: str = "fireground.editor.games.forestfire"
 
     def load_scenario(self, path: str) -> Setup:
         return load_setup(path)

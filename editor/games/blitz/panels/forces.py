@@ -21,10 +21,10 @@ from PySide6.QtWidgets import (
 from fireground.engine.board.model import AreaKind, FeatureType, ForceUnit, Scenario
 from fireground.engine.core.ruleset import unit_types
 
-from .. import ops
-from ..commands import ChangeForcesCommand
-from ..document import Document
-from .cells import CheckedDelegate, fill_table, whole_number
+from .... import ops
+from ....commands import ChangeForcesCommand
+from ....document import Document
+from ....panels.cells import CheckedDelegate, fill_table, whole_number
 
 COLUMNS = ["Id", "Type", "Area", "Level", "Entry", "Arrives"]
 

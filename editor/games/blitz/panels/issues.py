@@ -25,8 +25,8 @@ from PySide6.QtWidgets import (
 
 from fireground.engine.board.model import Scenario
 
-from ..document import Document, Selection
-from ..local_check import LocalChecker
+from ....document import Document, Selection
+from ....local_check import LocalChecker
 
 #: Wait this long after the last edit before checking.
 DEBOUNCE_MS = 150

@@ -41,9 +41,9 @@ from PySide6.QtWidgets import (
 
 from fireground.engine.board.model import COMPASS, Objective, Scenario, Wind
 
-from ..commands import ChangeSettingsCommand
-from ..document import Document
-from .cells import CheckedDelegate, fill_table, whole_number
+from ....commands import ChangeSettingsCommand
+from ....document import Document
+from ....panels.cells import CheckedDelegate, fill_table, whole_number
 
 
 class WindRose(QWidget):

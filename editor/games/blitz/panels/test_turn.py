@@ -18,9 +18,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..commands import UseStateAsStartCommand
-from ..document import Document
-from ..scene.map_scene import MapScene
+from ....commands import UseStateAsStartCommand
+from ....document import Document
+from ....scene.map_scene import MapScene
 from .events import describe_event, event_locations
 
 #: A turn heading's own text (without the fold mark), and whether its rolls show.
