@@ -16,7 +16,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .dice import Dice
 from .events import Event
@@ -26,10 +26,23 @@ from .ruleset import Ruleset
 if TYPE_CHECKING:  # types only: the driver plays any game's state on any board
     from ..board.graph import MapGraph
     from ..board.model import Location, Scenario
-    from ..games.blitz.state import GameState
 
-#: one step (or one policy) of a turn: it acts on the state and logs through the context
-Step = Callable[["TurnContext", "GameState"], None]
+
+class TurnState(Protocol):
+    """What the driver asks of a game's state (BLITZ!'s ``games/blitz/state.GameState``):
+    the turn number, to start a turn, and the state as the turn log writes it."""
+
+    @property
+    def turn(self) -> int: ...
+
+    def begin_turn(self) -> None: ...
+
+    def to_log(self) -> dict[str, Any]: ...
+
+
+#: one step (or one policy) of a turn: it acts on the state (the game's own type, which
+#: the driver does not know: ``Any``) and logs through the context
+Step = Callable[["TurnContext", Any], None]
 
 
 def loc_dict(loc: Location) -> dict[str, Any]:
@@ -80,7 +93,7 @@ class TurnLog:
         }
 
 
-def _nobody_decides(ctx: TurnContext, state: GameState) -> None:
+def _nobody_decides(ctx: TurnContext, state: Any) -> None:
     """The policy of a context given none: units do only what the rules make them do."""
 
 
@@ -197,7 +210,7 @@ def share_memos(ctx: TurnContext, shared: dict[Memo[Any], Any]) -> None:
         ctx.cache[key] = shared.setdefault(key, {})
 
 
-def play_turn(ctx: TurnContext, state: GameState, plan: Sequence[tuple[int, Step]]) -> TurnLog:
+def play_turn(ctx: TurnContext, state: TurnState, plan: Sequence[tuple[int, Step]]) -> TurnLog:
     """Play one whole turn on ``state`` (mutated) by the step table ``plan`` (step number,
     function; in play order) and return its log (in the quiet mode, ``ctx.log_events``
     False, a log with no events and no state). The driver knows no rule: the game hands
