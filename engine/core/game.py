@@ -25,20 +25,19 @@ What the drivers ask of a pack:
 * its checks: :meth:`~GamePack.checks` (findings whose codes carry the pack's prefix).
 
 Optional attributes, read with :func:`hook` (a pack without them still plays):
-``documents`` (the play aids the exporter can print for it), ``editor_tools`` (the tools
-and panels the editor adds for it), ``analyses`` (the analyses ``fireground analyze``
-offers).
+``documents`` (the play aids the exporter can print for it), ``editor_tools`` (the dotted
+name of its editor module, editor/games/<id>/), ``analyses`` (the analyses ``fireground
+analyze`` offers), ``rulesets`` (the ruleset data it bundles for the ``ruleset:`` key of
+its scenarios: name -> the package holding ``<name>.yaml``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
-from .turn import Step
-
 #: the optional attributes a pack may have (see :func:`hook`)
-OPTIONAL_HOOKS = ("documents", "editor_tools", "analyses")
+OPTIONAL_HOOKS = ("documents", "editor_tools", "analyses", "rulesets")
 
 
 @runtime_checkable
@@ -70,8 +69,10 @@ class GamePack(Protocol):
         """The state at turn 0."""
         ...
 
-    def steps(self) -> Sequence[tuple[int, Step]]:
-        """The step table the turn driver plays each turn: (step number, step), in order."""
+    def steps(self) -> Sequence[tuple[int, Callable[[Any, Any], None]]]:
+        """The step table the turn driver plays each turn: (step number, step), in order
+        (each a ``core.turn.Step``; the protocol does not import the driver, which
+        ``core.ruleset`` reaches through the packs)."""
         ...
 
     def legal_actions(self, ctx: Any, state: Any, who: str) -> Sequence[Any]:

@@ -21,7 +21,21 @@ from typing import Any
 
 from .yamlsafe import parse, resolve_plain
 
-KNOWN_RULESETS: tuple[str, ...] = ("blitz",)
+
+@cache
+def bundled_rulesets() -> dict[str, str]:
+    """The rulesets a scenario's ``ruleset:`` may name, as name -> the package holding
+    ``<name>.yaml``: those the pack of the v1 format's game (a file without ``game:``)
+    bundles, its ``rulesets`` hook (see :mod:`.game`). Cached; do not mutate."""
+    from .game import hook
+    from .packs import DEFAULT_GAME, load_pack
+
+    return dict(hook(load_pack(DEFAULT_GAME), "rulesets") or {})
+
+
+def known_rulesets() -> tuple[str, ...]:
+    """The names of :func:`bundled_rulesets`, in the pack's order."""
+    return tuple(bundled_rulesets())
 
 
 class RulesetError(ValueError):
@@ -43,14 +57,11 @@ def _plain(data: Any) -> Any:
 @cache
 def ruleset_data(name: str) -> dict[str, Any]:
     """The raw data of a bundled ruleset (cached; do not mutate)."""
-    if name not in KNOWN_RULESETS:
-        hint = _did_you_mean(name, KNOWN_RULESETS)
+    bundled = bundled_rulesets()
+    if name not in bundled:
+        hint = _did_you_mean(name, tuple(bundled))
         raise RulesetError(f"unknown ruleset {name!r}{hint}")
-    text = (
-        resources.files("fireground.engine.games.blitz.rulesets")
-        .joinpath(f"{name}.yaml")
-        .read_text("utf-8")
-    )
+    text = resources.files(bundled[name]).joinpath(f"{name}.yaml").read_text("utf-8")
     # the same defensive reader as scenario files: only true/false are booleans (keys such
     # as ``on`` stay strings), no aliases or tags
     data = _plain(parse(text, f"{name}.yaml", text_keys=False))

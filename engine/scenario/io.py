@@ -25,7 +25,7 @@ from pydantic import ValidationError
 
 from ..board.model import FORMAT_VERSION, Scenario
 from ..core.errors import Diagnostic, ScenarioError
-from ..core.ruleset import KNOWN_RULESETS, RulesetError, unit_types
+from ..core.ruleset import RulesetError, known_rulesets, unit_types
 from ..core.yamlsafe import MDict, MList, decode, parse, position
 from . import migrate as _migrate
 from .emit import dump_scenario
@@ -96,10 +96,10 @@ def loads_scenario(
     except ValidationError as exc:
         raise ScenarioError(_capped(_pydantic_diagnostics(exc, data, filename))) from None
     try:
-        units = unit_types(model.ruleset) if model.ruleset in KNOWN_RULESETS else ()
+        units = unit_types(model.ruleset) if model.ruleset in known_rulesets() else ()
     except RulesetError:
         units = ()
-    problems = list(semantic_errors(model, KNOWN_RULESETS, units))
+    problems = list(semantic_errors(model, known_rulesets(), units))
     if editing:
         problems = [p for p in problems if not _deferred(p[0])]
     if problems:
@@ -443,7 +443,7 @@ def json_schema() -> dict[str, Any]:
     result: dict[str, Any] = {"$schema": "http://json-schema.org/draft-07/schema#"}
     result.update(fix(schema))
     result["definitions"] = {k: fix(v) for k, v in sorted(defs.items())}
-    result["properties"]["ruleset"]["enum"] = list(KNOWN_RULESETS)
+    result["properties"]["ruleset"]["enum"] = list(known_rulesets())
     force_type = result["definitions"]["ForceModel"]["properties"]["type"]
     force_type["enum"] = list(unit_types("blitz"))
     return result

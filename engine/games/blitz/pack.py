@@ -34,6 +34,8 @@ class BlitzPack:
     #: finding codes of its checks start with this
     check_prefix = "FG"
     #: its editor parts (panels, play mode): a module the editor imports (engine imports no Qt)
+    #: the ruleset data a scenario's ``ruleset:`` may name (core.ruleset reads them from here)
+    rulesets: Mapping[str, str] = {"blitz": f"{__package__}.rulesets"}
     editor_tools = "fireground.editor.games.blitz"
 
     def load_scenario(self, path: str) -> Any:

@@ -17,7 +17,7 @@ from shapely.geometry import Polygon
 
 from ...board.model import Geo, Scenario
 from ...core.errors import Diagnostic, ScenarioError
-from ...core.ruleset import KNOWN_RULESETS, unit_types
+from ...core.ruleset import known_rulesets, unit_types
 from ...core.yamlsafe import decode
 from ..io import MAX_BYTES
 from ..refs import semantic_errors
@@ -78,7 +78,7 @@ def from_geojson(
                 for e in exc.errors(include_url=False)
             )
         ) from None
-    problems = list(semantic_errors(model, KNOWN_RULESETS, unit_types(model.ruleset)))
+    problems = list(semantic_errors(model, known_rulesets(), unit_types(model.ruleset)))
     if problems:
         raise ScenarioError(_sorted(r.diag(r.origin(p[0]), p[1]) for p in problems))
     return Imported(to_scenario(model), r.sorted_warnings())

@@ -132,3 +132,23 @@ def test_unknown_key_read_and_unknown_ruleset():
         load_ruleset()["spread.ember"]
     with pytest.raises(RulesetError, match="unknown ruleset"):
         load_ruleset("blits")
+
+
+def test_the_known_rulesets_are_the_ones_the_pack_bundles(monkeypatch) -> None:
+    """core/ruleset names no game: the rulesets a scenario may name come from the v1
+    game's pack (its ``rulesets`` hook), and their data from the package it gives."""
+    from fireground.engine.core.game import hook
+    from fireground.engine.core.packs import load_pack
+    from fireground.engine.core.ruleset import bundled_rulesets, known_rulesets
+
+    pack = load_pack("blitz")
+    assert known_rulesets() == tuple(hook(pack, "rulesets")) == ("blitz",)
+    package = hook(pack, "rulesets")["blitz"]
+    monkeypatch.setattr(type(pack), "rulesets", {"blitz": package, "wartime": package})
+    bundled_rulesets.cache_clear()
+    try:
+        assert known_rulesets() == ("blitz", "wartime")
+    finally:
+        monkeypatch.undo()
+        bundled_rulesets.cache_clear()
+    assert known_rulesets() == ("blitz",)

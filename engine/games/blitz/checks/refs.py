@@ -8,13 +8,13 @@ import os
 from collections.abc import Iterator
 
 from ....board.model import AreaKind, FeatureType, Scenario
-from ....core.ruleset import KNOWN_RULESETS, load_ruleset
+from ....core.ruleset import known_rulesets, load_ruleset
 from .context import CheckContext, Finding
 
 
 def _ruleset(ctx: CheckContext) -> Iterator[Finding]:
     s = ctx.s
-    if s.ruleset not in KNOWN_RULESETS:
+    if s.ruleset not in known_rulesets():
         yield ctx.finding("FG160", "error", f"unknown ruleset '{s.ruleset}'", path=("ruleset",))
         return
     try:
