@@ -28,7 +28,9 @@ Optional attributes, read with :func:`hook` (a pack without them still plays):
 ``documents`` (the play aids the exporter can print for it), ``editor_tools`` (the dotted
 name of its editor module, editor/games/<id>/), ``analyses`` (the analyses ``fireground
 analyze`` offers), ``rulesets`` (the ruleset data it bundles for the ``ruleset:`` key of
-its scenarios: name -> the package holding ``<name>.yaml``).
+its scenarios: name -> the package holding ``<name>.yaml``), ``turn_policies`` (a function
+giving the ``core.turn.Policies`` the turn driver hands its steps; without it nobody
+decides).
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 #: the optional attributes a pack may have (see :func:`hook`)
-OPTIONAL_HOOKS = ("documents", "editor_tools", "analyses", "rulesets")
+OPTIONAL_HOOKS = ("documents", "editor_tools", "analyses", "rulesets", "turn_policies")
 
 
 @runtime_checkable

@@ -25,14 +25,11 @@ from ..board.model import Scenario, place
 from ..core.dice import Dice
 from ..core.events import Event
 from ..core.log import dumps
-from ..core.ruleset import load_ruleset
 from ..core.turn import TurnContext, TurnLog
 from ..games.blitz.memos import ORDER_BOOK
 from ..games.blitz.orders.check import Order
 from ..games.blitz.orders.file import OrderBook
-from ..games.blitz.state import initial_state
-from ..games.blitz.steps import policies
-from .simulate import Game
+from .simulate import Game, turn_policies, v1_pack
 
 #: a roll as the game file keeps it (the turn log's JSON of its event)
 RollRecord = dict[str, Any]
@@ -213,11 +210,12 @@ class TableGame:
 
     @property
     def turn(self) -> int:
-        return self.game.state.turn
+        return int(self.game.state.turn)
 
     def state_log(self) -> dict[str, Any]:
         """The current state as the turn log's ``state`` object."""
-        return self.game.state.to_log()
+        log: dict[str, Any] = self.game.state.to_log()
+        return log
 
     def play(
         self, orders: list[Order] | None = None, manual: ManualSource | None = None
@@ -272,9 +270,11 @@ def start_game(scenario: Scenario, seed: int | None = None) -> TableGame:
     makes it but with the table's context and dice."""
     if seed is None:
         seed = scenario.seed if scenario.seed is not None else 0
-    rules = load_ruleset(scenario.ruleset, scenario.house_rules)
-    ctx = TableContext(scenario, build_graph(scenario), rules, TableDice(seed), policies=policies())
-    game = Game(scenario, seed, ctx, initial_state(scenario, rules))
+    pack = v1_pack()
+    rules = pack.ruleset(scenario)
+    graph = build_graph(scenario)
+    ctx = TableContext(scenario, graph, rules, TableDice(seed), policies=turn_policies(pack))
+    game = Game(scenario, seed, ctx, pack.initial_state(scenario, rules), pack=pack)
     return TableGame(game)
 
 

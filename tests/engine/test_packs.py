@@ -160,3 +160,29 @@ def test_the_game_key_names_a_pack(tmp_path):
     )
     with pytest.raises(ScenarioError, match=r":2:7: game: must be the id of a game"):
         game_of(b"fireground: 1\ngame: 3\n", "x.fg.yaml")
+
+
+def test_new_game_plays_the_pack_it_is_given() -> None:
+    """play/ builds a game through its pack: the step table, the policies and the outcome
+    are the pack's (the default is the v1 game's pack, BLITZ!, found by its entry point)."""
+    from fireground.engine.board.model import Scenario
+    from fireground.engine.games.blitz.pack import BlitzPack
+    from fireground.engine.play.simulate import new_game, v1_pack
+
+    seen: list[int] = []
+
+    class OneStep(BlitzPack):
+        def steps(self):  # type: ignore[no-untyped-def]
+            return [(1, lambda ctx, state: seen.append(state.turn))]
+
+        def outcome(self, scenario, state, rules):  # type: ignore[no-untyped-def]
+            return {"turns": state.turn}
+
+    pack = OneStep()
+    game = new_game(Scenario(name="empty", bombing=False), 1, pack=pack)
+    game.run(2)
+    assert seen == [1, 2] and game.score() == {"turns": 2}
+    assert game.pack is pack and game.ctx.policies == pack.turn_policies()
+    plain = new_game(Scenario(name="empty", bombing=False), 1)
+    assert plain.pack is v1_pack() and plain.pack.id == "blitz"
+    assert [n for n, _ in plain.plan] == [n for n, _ in v1_pack().steps()]

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...core.ruleset import Ruleset, load_ruleset
-from ...core.turn import Step, TurnContext
+from ...core.turn import Policies, Step, TurnContext
 from .state import GameState
 
 #: the order kinds :meth:`BlitzPack.legal_actions` enumerates (the others need a plan: a
@@ -55,6 +55,12 @@ class BlitzPack:
         from .steps import steps
 
         return steps()
+
+    def turn_policies(self) -> Policies:
+        """Step 6's decision makers: the orders file's orders due, then the autopilot."""
+        from .steps import policies
+
+        return policies()
 
     def legal_actions(self, ctx: Any, state: Any, who: str) -> Sequence[Any]:
         """The orders (§7) the rules allow unit ``who`` now, each passing the orders check:
