@@ -227,7 +227,8 @@ class MainWindow(FilesMixin, ActionsMixin, QMainWindow):
         self._act(e, "New &building…", self.new_building_dialog)
         self._act(e, "&Merge selected areas", self.merge_selected)
         self._act(e, "S&plit selected into cells", self.split_selected)
-        self._act(e, "Drop &bombs on the start…", self.drop_bombs_dialog)
+        for text, action in self.game_panels.edit_actions:  # the game's (BLITZ!: bombs)
+            self._act(e, text, action)
         e.addSeparator()
         self._act(e, "Import background &image…", self.import_background_dialog)
 

@@ -30,7 +30,6 @@ from . import geometry
 from .ops_start import (  # noqa: F401
     BRUSHES,
     dedupe_start,
-    drop_bombs,
     paint_start,
     start_from_state,
 )

@@ -1,18 +1,12 @@
-"""Pure edits of the starting situation (no Qt): brushes, an umpire's state as the start,
-and dropped bombs. Re-exported by :mod:`.ops`."""
+"""Pure edits of the starting situation (no Qt): brushes, an umpire's state as the start.
+Re-exported by :mod:`.ops`. (BLITZ!'s dropped bombs: editor/games/blitz/bombs.py.)"""
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from shapely.geometry import Point as ShPoint
-
 from fireground.engine.board.model import (
-    Area,
-    AreaKind,
     LocationRef,
     LocationValue,
     Scenario,
@@ -129,73 +123,3 @@ def dedupe_start(s: Scenario) -> Scenario:
             craters=tuple(sorted(set(st.craters))),
         ),
     )
-
-
-# -- bombing the start --------------------------------------------------------------------
-#: One stick (1d6): (incendiaries, high explosives). Used only when the engine offers no
-#: start-seeding function of its own.
-_STICKS = {1: (2, 0), 2: (0, 1), 3: (4, 0), 4: (0, 2), 5: (6, 0), 6: (6, 3)}
-
-
-def drop_bombs(s: Scenario, sticks: int, seed: int) -> Scenario:
-    """Ruin the start with ``sticks`` random sticks of bombs (the rules' scenario seeding).
-
-    Uses the engine's own seeding when it provides one; otherwise a simple local version:
-    incendiaries light fire 1 at the top level of the area hit (a street burns too),
-    a high explosive destroys the area (damage 5 on every level, craters on streets).
-    """
-    engine_seed = _engine_seed_fn()
-    if engine_seed is not None:
-        return engine_seed(s, sticks, seed)
-    rng = random.Random(seed)
-    if not s.areas:
-        return s
-    minx, miny, maxx, maxy = s.bounds()
-    import shapely
-
-    tree = shapely.STRtree([a.shape for a in s.areas])
-    out = s
-
-    def land() -> Area | None:
-        for _ in range(1000):
-            p = ShPoint(rng.uniform(minx, maxx), rng.uniform(miny, maxy))
-            hits = [int(i) for i in tree.query(p, predicate="intersects")]
-            if hits:
-                return s.areas[min(hits)]
-        return None
-
-    for _ in range(sticks):
-        inc, he = _STICKS[rng.randint(1, 6)]
-        for _ in range(he):
-            a = land()
-            if a is None:
-                continue
-            if a.kind is AreaKind.BUILDING:
-                for lvl in out.levels_of(a.id):
-                    out = paint_start(out, "damage", a.id, lvl, 5)
-            elif a.kind is AreaKind.STREET:
-                out = paint_start(out, "craters", a.id, 0, 1)
-        for _ in range(inc):
-            a = land()
-            if a is None or a.kind is AreaKind.WATER:
-                continue
-            top = out.top_level(a.id)
-            if not any(v.location == (a.id, top) for v in out.start.fires):
-                out = paint_start(out, "fire", a.id, top, 1)
-    return out
-
-
-def _engine_seed_fn() -> Callable[[Scenario, int, int], Scenario] | None:
-    """The engine's stick dropping (rules §5 scenario seeding), as a start -> start edit."""
-    try:
-        from fireground.engine.games.blitz.rules.bombing import drop_sticks
-        from fireground.engine.play.simulate import new_game
-    except ImportError:
-        return None
-
-    def seed_start(s: Scenario, sticks: int, seed: int) -> Scenario:
-        game = new_game(s, seed)
-        drop_sticks(game.ctx, game.state, sticks)
-        return start_from_state(s, game.state.to_log())
-
-    return seed_start

@@ -16,7 +16,6 @@ from PySide6.QtWidgets import (
     QDockWidget,
     QFileDialog,
     QFormLayout,
-    QInputDialog,
     QLineEdit,
     QMainWindow,
     QMenu,
@@ -27,7 +26,7 @@ from PySide6.QtWidgets import (
 
 from .analyze import AnalysisRunner
 from .burn import DEFAULT_GAMES, BurnMap, check_errors
-from .commands import DropBombsCommand, MergeAreasCommand, SplitAreaCommand
+from .commands import MergeAreasCommand, SplitAreaCommand
 from .document import Document
 
 if TYPE_CHECKING:
@@ -168,14 +167,6 @@ class ActionsMixin(_Window):
             return False
         self.options.select_kind(AreaKind.BUILDING, building_id)
         return True
-
-    def drop_bombs_dialog(self) -> None:
-        n, ok = QInputDialog.getInt(self, "Drop bombs", "Sticks of bombs:", 2, 1, 50)
-        if not ok:
-            return
-        seed, ok = QInputDialog.getInt(self, "Drop bombs", "Seed:", 1940, 0, 2**31 - 1)
-        if ok:
-            self.doc.push(DropBombsCommand(self.doc, n, seed))
 
     def import_background_dialog(self) -> None:
         self.background_dock.show()

@@ -13,7 +13,7 @@ from .base import ReplaceScenarioCommand, ScenarioCommand
 from .features import AddFeatureCommand, ChangeFeatureCommand, RemoveFeaturesCommand
 from .properties import ChangePropertiesCommand
 from .settings import AddBuildingCommand, ChangeForcesCommand, ChangeSettingsCommand
-from .start import DropBombsCommand, PaintStartCommand, UseStateAsStartCommand
+from .start import PaintStartCommand, UseStateAsStartCommand
 
 __all__ = [
     "AddAreasCommand",
@@ -25,7 +25,6 @@ __all__ = [
     "ChangePolygonCommand",
     "ChangePropertiesCommand",
     "ChangeSettingsCommand",
-    "DropBombsCommand",
     "MergeAreasCommand",
     "MoveAreasCommand",
     "PaintStartCommand",

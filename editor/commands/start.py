@@ -1,4 +1,5 @@
-"""Commands for the starting situation: brushes, dropped bombs, an umpire's state."""
+"""Commands for the starting situation: brushes, an umpire's state (BLITZ!'s dropped
+bombs are in editor/games/blitz/bombs.py)."""
 
 from __future__ import annotations
 
@@ -38,13 +39,6 @@ class PaintStartCommand(ScenarioCommand):
 
     def merge_key(self) -> Hashable | None:
         return self._key
-
-
-class DropBombsCommand(ScenarioCommand):
-    def __init__(self, doc: Document, sticks: int, seed: int) -> None:
-        super().__init__(
-            doc, ops.drop_bombs(doc.scenario, sticks, seed), f"Drop {sticks} stick(s) of bombs"
-        )
 
 
 class UseStateAsStartCommand(ScenarioCommand):

@@ -40,11 +40,13 @@ class GamePanels:
     ``right`` are tabbed with Properties (before Background), in order; ``bottom`` sit
     under the map, tabbed, the first in front. The window makes a dock of each (titled as
     given), hands the docks by title to ``docked``, and calls ``refresh`` when a document
-    is shown and ``shutdown`` before it goes."""
+    is shown and ``shutdown`` before it goes. ``edit_actions`` (menu text, action) end the
+    Edit menu's edits."""
 
     right: list[tuple[str, QWidget]] = field(default_factory=list)
     bottom: list[tuple[str, QWidget]] = field(default_factory=list)
     docked: Callable[[dict[str, QDockWidget]], None] = lambda _docks: None
+    edit_actions: list[tuple[str, Callable[[], None]]] = field(default_factory=list)
     refresh: Callable[[], None] = _nothing
     shutdown: Callable[[], None] = _nothing
 

@@ -9,6 +9,7 @@ from editor_helpers import sq
 
 from fireground.editor import commands as c
 from fireground.editor.document import Document
+from fireground.editor.games.blitz.bombs import DropBombsCommand
 from fireground.engine.board.model import (
     Area,
     AreaKind,
@@ -39,7 +40,7 @@ CASES: dict[str, Callable[[Document], object]] = {
         d, 1, Feature(FeatureType.HYDRANT, "R1", pressure=7)
     ),
     "paint": lambda d: c.PaintStartCommand(d, "fire", [("H1", 1), ("H2", 0)], 3),
-    "bombs": lambda d: c.DropBombsCommand(d, 4, 11),
+    "bombs": lambda d: DropBombsCommand(d, 4, 11),
     "forces": lambda d: c.ChangeForcesCommand(
         d, [ForceUnit("E1", "escape_carrying_unit", area="R1")], "Add unit"
     ),

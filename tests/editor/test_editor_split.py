@@ -12,11 +12,9 @@ from fireground.engine.core.packs import load_pack
 
 EDITOR = Path(__file__).resolve().parents[2] / "editor"
 #: (shared module, game module it imports) not split yet (docs/architecture.md, "Not done
-#: yet"): the burn map runs BLITZ!'s Monte Carlo and checks; dropping bombs on the start
-#: plays BLITZ!'s bombing rule.
+#: yet"): the burn map runs BLITZ!'s Monte Carlo and checks.
 NOT_YET = {
     ("burn.py", "fireground.engine.games.blitz.checks.run"),
-    ("ops_start.py", "fireground.engine.games.blitz.rules.bombing"),
 }
 
 
@@ -62,3 +60,20 @@ def test_each_pack_names_its_editor_parts() -> None:
     assert callable(forestfire.cli_edit)
     texts = [text for text, _ in new_board_actions()]
     assert texts == ["New &Forest Fire board…"]  # BLITZ! edits in the polygon window itself
+
+
+def test_the_game_adds_its_edit_action_and_it_drops_bombs(window, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """BLITZ!'s Edit > Drop bombs on the start comes from its editor module and still
+    drops the sticks asked for (one undo step)."""
+    from PySide6.QtWidgets import QInputDialog
+
+    edit = next(a.menu() for a in window.menuBar().actions() if a.text() == "&Edit")
+    texts = [a.text() for a in edit.actions() if a.text()]
+    assert texts.index("Drop &bombs on the start…") == texts.index("S&plit selected into cells") + 1
+    answers = iter([(4, True), (11, True)])
+    monkeypatch.setattr(QInputDialog, "getInt", lambda *a, **k: next(answers))
+    before = window.doc.scenario.start
+    next(a for a in edit.actions() if a.text() == "Drop &bombs on the start…").trigger()
+    assert window.doc.undo_stack.count() == 1
+    assert window.doc.undo_stack.text(0) == "Drop 4 stick(s) of bombs"
+    assert window.doc.scenario.start != before

@@ -1,6 +1,6 @@
 """BLITZ!'s editor parts: its panels in the polygon editor's window (Scenario, Forces,
-Issues, Test turn, Play). The BLITZ! pack's ``editor_tools`` names this module (see
-:mod:`fireground.editor.games`).
+Issues, Test turn, Play) and its Edit menu action, Drop bombs on the start (:mod:`.bombs`).
+The BLITZ! pack's ``editor_tools`` names this module (see :mod:`fireground.editor.games`).
 
 The shapes, placement and start tools, the Properties, Overlays and Background panels are
 the shared editor's: they edit the polygon map (``engine/board``) every polygon game draws.
@@ -23,6 +23,7 @@ def make_panels(window: MainWindow) -> GamePanels:
     ``window.issues``, ``window.test_turn``, ``window.play``; their docks
     ``window.scenario_dock``, ``forces_dock``, ``issues_dock``, ``turn_dock``,
     ``play_dock``)."""
+    from .bombs import drop_bombs_dialog
     from .panels.forces import ForcesPanel
     from .panels.issues import IssuesPanel
     from .panels.scenario_panel import ScenarioPanel
@@ -58,6 +59,7 @@ def make_panels(window: MainWindow) -> GamePanels:
         right=[("Scenario", window.scenario_panel), ("Forces", window.forces)],
         bottom=[("Issues", window.issues), ("Test turn", window.test_turn), ("Play", window.play)],
         docked=docked,
+        edit_actions=[("Drop &bombs on the start…", lambda: drop_bombs_dialog(window))],
         refresh=window.issues.refresh,
         shutdown=window.issues.shutdown,
     )
