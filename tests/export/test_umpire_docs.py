@@ -3,17 +3,25 @@
 from __future__ import annotations
 
 import dataclasses
+import json
+import re
 from pathlib import Path
+from typing import Any
 
 from export_scenarios import small_scenario
 from pypdf import PdfReader
 
 from fireground.engine.board.model import ForceUnit
+from fireground.engine.core.dice import ScriptedDice
+from fireground.engine.games.blitz.rules import fire
+from fireground.engine.play.simulate import new_game
 from fireground.export.games.blitz.briefing import write_briefing
 from fireground.export.games.blitz.turn_report import (
     Teller,
     _score_rows,
     event_text,
+    replay,
+    replay_of,
     write_turn_report,
 )
 
@@ -22,28 +30,61 @@ def _text(path: Path) -> str:
     return " ".join(" ".join(p.extract_text().split()) for p in PdfReader(path).pages)
 
 
-def test_modifiers_have_reasons_and_rulings_are_explained_once() -> None:
-    sc = small_scenario()  # L2 level -1 holds an oil store
-    teller = Teller(sc)
-    ev = {
-        "rule": "spread",
-        "from": {"area": "L1", "level": -1},
-        "to": {"area": "L2", "level": -1},
-        "dice": [1],
-        "modifier": -2,
-        "need": "<=2",
-        "success": True,
-        "ruling": "R-2",
-    }
-    first = event_text(ev, teller)
+def _spread_into_the_oil_store() -> tuple[Any, Any, Any]:
+    """Step 1 played with scripted dice on small_scenario: a fire 2 in L1's basement rolls
+    into L2's basement (an oil store, downwind in the strong SW wind, damp 1). The context,
+    the state before the step, and the spread event the rule logged."""
+    sc = small_scenario()
+    game = new_game(sc, dice=ScriptedDice([1] * 20))
+    ctx, state = game.ctx, game.state
+    state.fire = {("L1", -1): 2}
+    state.embers, state.damp = set(), {("L2", -1): 1}
+    ctx.reset_events()
+    ctx.step = 1
+    before = state.copy()
+    fire.step_spread(ctx, state)
+    (ev,) = [e for e in ctx.events if e.get("to") == {"area": "L2", "level": -1}]
+    return ctx, before, ev.to_json()
+
+
+def test_modifier_reasons_come_from_the_rule_and_rulings_are_explained_once() -> None:
+    ctx, before, ev = _spread_into_the_oil_store()
+    assert ev["modifier"] == -1 and ev["ruling"] == "R-2,R-4"  # +1 damp -1 wind -1 oil
+    teller = Teller(small_scenario())
+    first = event_text(ev, teller, (ctx, before))
     assert first.startswith("Fire spreads from L1 level -1 to L2 level -1")
-    assert "-1 strong wind, downwind" in first and "-1 oil store (R-4)" in first
-    assert "R-2: downwind means" in first
-    again = event_text(ev, teller)
-    assert "R-2: " not in again and "; R-2)" in again
-    # growth: a wood store and a burning neighbour are the only growth modifiers
+    assert "rolled 1 -1: target damp +1, downwind in a strong wind -1, oil store -1;" in first
+    assert "R-2: downwind means" in first and "R-4: an oil or petrol store" in first
+    again = event_text(ev, teller, (ctx, before))
+    assert "R-2: " not in again and "; R-2; R-4)" in again
+    # the parts must add up to the logged total, else the roll is given without reasons
+    wrong = {**ev, "modifier": -2}
+    assert "rolled 1 -2; " in event_text(wrong, teller, (ctx, before))
+    # growth: a wood store in S2 and a burning neighbour (S1), from the same state
+    before.fire = {("S1", 0): 1, ("S2", 0): 1}
     grow = {"rule": "growth", "at": {"area": "S2", "level": 0}, "dice": [5], "modifier": 2}
-    assert "+1 wood store, +1 a neighbour burning" in event_text(grow, teller)
+    assert "(rolled 5 +2: a neighbour burning +1, wood store +1)" in event_text(
+        grow, teller, (ctx, before)
+    )
+
+
+def test_every_modified_roll_of_a_simulated_report_gives_its_reasons() -> None:
+    sc = small_scenario()
+    rep = replay(sc, 6, 3)
+    teller = Teller(sc)
+    modified = []
+    for t, turn in enumerate(rep.log["turns"]):
+        for k, ev in enumerate(turn["events"]):
+            if ev.get("modifier") and ev.get("dice"):
+                modified.append(ev["rule"])
+                line = event_text(ev, teller, rep.where(t, k))
+                assert re.search(r"rolled [0-9+]+ [+-]\d+: [a-z]", line), line
+    assert {"spread", "growth", "extinguish"} <= set(modified)  # streams: range and crew
+    # a log given to the report is replayed too when it is the same game; not when altered
+    assert replay_of(sc, json.loads(json.dumps(rep.log))) is not None
+    other = json.loads(json.dumps(rep.log))
+    other["turns"][0]["events"] = other["turns"][0]["events"][1:]
+    assert replay_of(sc, other) is None
 
 
 def test_every_unit_line_names_its_unit_and_hoses_their_target() -> None:
@@ -73,7 +114,6 @@ def test_every_unit_line_names_its_unit_and_hoses_their_target() -> None:
         teller,
     )
     assert out.startswith("E1's hose H1 on S1 level 0 knocks the fire in S1 level 0 down")
-    assert "+1 range 1" in out
     for rule in ("heat", "fire_party", "rescue", "dig_out", "fatigue", "walk", "refill"):
         line = event_text({"rule": rule, "unit": "FP1", "at": {"area": "S1", "level": 0}}, teller)
         assert "FP1" in line, rule
