@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import re
 from pathlib import Path
 from typing import Any
 
+import pytest
 from export_scenarios import small_scenario
 from pypdf import PdfReader
 
@@ -15,7 +17,8 @@ from fireground.engine.board.model import ForceUnit
 from fireground.engine.core.dice import ScriptedDice
 from fireground.engine.games.blitz.rules import fire
 from fireground.engine.play.simulate import new_game
-from fireground.export.games.blitz.briefing import write_briefing
+from fireground.engine.scenario.io import load_scenario
+from fireground.export.games.blitz.briefing import area_span, fit_map, report_page, write_briefing
 from fireground.export.games.blitz.turn_report import (
     Teller,
     _score_rows,
@@ -24,6 +27,11 @@ from fireground.export.games.blitz.turn_report import (
     replay_of,
     write_turn_report,
 )
+from fireground.export.kit import new_canvas
+from fireground.export.layout import Box, layout
+from fireground.export.mapdraw import Marks, draw_level
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 def _text(path: Path) -> str:
@@ -146,3 +154,43 @@ def test_no_label_is_cut_short_in_the_briefing(tmp_path: Path) -> None:
     sc = load_scenario(examples / "paternoster.fg.yaml")
     text = _text(write_briefing(sc, tmp_path / "b.pdf"))
     assert "…" not in text  # "Books: cella…" was printed before
+
+
+@pytest.mark.parametrize("name", ["paternoster", "surrey_docks", "stepney"])
+def test_briefing_map_labels_stay_in_their_areas_apart_and_legible(name: str) -> None:
+    sc = load_scenario(EXAMPLES / f"{name}.fg.yaml")
+    c = new_canvas(Path(os.devnull), (595, 842), "t", "t")
+    placed: list[Any] = []
+    lay, width, _ = report_page("a4")
+    paint = fit_map(
+        sc,
+        Marks.from_start(sc),
+        lambda c, s, v, m: draw_level(
+            c, s, v, 0, m, symbol_size=layout("map_style").length("small_symbol"), placed=placed
+        ),
+    )
+    paint(c, Box("map", 0, 0, width, lay.length("map_height")))
+    ids = {a.id for a in sc.areas if 0 in sc.levels_of(a.id)}
+    texts = [t for t, *_ in placed]
+    assert len(set(texts) & ids) >= 0.95 * len(ids)  # ids are left out only below 6 pt
+    names = [t for t in texts if t not in ids]
+    if name == "stepney":  # big areas: every building is named
+        assert len(names) == len(sc.buildings)
+    for text, box, size, cell in placed:
+        assert size >= 6.0, text
+        # inside its own area: no text crosses an area border
+        assert cell[0] - 0.01 <= box[0] and box[2] <= cell[2] + 0.01, text
+        assert cell[1] - 0.01 <= box[1] and box[3] <= cell[3] + 0.01, text
+    for i, (t1, a, *_) in enumerate(placed):
+        for t2, b, *_ in placed[i + 1 :]:
+            apart = a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
+            assert apart, (t1, t2)
+
+
+def test_briefing_lists_each_buildings_areas(tmp_path: Path) -> None:
+    assert area_span(["SM1", "SM2", "SM3", "SM4"]) == "SM1–SM4"
+    assert area_span(["PUB1", "PUB2", "X"]) == "PUB1, PUB2, X"
+    text = _text(
+        write_briefing(load_scenario(EXAMPLES / "paternoster.fg.yaml"), tmp_path / "b.pdf")
+    )
+    assert "SM1–SM9" in text
