@@ -87,3 +87,13 @@ def test_bleed_sheets_have_gutters_and_a_crop_mark_on_every_trim_line(
     b = sheet.block
     in_gutter = [pts for pts in marks if all(b.x < x < b.right and b.y < y < b.top for x, y in pts)]
     assert len(in_gutter) >= len(trim_x) + len(trim_y)
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_briefing_and_turn_report_keep_5_mm_from_the_edge(tmp_path: Path, paper: str) -> None:
+    from fireground.export.games.blitz.briefing import write_briefing
+    from fireground.export.games.blitz.turn_report import write_turn_report
+
+    sc = small_scenario()
+    _clear_of_edges(write_briefing(sc, tmp_path / "b.pdf", paper=paper))
+    _clear_of_edges(write_turn_report(sc, tmp_path / "t.pdf", paper=paper, turns=3, seed=2))
