@@ -355,9 +355,16 @@ def _detail(plan: LevelPlan, paper: str) -> str:
             f"{plan.sheets} {paper.upper()} sheets, the level as one map (blank sheets left "
             f"out) · {ov:g} mm glue overlap"
         )
+    floors = sum(len(g.pieces) or 1 for g in plan.groups)
+    if any(g.pieces for g in plan.groups):
+        return (
+            f"{plan.sheets} {paper.upper()} sheets for {floors} buildings: floors that print on "
+            f"fewer sheets together share a block (cut them apart along the dotted line) · "
+            f"{ov:g} mm glue overlap"
+        )
     return (
-        f"{plan.sheets} {paper.upper()} sheets, building by building ({len(plan.groups)} "
-        f"building{'s' if len(plan.groups) > 1 else ''}) · {ov:g} mm glue overlap · each "
+        f"{plan.sheets} {paper.upper()} sheets, building by building ({floors} "
+        f"building{'s' if floors > 1 else ''}) · {ov:g} mm glue overlap · each "
         "building is laid out on its own"
     )
 
