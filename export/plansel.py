@@ -311,13 +311,11 @@ def fit_grid(
             wy1 = np.broadcast_to(wy1, (len(k_x), rows, cols))
             hit = content.any_in(wx0, wy1 - h / CM, wx0 + w / CM, wy1)
             kept = hit.reshape(len(k_x), -1).sum(axis=1)
-            for k in range(len(k_x)):
-                score = (
-                    float(kept[k]),
-                    float(cols * rows),
-                    abs(float(k_x[k]) - 0.5) + abs(float(k_y[k]) - 0.5),
-                    float(orient),
-                )
+            off = np.abs(k_x - 0.5) + np.abs(k_y - 0.5)
+            # within one orientation and size the best origin keeps fewest sheets, then is
+            # the most centred (the first such one: lexsort is stable)
+            for k in np.lexsort((off, kept))[:1]:
+                score = (float(kept[k]), float(cols * rows), float(off[k]), float(orient))
                 if best is None or score < best[0]:
                     grid = dataclasses.replace(
                         base,
@@ -379,7 +377,28 @@ class _Pack:
         )
 
 
-def _merge(a: _Pack, b: _Pack, below: bool, ext: Extent, paper: str) -> _Pack:
+_FitCache = dict[tuple[Any, ...], tuple[TileGrid, tuple[tuple[int, int], ...]]]
+
+
+def _fit_same_shape(polys: Polys, ext: Extent, paper: str, cache: _FitCache) -> tuple[
+    TileGrid, tuple[tuple[int, int], ...]
+]:  # fmt: skip
+    """:func:`fit_grid`, remembered by the content's shape: the same floors recur on every
+    level (and many buildings are alike), and a grid moves with its content."""
+    x0 = min(x for p in polys for x, _ in p)
+    y0 = min(y for p in polys for _, y in p)
+    key = (paper, tuple(tuple((round(x - x0, 6), round(y - y0, 6)) for x, y in p) for p in polys))
+    hit = cache.get(key)
+    if hit is None:
+        hit = cache[key] = fit_grid(polys, Extent(x0, y0, 1.0, 1.0), paper)
+    grid, keep = hit
+    dx, dy = (x0 - ext.minx) * CM, (y0 - ext.miny) * CM
+    assert grid.x_start is not None and grid.y_top is not None
+    moved = dataclasses.replace(grid, x_start=grid.x_start + dx, y_top=grid.y_top + dy)
+    return moved, keep
+
+
+def _merge(a: _Pack, b: _Pack, below: bool, ext: Extent, paper: str, cache: _FitCache) -> _Pack:
     """``b`` laid beside ``a``: to its right with their tops level, or below it with their
     left edges level."""
     ax0, ay0, ax1, ay1 = a.box()
@@ -390,16 +409,19 @@ def _merge(a: _Pack, b: _Pack, below: bool, ext: Extent, paper: str) -> _Pack:
         dx, dy = ax1 + PACK_GAP_CM - bx0, ay1 - by1
     floors = a.floors + [(t, ps, fx + dx, fy + dy) for t, ps, fx, fy in b.floors]
     merged = _Pack(floors, a.grid, ())
-    grid, keep = fit_grid(merged.polys(), ext, paper)
+    grid, keep = _fit_same_shape(merged.polys(), ext, paper, cache)
     return _Pack(floors, grid, keep)
 
 
-def pack_floors(packs: list[_Pack], ext: Extent, paper: str) -> list[_Pack]:
+def pack_floors(
+    packs: list[_Pack], ext: Extent, paper: str, cache: _FitCache | None = None
+) -> list[_Pack]:
     """Greedily join two groups of floors while that prints fewer sheets (the join saving
     most first), so small floors share sheets instead of each starting its own."""
     if not 2 <= len(packs) <= PACK_MAX:
         return packs
     packs = list(packs)
+    cache = {} if cache is None else cache
     tried: dict[tuple[int, int, bool], _Pack] = {}
     while True:
         best: tuple[int, int, int, _Pack] | None = None
@@ -411,7 +433,7 @@ def pack_floors(packs: list[_Pack], ext: Extent, paper: str) -> list[_Pack]:
                     key = (id(a), id(b), below)
                     m = tried.get(key)
                     if m is None:
-                        m = tried[key] = _merge(a, b, below, ext, paper)
+                        m = tried[key] = _merge(a, b, below, ext, paper, cache)
                     saved = len(a.keep) + len(b.keep) - len(m.keep)
                     if saved > 0 and (best is None or saved > best[0]):
                         best = (saved, i, j, m)
@@ -445,6 +467,7 @@ def plan_levels(
     building is cut on its own, and with ``pack`` floors that save sheets together share
     them (:func:`pack_floors`)."""
     out = []
+    cache: _FitCache = {}
     for level in chosen_levels(scenario, levels):
         ext = level_extent(scenario, level)
         present = [a for a in scenario.areas if level in scenario.levels_of(a.id)]
@@ -463,11 +486,11 @@ def plan_levels(
                 if not mine:
                     continue
                 polys = [a.polygon for a in mine]
-                grid, keep = fit_grid(polys, ext, paper)
+                grid, keep = _fit_same_shape(polys, ext, paper, cache)
                 packs.append(_Pack([(b.name or b.id, polys, 0.0, 0.0)], grid, keep))
             alone = sum(len(p.keep) for p in packs)
             if pack:
-                packs = pack_floors(packs, ext, paper)
+                packs = pack_floors(packs, ext, paper, cache)
             n = 1
             for pk in packs:
                 groups.append(_packed_group(pk, ext, level_tag(level), n))
