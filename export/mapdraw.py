@@ -23,10 +23,12 @@ from .maplabels import (
     IdTag,
     NamePlate,
     draw_id,
+    draw_name_in,
     extra_list,
     extra_texts,
     fit_text,
     label_rect,
+    name_in_area,
     name_plates,
     place_id,
     place_name,
@@ -105,11 +107,16 @@ def draw_level(
     symbol_size: float | None = None,
     defer: Deferred | None = None,
     areas: bool = True,
+    placed: list[tuple[str, Rect, float, Rect]] | None = None,
 ) -> set[str]:
     """Draw one level of the map; returns the legend keys it used. With ``defer`` the
     area ids and building names are not drawn but collected there, for the caller to
     place on each tile of a tiled plan (so no text straddles a tile edge). With
-    ``areas=False`` the area shapes are left to the caller (SVG writes them itself)."""
+    ``areas=False`` the area shapes are left to the caller (SVG writes them itself). On a
+    map smaller than the table, ids shrink to their area (or turn upright in a narrow one,
+    or are left out below 6 pt) and a building name goes inside one of its areas or not at
+    all, so no text crosses an area border; ``placed`` hears (text, box, size, the area's
+    box) of each."""
     st = style()
     s = symbol_size if symbol_size is not None else st.length("symbol")
     gap = st.length("symbol_gap") * s / st.length("symbol")
@@ -131,13 +138,16 @@ def draw_level(
     }
     extra_text = extra_texts(scenario, level)
     rects: dict[str, Rect] = {}
+    small = k < 0.99 and defer is None  # a map smaller than the table: fit text to areas
     for a in present:
         x, y = view.pt(*label_point(scenario, a.id))
         tag = IdTag(a.id, x, y + gap, id_size, poly_bbox(view, a.polygon))
-        if defer is None:
-            draw_id(c, tag)
-        else:
+        if defer is not None:
             defer.ids.append(tag)
+        elif small:
+            _small_id(c, tag, placed)
+        else:
+            draw_id(c, tag)
         room = (tag.area[2] - tag.area[0]) * 0.95
         label = None
         if a.id in labels:
@@ -179,17 +189,57 @@ def draw_level(
             c.drawCentredString(x, base - i * size * 1.1, line)
     # building names, clear of the area labels
     plates = name_plates(scenario, view, level, rects, k)
-    if defer is None:
+    if defer is not None:
+        defer.names.extend(plates)
+    elif small:  # inside one area, or left out (the briefing lists every building)
+        for plate in plates:
+            spot = name_in_area(c, plate, MIN_NAME)
+            if spot is not None:
+                draw_name_in(c, plate, *spot)
+                if placed is not None:
+                    placed.append((plate.text, *spot))
+    else:
         for plate in plates:
             place_name(c, plate, plate.bounds, min_size=MIN_NAME)
-    else:
-        defer.names.extend(plates)
     c.restoreState()
     return used
 
 
 #: The smallest text a printed map carries (points).
 MIN_TEXT = 6.0
+
+
+def _small_id(c: Canvas, tag: IdTag, placed: list[tuple[str, Rect, float, Rect]] | None) -> None:
+    """An area id on a small map: at most its size, shrunk to the area's width; upright in
+    an area too narrow for it but tall enough; left out if it would be under 6 pt."""
+    ax0, ay0, ax1, ay1 = tag.area
+    pad = 0.5
+    wide = c.stringWidth(tag.text, FONT_BOLD, tag.size)
+    size = min(tag.size, tag.size * (ax1 - ax0 - 2 * pad) / max(1e-6, wide), ay1 - ay0 - 2 * pad)
+    c.setFillColor(style().setting("id_colour"))
+    if size >= MIN_TEXT:
+        # where the label point puts it, moved down into a low area if it would stick out
+        y = min(tag.y, ay1 - pad - 0.75 * size)
+        y = max(y, ay0 + pad + 0.25 * size)
+        c.setFont(FONT_BOLD, size)
+        c.drawCentredString(tag.x, y, tag.text)
+        half = c.stringWidth(tag.text, FONT_BOLD, size) / 2
+        box = (tag.x - half, y - 0.25 * size, tag.x + half, y + 0.75 * size)
+    else:
+        size = min(tag.size, tag.size * (ay1 - ay0 - 2 * pad) / max(1e-6, wide))
+        if size < MIN_TEXT or ax1 - ax0 - 2 * pad < size:
+            return
+        cx, cy = (ax0 + ax1) / 2, (ay0 + ay1) / 2
+        c.saveState()
+        c.translate(cx + 0.35 * size, cy)
+        c.rotate(90)
+        c.setFont(FONT_BOLD, size)
+        c.drawCentredString(0, 0, tag.text)
+        c.restoreState()
+        half = c.stringWidth(tag.text, FONT_BOLD, size) / 2
+        box = (cx + 0.35 * size - 0.75 * size, cy - half, cx + 0.35 * size + 0.25 * size, cy + half)
+    if placed is not None:
+        placed.append((tag.text, box, size, tag.area))
 
 
 def _wrap_name(c: Canvas, text: str, size: float, room: float) -> tuple[list[str], float]:

@@ -83,6 +83,8 @@ class NamePlate:
     bounds: Rect
     max_size: float
     obstacles: tuple[Rect, ...]
+    #: the boxes of the building's areas (a small map writes the name inside one of them)
+    cells: tuple[Rect, ...] = ()
 
 
 def name_plates(
@@ -108,12 +110,18 @@ def name_plates(
             max(max(p[0] for p in a.polygon) for a in areas),
             max(max(p[1] for p in a.polygon) for a in areas),
         )
+        cells = []
+        for a in areas:
+            cx0, cy0 = view.pt(min(p[0] for p in a.polygon), min(p[1] for p in a.polygon))
+            cx1, cy1 = view.pt(max(p[0] for p in a.polygon), max(p[1] for p in a.polygon))
+            cells.append((cx0, cy0, cx1, cy1))
         out.append(
             NamePlate(
                 b.name or b.id,
                 (x0, y0, x1, y1),
                 name_size,
                 tuple(rects[a.id] for a in areas),
+                tuple(cells),
             )
         )
     return out
@@ -218,3 +226,38 @@ def place_name(
     c.setFont(FONT_BOLD, size)
     c.drawCentredString(cx, y - size * 1.05, plate.text)
     return True
+
+
+def name_in_area(c: Canvas, plate: NamePlate, min_size: float) -> tuple[Rect, float, Rect] | None:
+    """Where a building name goes on a small map: inside one of its areas, crossing no
+    area border and clear of that area's labels and symbols, as large as it can be up to
+    its size; (text box, size, the area's box), or None when no area has room."""
+    width = c.stringWidth(plate.text, FONT_BOLD, plate.max_size)
+    pad = 1.0
+    best: tuple[Rect, float, Rect] | None = None
+    for x0, y0, x1, y1 in plate.cells:
+        size = min(plate.max_size, plate.max_size * ((x1 - x0) - 2 * pad) / max(1e-6, width))
+        if size < min_size or (best is not None and size <= best[1]):
+            continue
+        half = c.stringWidth(plate.text, FONT_BOLD, size) / 2
+        cx = (x0 + x1) / 2
+        inside = [o for o in plate.obstacles if o[0] < x1 and o[2] > x0 and o[1] < y1 and o[3] > y0]
+        tops = sorted({y1 - pad, *(o[1] - 0.5 for o in inside if o[1] < y1)}, reverse=True)
+        for top in tops:
+            box = (cx - half, top - 1.05 * size, cx + half, top)
+            if box[1] < y0 + pad:
+                continue
+            if any(
+                o[0] < box[2] and o[2] > box[0] and o[1] < box[3] and o[3] > box[1] for o in inside
+            ):
+                continue
+            best = (box, size, (x0, y0, x1, y1))
+            break
+    return best
+
+
+def draw_name_in(c: Canvas, plate: NamePlate, box: Rect, size: float, _cell: Rect) -> None:
+    """A name placed by :func:`name_in_area` (baseline 0.8 of its size below the top)."""
+    c.setFillColor(style().setting("name_colour"))
+    c.setFont(FONT_BOLD, size)
+    c.drawCentredString((box[0] + box[2]) / 2, box[3] - 0.8 * size, plate.text)

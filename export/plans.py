@@ -10,11 +10,13 @@ scale.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
 
 import numpy as np
+from reportlab.pdfgen.canvas import Canvas
 
 from fireground.engine.board.model import Scenario
 
@@ -33,6 +35,8 @@ from .mapdraw import (
 )
 from .plansel import (
     LevelPlan,
+    Piece,
+    Rect,
     SheetGroup,
     describe,
     plan_levels,
@@ -40,7 +44,14 @@ from .plansel import (
     terrain_only,
 )
 from .plansheet import KIND_SWATCHES, Extent, kind_swatches, level_extent, sheet_layout, sheet_page
-from .plantiles import TileGrid, assembly_page, plan_tiles, tile_options, tile_pages
+from .plantiles import (
+    Cell,
+    TileGrid,
+    assembly_page,
+    plan_tiles,
+    tile_options,
+    tile_pages,
+)
 
 __all__ = [
     "KIND_SWATCHES",
@@ -153,10 +164,15 @@ def write_plans(
                     group.bounds,
                 )
                 for g, group in enumerate(plan.groups)
+                if not group.pieces
                 for col in range(group.grid.cols)
                 for row in range(group.grid.rows)
                 if (col, row) in group.keep or not group.prefix
             ]
+            for g, group in enumerate(plan.groups):
+                cells += _packed_cells(
+                    group, lambda col, row, g=g, lv=level: numbers.get((lv, g, col, row))
+                )
             assembly_page(c, cells, form, paper, ext, level, name, _detail(plan, paper))
         # each sheet's page label, and a bookmark at the level's (or a building's) first
         marks_due = []
@@ -171,25 +187,113 @@ def write_plans(
                     marks_due.append((group.label(col, row), None, 0))
         due = iter(marks_due)
         pick = _Picker(text)
-        for group in plan.groups:
+        for g, group in enumerate(plan.groups):
+            if group.pieces:
+                group_form = f"{form}_pack{g}"
+                _packed_form(c, form, group_form, group)
+                group_text = _packed_text(text, group)
+            else:
+                group_form = form
+                group_text = pick.within(group.grid) if len(plan.groups) > 1 else text
             tile_pages(
                 c,
                 scenario,
                 group.grid,
-                form,
+                group_form,
                 level,
                 name,
                 used,
                 swatches,
                 symbol,
                 group.keep,
-                pick.within(group.grid) if len(plan.groups) > 1 else text,
+                group_text,
                 label=group.label,
                 tile_of=partial(_tile_of, group, level),
                 on_page=lambda _col, _row, due=due: mark_page(*next(due)),
             )
     c.save()
     return path
+
+
+def _shift(r: Rect, dx: float, dy: float) -> Rect:
+    return (r[0] + dx, r[1] + dy, r[2] + dx, r[3] + dy)
+
+
+def _inner(piece: Piece) -> Rect:
+    """A packed floor's content: its box without the margin."""
+    x0, y0, x1, y1 = piece.box
+    return (x0 + CM, y0 + CM, x1 - CM, y1 - CM)
+
+
+def _packed_form(c: Canvas, form: str, name: str, group: SheetGroup) -> None:
+    """The floors of a packed group drawn where the group places them, each cut from the
+    level's form, with a dotted line round each to cut them apart along once glued."""
+    boxes = [p.placed for p in group.pieces]
+    x0, y0 = min(b[0] for b in boxes), min(b[1] for b in boxes)
+    x1, y1 = max(b[2] for b in boxes), max(b[3] for b in boxes)
+    c.beginForm(name, x0, y0, x1, y1)
+    for piece in group.pieces:
+        px0, py0, px1, py1 = piece.placed
+        c.saveState()
+        clip = c.beginPath()
+        clip.rect(px0, py0, px1 - px0, py1 - py0)
+        c.clipPath(clip, stroke=0, fill=0)
+        c.translate(piece.dx, piece.dy)
+        c.doForm(form)
+        c.restoreState()
+        c.saveState()
+        c.setStrokeColor("#6e6e6e")
+        c.setLineWidth(0.5)
+        c.setDash(1, 2)
+        c.rect(px0, py0, px1 - px0, py1 - py0, stroke=1, fill=0)
+        c.restoreState()
+    c.endForm()
+
+
+def _packed_text(text: Deferred, group: SheetGroup) -> Deferred:
+    """The level's ids and building names that belong to the packed floors, moved to where
+    the group places them."""
+    out = Deferred()
+    for piece in group.pieces:
+        bx0, by0, bx1, by1 = _inner(piece)
+        dx, dy = piece.dx, piece.dy
+
+        def inside(r: Rect, bx0: float = bx0, by0: float = by0, bx1: float = bx1,
+                   by1: float = by1) -> bool:  # fmt: skip
+            cx, cy = (r[0] + r[2]) / 2, (r[1] + r[3]) / 2
+            return bx0 <= cx <= bx1 and by0 <= cy <= by1
+
+        for t in text.ids:
+            if inside(t.area):
+                out.ids.append(
+                    dataclasses.replace(t, x=t.x + dx, y=t.y + dy, area=_shift(t.area, dx, dy))
+                )
+        for plate in text.names:
+            if inside(plate.bounds):
+                out.names.append(
+                    dataclasses.replace(
+                        plate,
+                        bounds=_shift(plate.bounds, dx, dy),
+                        obstacles=tuple(_shift(o, dx, dy) for o in plate.obstacles),
+                    )
+                )
+    return out
+
+
+def _packed_cells(group: SheetGroup, page: Callable[[int, int], int | None]) -> list[Cell]:
+    """The assembly guide's cells of a packed group: each sheet where it shows a floor,
+    drawn over that floor's true place on the level."""
+    out: list[Cell] = []
+    for piece in group.pieces:
+        fx0, fy0, fx1, fy1 = _shift(_inner(piece), piece.dx, piece.dy)
+        for col, row in group.keep:
+            tx0, ty0, tx1, ty1 = group.grid.tile(col, row)
+            ix0, iy0, ix1, iy1 = max(tx0, fx0), max(ty0, fy0), min(tx1, fx1), min(ty1, fy1)
+            if ix1 - ix0 < 1 or iy1 - iy0 < 1:
+                continue
+            rect = _shift((ix0, iy0, ix1, iy1), -piece.dx, -piece.dy)
+            out.append((rect, group.label(col, row), page(col, row), rect))
+    return out
 
 
 class _Picker:
@@ -220,6 +324,14 @@ def _tile_of(group: SheetGroup, level: int, col: int, row: int) -> str:
         return f"of {group.grid.cols}×{group.grid.rows} · {level_name(level)}"
     k = group.keep.index((col, row)) + 1
     short = group.title.split(",")[0].split(" (")[0]
+    if group.pieces:  # packed floors: the ones this sheet shows
+        tx0, ty0, tx1, ty1 = group.grid.tile(col, row)
+        shown = []
+        for piece in group.pieces:
+            fx0, fy0, fx1, fy1 = _shift(_inner(piece), piece.dx, piece.dy)
+            if min(tx1, fx1) > max(tx0, fx0) and min(ty1, fy1) > max(ty0, fy0):
+                shown.append(piece.title.split(",")[0].split(" (")[0])
+        short = ", ".join(shown) if len(", ".join(shown)) <= 28 else f"{len(shown)} buildings"
     return (
         f"{short} · sheet {k} of {len(group.keep)}" if short else f"sheet {k} of {len(group.keep)}"
     )
@@ -243,9 +355,16 @@ def _detail(plan: LevelPlan, paper: str) -> str:
             f"{plan.sheets} {paper.upper()} sheets, the level as one map (blank sheets left "
             f"out) · {ov:g} mm glue overlap"
         )
+    floors = sum(len(g.pieces) or 1 for g in plan.groups)
+    if any(g.pieces for g in plan.groups):
+        return (
+            f"{plan.sheets} {paper.upper()} sheets for {floors} buildings: floors that print on "
+            f"fewer sheets together share a block (cut them apart along the dotted line) · "
+            f"{ov:g} mm glue overlap"
+        )
     return (
-        f"{plan.sheets} {paper.upper()} sheets, building by building ({len(plan.groups)} "
-        f"building{'s' if len(plan.groups) > 1 else ''}) · {ov:g} mm glue overlap · each "
+        f"{plan.sheets} {paper.upper()} sheets, building by building ({floors} "
+        f"building{'s' if floors > 1 else ''}) · {ov:g} mm glue overlap · each "
         "building is laid out on its own"
     )
 

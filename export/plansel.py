@@ -33,17 +33,40 @@ CELL_CM = 0.5
 ORIGIN_STEPS = 7
 
 
+Rect = tuple[float, float, float, float]
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One building's floor placed in a packed sheet group: ``box`` is its part of the
+    level form (points: the building's box and a margin), drawn at ``box`` + (dx, dy) in
+    the group's coordinates."""
+
+    title: str
+    box: Rect
+    dx: float
+    dy: float
+
+    @property
+    def placed(self) -> Rect:
+        x0, y0, x1, y1 = self.box
+        return (x0 + self.dx, y0 + self.dy, x1 + self.dx, y1 + self.dy)
+
+
 @dataclass(frozen=True)
 class SheetGroup:
     """One grid of sheets: a whole level, or one building on a level above or below the
-    ground (unless the level takes fewer sheets as one map)."""
+    ground (unless the level takes fewer sheets as one map), or several buildings' floors
+    of one level packed side by side when that saves sheets (``pieces``)."""
 
-    title: str  # "" for a whole level, else the building's name
+    title: str  # "" for a whole level, else the building's name (names, when packed)
     grid: TileGrid
     keep: tuple[tuple[int, int], ...]  # (col, row) of the printed sheets, in print order
     prefix: str  # "" on the ground level: labels are "B2"; else "L3." and a running number
     first: int  # running number of this group's first sheet on its level
-    bounds: tuple[float, float, float, float]  # the content's box, in level-form points
+    bounds: Rect  # the content's box, in the group's coordinates
+    #: the floors packed in this group (empty: the group's coordinates are the level form's)
+    pieces: tuple[Piece, ...] = ()
 
     def label(self, col: int, row: int) -> str:
         if not self.prefix:
@@ -288,13 +311,11 @@ def fit_grid(
             wy1 = np.broadcast_to(wy1, (len(k_x), rows, cols))
             hit = content.any_in(wx0, wy1 - h / CM, wx0 + w / CM, wy1)
             kept = hit.reshape(len(k_x), -1).sum(axis=1)
-            for k in range(len(k_x)):
-                score = (
-                    float(kept[k]),
-                    float(cols * rows),
-                    abs(float(k_x[k]) - 0.5) + abs(float(k_y[k]) - 0.5),
-                    float(orient),
-                )
+            off = np.abs(k_x - 0.5) + np.abs(k_y - 0.5)
+            # within one orientation and size the best origin keeps fewest sheets, then is
+            # the most centred (the first such one: lexsort is stable)
+            for k in np.lexsort((off, kept))[:1]:
+                score = (float(kept[k]), float(cols * rows), float(off[k]), float(orient))
                 if best is None or score < best[0]:
                     grid = dataclasses.replace(
                         base,
@@ -326,11 +347,127 @@ def chosen_levels(scenario: Scenario, levels: Sequence[int] | None) -> list[int]
     return [lv for lv in have if lv in set(levels)]
 
 
+#: Floors packed together sit this far apart (cm): each keeps a 1 cm margin.
+PACK_GAP_CM = 2.0
+#: Levels with more buildings than this are not packed (the search is quadratic).
+PACK_MAX = 40
+
+Polys = list[Sequence[tuple[float, float]]]
+
+
+@dataclass
+class _Pack:
+    """Buildings' floors of one level laid out together: (title, polygons in table cm,
+    shift in cm) each, with the grid that prints them."""
+
+    floors: list[tuple[str, Polys, float, float]]
+    grid: TileGrid
+    keep: tuple[tuple[int, int], ...]
+
+    def polys(self) -> Polys:
+        return [[(x + dx, y + dy) for x, y in p] for _, ps, dx, dy in self.floors for p in ps]
+
+    def box(self) -> Rect:
+        pts = [pt for p in self.polys() for pt in p]
+        return (
+            min(x for x, _ in pts),
+            min(y for _, y in pts),
+            max(x for x, _ in pts),
+            max(y for _, y in pts),
+        )
+
+
+_FitCache = dict[tuple[Any, ...], tuple[TileGrid, tuple[tuple[int, int], ...]]]
+
+
+def _fit_same_shape(polys: Polys, ext: Extent, paper: str, cache: _FitCache) -> tuple[
+    TileGrid, tuple[tuple[int, int], ...]
+]:  # fmt: skip
+    """:func:`fit_grid`, remembered by the content's shape: the same floors recur on every
+    level (and many buildings are alike), and a grid moves with its content."""
+    x0 = min(x for p in polys for x, _ in p)
+    y0 = min(y for p in polys for _, y in p)
+    key = (paper, tuple(tuple((round(x - x0, 6), round(y - y0, 6)) for x, y in p) for p in polys))
+    hit = cache.get(key)
+    if hit is None:
+        hit = cache[key] = fit_grid(polys, Extent(x0, y0, 1.0, 1.0), paper)
+    grid, keep = hit
+    dx, dy = (x0 - ext.minx) * CM, (y0 - ext.miny) * CM
+    assert grid.x_start is not None and grid.y_top is not None
+    moved = dataclasses.replace(grid, x_start=grid.x_start + dx, y_top=grid.y_top + dy)
+    return moved, keep
+
+
+def _merge(a: _Pack, b: _Pack, below: bool, ext: Extent, paper: str, cache: _FitCache) -> _Pack:
+    """``b`` laid beside ``a``: to its right with their tops level, or below it with their
+    left edges level."""
+    ax0, ay0, ax1, ay1 = a.box()
+    bx0, _, _, by1 = b.box()
+    if below:
+        dx, dy = ax0 - bx0, ay0 - PACK_GAP_CM - by1
+    else:
+        dx, dy = ax1 + PACK_GAP_CM - bx0, ay1 - by1
+    floors = a.floors + [(t, ps, fx + dx, fy + dy) for t, ps, fx, fy in b.floors]
+    merged = _Pack(floors, a.grid, ())
+    grid, keep = _fit_same_shape(merged.polys(), ext, paper, cache)
+    return _Pack(floors, grid, keep)
+
+
+def pack_floors(
+    packs: list[_Pack], ext: Extent, paper: str, cache: _FitCache | None = None
+) -> list[_Pack]:
+    """Greedily join two groups of floors while that prints fewer sheets (the join saving
+    most first), so small floors share sheets instead of each starting its own."""
+    if not 2 <= len(packs) <= PACK_MAX:
+        return packs
+    packs = list(packs)
+    cache = {} if cache is None else cache
+    tried: dict[tuple[int, int, bool], _Pack] = {}
+    while True:
+        best: tuple[int, int, int, _Pack] | None = None
+        for i, a in enumerate(packs):
+            for j, b in enumerate(packs):
+                if i == j:
+                    continue
+                for below in (False, True):
+                    key = (id(a), id(b), below)
+                    m = tried.get(key)
+                    if m is None:
+                        m = tried[key] = _merge(a, b, below, ext, paper, cache)
+                    saved = len(a.keep) + len(b.keep) - len(m.keep)
+                    if saved > 0 and (best is None or saved > best[0]):
+                        best = (saved, i, j, m)
+        if best is None:
+            return packs
+        _, i, j, m = best
+        packs = [p for k, p in enumerate(packs) if k not in (i, j)]
+        packs.insert(min(i, j), m)
+
+
+def _packed_group(pk: _Pack, ext: Extent, prefix: str, first: int) -> SheetGroup:
+    margin = 1.0 * CM
+    pieces = []
+    for title, polys, dx, dy in pk.floors:
+        x0, y0, x1, y1 = _form_box(polys, ext)
+        box = (x0 - margin, y0 - margin, x1 + margin, y1 + margin)
+        pieces.append(Piece(title, box, dx * CM, dy * CM))
+    if len(pieces) == 1:
+        t, polys, _, _ = pk.floors[0]
+        return SheetGroup(t, pk.grid, pk.keep, prefix, first, _form_box(polys, ext))
+    title = " · ".join(p.title for p in pieces)
+    return SheetGroup(
+        title, pk.grid, pk.keep, prefix, first, _form_box(pk.polys(), ext), tuple(pieces)
+    )
+
+
 def plan_levels(
-    scenario: Scenario, paper: str, levels: Sequence[int] | None = None
+    scenario: Scenario, paper: str, levels: Sequence[int] | None = None, pack: bool = True
 ) -> list[LevelPlan]:
-    """The sheets of every chosen level, in print order."""
+    """The sheets of every chosen level, in print order. Above and below the ground each
+    building is cut on its own, and with ``pack`` floors that save sheets together share
+    them (:func:`pack_floors`)."""
     out = []
+    cache: _FitCache = {}
     for level in chosen_levels(scenario, levels):
         ext = level_extent(scenario, level)
         present = [a for a in scenario.areas if level in scenario.levels_of(a.id)]
@@ -340,26 +477,29 @@ def plan_levels(
             grid, keep = fit_grid(polys, ext, paper)
             groups.append(SheetGroup("", grid, keep, "", 1, _form_box(polys, ext)))
         else:
-            n = 1
             by_building: dict[str, list[Any]] = {}
             for a in present:
                 by_building.setdefault(str(a.building), []).append(a)
+            packs = []
             for b in scenario.buildings:
                 mine = by_building.get(b.id, [])
                 if not mine:
                     continue
                 polys = [a.polygon for a in mine]
-                grid, keep = fit_grid(polys, ext, paper)
-                groups.append(
-                    SheetGroup(
-                        b.name or b.id, grid, keep, level_tag(level), n, _form_box(polys, ext)
-                    )
-                )
-                n += len(keep)
-            # a small block whose buildings share sheets better as one map: one grid
+                grid, keep = _fit_same_shape(polys, ext, paper, cache)
+                packs.append(_Pack([(b.name or b.id, polys, 0.0, 0.0)], grid, keep))
+            alone = sum(len(p.keep) for p in packs)
+            if pack:
+                packs = pack_floors(packs, ext, paper, cache)
+            n = 1
+            for pk in packs:
+                groups.append(_packed_group(pk, ext, level_tag(level), n))
+                n += len(pk.keep)
+            # a small block whose buildings share sheets better as one map: one grid (it
+            # wins a tie with packed floors: it needs no cutting apart)
             polys = [a.polygon for a in present]
             grid, keep = fit_grid(polys, ext, paper)
-            if len(keep) < n - 1:
+            if len(keep) < alone and len(keep) <= n - 1:
                 whole = SheetGroup("", grid, keep, level_tag(level), 1, _form_box(polys, ext))
                 groups = [whole]
         out.append(LevelPlan(level, ext, tuple(groups)))

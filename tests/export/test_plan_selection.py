@@ -58,7 +58,7 @@ def test_pages_are_reported_before_writing(paternoster, tmp_path: Path) -> None:
 
 
 def test_upper_floors_are_cut_building_by_building(paternoster) -> None:
-    (plan,) = plan_levels(paternoster, "a4", [3])
+    (plan,) = plan_levels(paternoster, "a4", [3], pack=False)
     assert {g.title for g in plan.groups} == {
         b.name for b in paternoster.buildings if 3 in b.level_range
     }
@@ -69,6 +69,66 @@ def test_upper_floors_are_cut_building_by_building(paternoster) -> None:
     # sheets are named L3.1, L3.2, ... through the level
     labels = [g.label(c, r) for g in plan.groups for c, r in g.keep]
     assert labels == [f"L3.{i}" for i in range(1, len(labels) + 1)]
+
+
+def test_small_floors_share_sheets_and_every_floor_prints_whole(paternoster) -> None:
+    alone = plan_levels(paternoster, "a4", pack=False)
+    packed = plan_levels(paternoster, "a4")
+    upper_alone = sum(p.sheets for p in alone if p.level != 0)
+    upper_packed = sum(p.sheets for p in packed if p.level != 0)
+    # measured: 151 sheets building by building, 124 packed (2026-11-25)
+    assert upper_packed <= upper_alone * 0.85
+    for before, plan in zip(alone, packed, strict=True):
+        assert plan.sheets <= before.sheets
+        if plan.level == 0:
+            continue
+        floors = [p.title for g in plan.groups for p in g.pieces] + [
+            g.title for g in plan.groups if not g.pieces
+        ]
+        # every building's floor on the level is printed once
+        want = sorted(g.title for g in before.groups) if before.groups[0].title else None
+        if want is not None and plan.groups[0].title:
+            assert sorted(floors) == want
+        for g in plan.groups:
+            if not g.pieces:
+                continue
+            windows = shapely.union_all([shapely.box(*g.grid.tile(c, r)) for c, r in g.keep])
+            placed = [shapely.box(*p.placed) for p in g.pieces]
+            for i, a in enumerate(placed):
+                # every area of the floor is on the printed sheets where the group puts it
+                piece = g.pieces[i]
+                (bid,) = [b.id for b in paternoster.buildings if b.name == piece.title]
+                for area in paternoster.areas:
+                    if area.building != bid or plan.level not in paternoster.levels_of(area.id):
+                        continue
+                    pts = [
+                        ((x - plan.ext.minx) * CM + piece.dx, (y - plan.ext.miny) * CM + piece.dy)
+                        for x, y in area.polygon
+                    ]
+                    assert windows.buffer(0.01).contains(shapely.Polygon(pts)), area.id
+                    assert a.contains(shapely.Polygon(pts)), area.id
+                # ... and no two floors overlap
+                for b in placed[i + 1 :]:
+                    assert a.intersection(b).area < 1.0  # at most touching (pt²)
+
+
+def test_packed_sheets_show_their_floors_ids_and_names(paternoster, tmp_path: Path) -> None:
+    (plan,) = plan_levels(paternoster, "a4", [2])
+    assert any(g.pieces for g in plan.groups)
+    path = write_plans(paternoster, tmp_path / "p.pdf", levels=[2])
+    r = PdfReader(path)
+    tiles = " ".join(p.extract_text() for p in r.pages[2:])  # after overview and guide
+    ids = [a.id for a in paternoster.areas if 2 in paternoster.levels_of(a.id)]
+    missing = [i for i in ids if not re.search(rf"\b{re.escape(i)}\b", tiles)]
+    assert not missing
+    for g in plan.groups:
+        for piece in g.pieces:
+            assert piece.title.split(",")[0] in tiles.replace("\n", " ")
+    # the guide labels each sheet over the floors it shows
+    guide = r.pages[1].extract_text()
+    for g in plan.groups:
+        for c, row in g.keep:
+            assert g.label(c, row) in guide
 
 
 def test_bookmarks_and_page_labels_match_the_assembly_guide(paternoster, tmp_path) -> None:

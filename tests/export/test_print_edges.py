@@ -87,3 +87,49 @@ def test_bleed_sheets_have_gutters_and_a_crop_mark_on_every_trim_line(
     b = sheet.block
     in_gutter = [pts for pts in marks if all(b.x < x < b.right and b.y < y < b.top for x, y in pts)]
     assert len(in_gutter) >= len(trim_x) + len(trim_y)
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_briefing_and_turn_report_keep_5_mm_from_the_edge(tmp_path: Path, paper: str) -> None:
+    from fireground.export.games.blitz.briefing import write_briefing
+    from fireground.export.games.blitz.turn_report import write_turn_report
+
+    sc = small_scenario()
+    _clear_of_edges(write_briefing(sc, tmp_path / "b.pdf", paper=paper))
+    _clear_of_edges(write_turn_report(sc, tmp_path / "t.pdf", paper=paper, turns=3, seed=2))
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_plan_pages_keep_5_mm_from_the_edge(tmp_path: Path, paper: str) -> None:
+    """Everything a plan page draws unclipped (frames, the clip windows themselves, bands,
+    guides) stays 5 mm from the edge; maps and marks are drawn clipped to those windows."""
+    from pdfread import apply, walk
+
+    from fireground.export.plans import write_plans
+
+    path = write_plans(small_scenario(), tmp_path / "p.pdf", paper)
+    r = PdfReader(path)
+    seen = 0
+    for n, page in enumerate(r.pages):
+        w, h = float(page.mediabox.width), float(page.mediabox.height)
+        clipped, stack = False, []
+        for op, args, ctm, inside in walk(r, page):
+            if op == "q":
+                stack.append(clipped)
+            elif op == "Q":
+                clipped = stack.pop()
+            elif op in ("W", "W*"):
+                clipped = True  # (the clip path itself was checked as it was drawn)
+            if clipped or any("plan_level" in f and "band" not in f for f in inside):
+                continue  # the map and the tile's marks, drawn clipped to their window
+            if op not in ("m", "l", "re"):
+                continue
+            vals = [float(v) for v in args]
+            pts = [apply(ctm, vals[0], vals[1])]
+            if op == "re":
+                pts.append(apply(ctm, vals[0] + vals[2], vals[1] + vals[3]))
+            for x, y in pts:
+                seen += 1
+                assert EDGE - 0.01 <= x <= w - EDGE + 0.01, (n, op, x, y)
+                assert EDGE - 0.01 <= y <= h - EDGE + 0.01, (n, op, x, y)
+    assert seen > 100

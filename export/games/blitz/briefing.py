@@ -3,6 +3,7 @@ start map."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -40,6 +41,26 @@ def fit_map(
         c.rect(box.x, box.y, box.width, box.height, stroke=1, fill=0)
 
     return paint
+
+
+def area_span(ids: list[str]) -> str:
+    """A building's areas in short: ``SM1–SM9`` for a run of one prefix, else listed."""
+    runs: dict[str, list[int]] = {}
+    other: list[str] = []
+    for i in ids:
+        m = re.fullmatch(r"(\D+)(\d+)", i)
+        if m:
+            runs.setdefault(m.group(1), []).append(int(m.group(2)))
+        else:
+            other.append(i)
+    parts = []
+    for prefix, nums in runs.items():
+        nums.sort()
+        if len(nums) > 2 and nums == list(range(nums[0], nums[-1] + 1)):
+            parts.append(f"{prefix}{nums[0]}–{prefix}{nums[-1]}")
+        else:
+            parts += [f"{prefix}{n}" for n in nums]
+    return ", ".join(parts + other)
 
 
 def objective_text(o: Objective, scenario: Scenario) -> str:
@@ -114,6 +135,13 @@ def story(scenario: Scenario, width: float, base: float, map_h: float) -> list[F
     out.append(flow.table(facts, st["cell"], [width * 0.22, width * 0.78], header=False))
     out.append(flow.para("Start map", st["h1"]))
     out.append(
+        flow.para(
+            "The ground level at the start. A building's name is written inside one of its "
+            "areas where it fits; the Buildings table below gives every building's areas.",
+            st["small"],
+        )
+    )
+    out.append(
         flow.MapFlowable(
             width,
             map_h,
@@ -143,11 +171,18 @@ def story(scenario: Scenario, width: float, base: float, map_h: float) -> list[F
     out += [flow.para("• " + line, st["body"]) for line in start_lines(scenario)]
     if scenario.buildings:
         out.append(flow.para("Buildings", st["h1"]))
-        rows = [["id", "name", "levels"]] + [
-            [b.id, b.name or b.id, f"{b.levels}" + (" + basement" if b.basement else "")]
+        rows = [["id", "name", "areas", "levels"]] + [
+            [
+                b.id,
+                b.name or b.id,
+                area_span([a.id for a in scenario.areas if a.building == b.id]),
+                f"{b.levels}" + (" + basement" if b.basement else ""),
+            ]
             for b in scenario.buildings
         ]
-        out.append(flow.table(rows, st["cell"], [width * 0.2, width * 0.6, width * 0.2]))
+        out.append(
+            flow.table(rows, st["cell"], [width * 0.16, width * 0.46, width * 0.24, width * 0.14])
+        )
     out.append(flow.para("Forces and arrivals", st["h1"]))
     units = unit_catalogue(scenario)
     rows = [["id", "unit", "where and when"]]

@@ -7,7 +7,9 @@ by ``fireground simulate --log`` can be printed the same way.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +18,10 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import KeepTogether
 from reportlab.platypus.flowables import Flowable
 
-from fireground.engine.board.model import Scenario
+from fireground.engine.board.model import Location, Scenario
+from fireground.engine.core.turn import Step, TurnContext
+from fireground.engine.games.blitz.rules import modifiers
+from fireground.engine.games.blitz.state import GameState
 
 from ... import flow
 from ...layout import layout
@@ -78,13 +83,11 @@ class Teller:
     explained (each is explained once, where it first applies)."""
 
     def __init__(self, scenario: Scenario) -> None:
-        from .reference import Rules
-
         self.scenario = scenario
-        self.rules = Rules(scenario)
         self.hoses: dict[str, Mapping[str, Any]] = {}
         self.explained: set[str] = set()
         self.rulings: Mapping[str, str] = layout("reference_text").setting("rulings") or {}
+        self.words: Mapping[str, str] = layout("reference_text").setting("modifier_reasons") or {}
 
     def turn(self, state: Mapping[str, Any]) -> None:
         for h in state.get("hoses", []) or []:
@@ -106,48 +109,52 @@ class Teller:
         self.explained.add(rid)
         return f"{rid}: {self.rulings[rid]}"
 
-    def store_at(self, d: Any) -> str:
-        if not isinstance(d, Mapping):
-            return ""
-        for f in self.scenario.features:
-            if (
-                f.type.value == "store"
-                and f.area == d.get("area")
-                and (f.level or 0) == int(d.get("level", 0))
-            ):
-                return str(f.material.value if f.material else "")
-        return ""
-
-    def reasons(self, ev: Mapping[str, Any], mod: int) -> list[str]:
-        """The modifier taken apart into its reasons, as far as the event and the map tell."""
-        rule = str(ev.get("rule"))
-        rulings = _rulings(ev)
-        parts: list[tuple[int, str]] = []
-        rest_label = ""
-        get = self.rules.get
-        if rule in ("spread", "jump"):
-            if "R-2" in rulings:
-                parts.append((int(get("spread.strong_downwind") or 0), "strong wind, downwind"))
-            store = self.store_at(ev.get("to"))
-            if store in ("oil", "petrol"):
-                parts.append((int(get(f"spread.{store}_store") or 0), f"{store} store (R-4)"))
-            rest = mod - sum(v for v, _ in parts)
-            rest_label = "damp or a hose team in the target" if rest > 0 else "target in embers"
-        elif rule == "growth":
-            if self.store_at(ev.get("at")) == "wood":
-                parts.append((int(get("growth.wood_store") or 0), "wood store"))
-            rest_label = "a neighbour burning"
-        elif rule == "extinguish" and ev.get("range") is not None:
-            parts.append(
-                (int(get(f"firefighting.range.{ev['range']}") or 0), f"range {ev['range']}")
-            )
-            rest_label = "the crew (tired, exhausted, extra crews or no one at the branch)"
-        rest = mod - sum(v for v, _ in parts)
-        if rest and rest_label:
-            parts.append((rest, rest_label))
-        elif rest:
+    def reasons(self, ev: Mapping[str, Any], where: tuple[Any, Any] | None) -> list[str]:
+        """The roll's modifier as its reasons ("oil store -1"; one alone without its value), from the rule's own parts
+        function called on the state the report replayed (``where``: the context and the
+        state before the event's step); none when the parts do not add up to the logged
+        modifier (a log the replay did not reproduce)."""
+        if where is None:
             return []
-        return [f"{v:+d} {why}" for v, why in parts if v]
+        parts = modifier_parts(ev, *where)
+        if parts is None or modifiers.total(parts) != int(ev.get("modifier", 0) or 0):
+            return []
+        said = [(p.value, self.words.get(p.key, p.key)) for p in parts if p.value]
+        if len(said) == 1:
+            return [said[0][1]]  # "+1: a neighbour burning"
+        return [f"{why} {v:+d}" for v, why in said]
+
+
+def _location(d: Any) -> Location | None:
+    if not isinstance(d, Mapping) or "area" not in d:
+        return None
+    return (str(d["area"]), int(d.get("level", 0)))
+
+
+def modifier_parts(
+    ev: Mapping[str, Any], ctx: TurnContext, state: GameState
+) -> list[modifiers.Part] | None:
+    """The parts of a logged roll's modifier, by the rule's own function on ``state`` (the
+    state at the start of the roll's step); None for a roll no parts function covers."""
+    rule = str(ev.get("rule"))
+    if rule in ("spread", "climb", "jump"):
+        src, dst = _location(ev.get("from")), _location(ev.get("to"))
+        if src is None or dst is None:
+            return None
+        fighting = modifiers.fighting_locations(state)
+        return modifiers.spread_parts(ctx, state, src, dst, fighting)
+    if rule == "growth":
+        loc = _location(ev.get("at"))
+        return None if loc is None else modifiers.growth_parts(ctx, loc, set(state.fire))
+    if rule == "extinguish":
+        h = state.hoses.get(str(ev.get("hose")))
+        if h is None or ev.get("range") is None:
+            return None
+        return modifiers.stream_parts(ctx, state, h, int(ev["range"]))
+    if rule == "casualty_status":
+        loc = _location(ev.get("at"))
+        return None if loc is None else modifiers.casualty_parts(ctx, state, loc)
+    return None
 
 
 def _rulings(ev: Mapping[str, Any]) -> list[str]:
@@ -159,9 +166,12 @@ def _rulings(ev: Mapping[str, Any]) -> list[str]:
     return [p.strip() for p in str(r).split(",") if p.strip()]
 
 
-def event_text(ev: Mapping[str, Any], teller: Teller | None = None) -> str:
+def event_text(
+    ev: Mapping[str, Any], teller: Teller | None = None, seen: tuple[Any, Any] | None = None
+) -> str:
     """One event of the turn log in plain English, with its roll, the reasons for its
-    modifier and the rulings it applies (explained on first use)."""
+    modifier (``seen``: the replayed context and state before its step) and the rulings
+    it applies (explained on first use)."""
     rule = str(ev.get("rule", "?"))
     ok = bool(ev.get("success", True))
     yes, no = PHRASES.get(rule, (f"{rule.replace('_', ' ')} at {{at}}",) * 2)
@@ -186,11 +196,11 @@ def event_text(ev: Mapping[str, Any], teller: Teller | None = None) -> str:
     need = ev.get("need")
     bits = []
     if roll:
-        why = teller.reasons(ev, mod) if teller and mod else []
+        why = teller.reasons(ev, seen) if teller and mod else []
         bits.append(
             f"rolled {roll}"
             + (f" {mod:+d}" if mod else "")
-            + (f" ({', '.join(why)})" if why else "")
+            + (f": {', '.join(why)}" if why else "")
         )
     if need and need not in ("table", "auto"):
         bits.append(f"needed {need}")
@@ -230,14 +240,71 @@ def _score_rows(score: Mapping[str, Any], scenario: Scenario | None = None) -> l
     return rows
 
 
-def simulate_log(scenario: Scenario, turns: int, seed: int | None) -> dict[str, Any]:
-    """Play ``turns`` turns with the engine's autopilot; the log object."""
+@dataclass
+class Replay:
+    """A game the report played itself: its log, its context, and for each turn the state
+    before each step with the index of the step's first event (so each roll's modifier can
+    be taken apart on the state its rule saw)."""
+
+    log: dict[str, Any]
+    ctx: TurnContext
+    before: list[list[tuple[int, GameState]]]
+
+    def where(self, turn: int, event: int) -> tuple[TurnContext, GameState] | None:
+        """The context and the state at the start of the step of event ``event`` of the
+        ``turn``-th turn played (0-based)."""
+        if not 0 <= turn < len(self.before):
+            return None
+        found = None
+        for first, state in self.before[turn]:
+            if first > event:
+                break
+            found = state
+        return None if found is None else (self.ctx, found)
+
+
+def replay(scenario: Scenario, turns: int, seed: int | None) -> Replay:
+    """Play ``turns`` turns with the engine's autopilot, keeping a copy of the state before
+    each step (the game's own step table, each step wrapped; the log is the same)."""
     from fireground.engine.play.simulate import new_game
 
     game = new_game(scenario, seed)
-    game.run(turns)
-    log: dict[str, Any] = game.log_obj()
-    return log
+    before: list[list[tuple[int, GameState]]] = []
+
+    def keep(fn: Step) -> Step:
+        def step(ctx: TurnContext, state: GameState) -> None:
+            before[-1].append((len(ctx.events), state.copy()))
+            fn(ctx, state)
+
+        return step
+
+    game.plan = [(n, keep(fn)) for n, fn in game.plan]
+    for _ in range(turns):
+        before.append([])
+        game.step()
+    return Replay(game.log_obj(), game.ctx, before)
+
+
+def simulate_log(scenario: Scenario, turns: int, seed: int | None) -> dict[str, Any]:
+    """Play ``turns`` turns with the engine's autopilot; the log object."""
+    return replay(scenario, turns, seed).log
+
+
+def replay_of(scenario: Scenario, log: Mapping[str, Any]) -> Replay | None:
+    """The report's own replay of a given log (its seed, its number of turns), when it
+    reproduces the log's events exactly (a log played with orders does not)."""
+    turns = [t for t in log.get("turns", []) if isinstance(t, Mapping)]
+    seed = log.get("seed")
+    if not turns or not isinstance(seed, int):
+        return None
+    try:
+        rep = replay(scenario, len(turns), seed)
+    except Exception:  # a log of another scenario: no reasons, the report still prints
+        return None
+    mine = [t.get("events") for t in rep.log.get("turns", [])]
+    theirs = [t.get("events") for t in turns]
+    same = json.dumps(mine, sort_keys=True) == json.dumps(theirs, sort_keys=True)
+    return rep if same else None
 
 
 def draw_hoses(c: Canvas, scenario: Scenario, view: MapView, hoses: list[Any]) -> None:
@@ -275,6 +342,7 @@ def story(
     width: float,
     base: float,
     map_h: float,
+    rep: Replay | None = None,
 ) -> list[Flowable]:
     st = flow.styles(base)
     out: list[Flowable] = []
@@ -294,15 +362,17 @@ def story(
     teller = Teller(scenario)
     map_w = width * 0.42
     tiny = ParagraphStyle("tiny", parent=st["small"], fontSize=6.2, leading=7.0)
-    for entry in log.get("turns", []):
+    for t, entry in enumerate(log.get("turns", [])):
         state = entry.get("state", {}) or {}
         teller.turn(state)
         marks = Marks.from_log_state(state)
-        events = [e for e in entry.get("events", []) if isinstance(e, Mapping)]
+        every = entry.get("events", [])
+        events = [e for e in every if isinstance(e, Mapping)]
         told = [
-            event_text(e, teller)
-            for e in events
-            if e.get("rule") not in ROUTINE or (e.get("success") and e.get("rule") != "bomb_run")
+            event_text(e, teller, rep.where(t, k) if rep else None)
+            for k, e in enumerate(every)
+            if isinstance(e, Mapping)
+            and (e.get("rule") not in ROUTINE or (e.get("success") and e.get("rule") != "bomb_run"))
         ]
         counts = []
         for rule, word in (("spread", "spread"), ("growth", "growth"), ("reignite", "embers")):
@@ -356,12 +426,16 @@ def write_turn_report(
     log: Mapping[str, Any] | None = None,
 ) -> Path:
     if log is None:
-        log = simulate_log(scenario, turns, seed)
+        rep: Replay | None = replay(scenario, turns, seed)
+        assert rep is not None
+        log = rep.log
+    else:
+        rep = replay_of(scenario, log)
     lay, width, base = report_page(paper)
     return flow.build(
         path,
         lay,
-        story(scenario, log, width, base, lay.length("turn_map_height")),
+        story(scenario, log, width, base, lay.length("turn_map_height"), rep),
         title=f"Turn report: {scenario.name or 'untitled'}",
         subtitle=f"{len(log.get('turns', []))} simulated turns · seed {log.get('seed')}",
         footer=f"fireground turn report · seed {log.get('seed')}",

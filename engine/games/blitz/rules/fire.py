@@ -10,21 +10,27 @@ them from there.
 
 from __future__ import annotations
 
-from ....board.model import Location, Material
+from ....board.model import Location
 from ....core.events import Event
 from ....core.turn import TurnContext
 from ..events import DampLoss, FireClimb, Growth, Jump, Reignite, RoadBurnout, Spread
 from ..memos import GROWTH_PLAN
 from ..reach.danger import neighbours
-from ..state import GameState, store_at
-from ..units import VEHICLE
+from ..state import GameState
 from .ignition import (
-    downwind,
     ignite,
     is_flammable,
     sorted_locations,
     spread_targets,
     vehicle_areas,
+)
+from .modifiers import (
+    fighting_locations,
+    growth_parts,
+    growth_store_parts,
+    rulings,
+    spread_parts,
+    total,
 )
 from .spread_plan import jumps_allowed, spread_quiet, with_climbs
 
@@ -33,26 +39,11 @@ from .spread_plan import jumps_allowed, spread_quiet, with_climbs
 def spread_modifier(
     ctx: TurnContext, state: GameState, src: Location, dst: Location, fighting: set[Location]
 ) -> tuple[int, int, list[str]]:
-    """(total modifier, the damp part of it, rulings applied) for a spread from src to dst."""
-    rules = ctx.rules
-    damp_mod = state.damp.get(dst, 0) * rules.int("spread.damp_per_level")
-    mod = damp_mod
-    rulings: list[str] = []
-    if dst in state.embers:
-        mod += rules.int("spread.embers")
-    if dst in fighting:
-        mod += rules.int("spread.hose_team")
-    if ctx.scenario.wind.strong and downwind(ctx, src[0], dst[0]):
-        mod += rules.int("spread.strong_downwind")  # R-2
-        rulings.append("R-2")
-    store = store_at(ctx.scenario, dst)
-    if store is Material.OIL:
-        mod += rules.int("spread.oil_store")  # R-4
-        rulings.append("R-4")
-    elif store is Material.PETROL:
-        mod += rules.int("spread.petrol_store")  # R-4
-        rulings.append("R-4")
-    return mod, damp_mod, rulings
+    """(total modifier, the damp part of it, rulings applied) for a spread from src to dst
+    (the parts: :func:`.modifiers.spread_parts`)."""
+    parts = spread_parts(ctx, state, src, dst, fighting)
+    damp_mod = sum(p.value for p in parts if p.key == "spread.damp_per_level")
+    return total(parts), damp_mod, rulings(parts)
 
 
 def _try_spread(
@@ -90,11 +81,7 @@ def step_spread(ctx: TurnContext, state: GameState) -> None:
     jump_min = rules.int("jump.min_fire")
     jump_max = rules.int("jump.max")
     gap, gap_down = rules.int("jump.gap"), rules.int("jump.gap_downwind")
-    fighting = {
-        u.loc
-        for u in state.units.values()
-        if u.loc is not None and u.task == "fight" and u.in_play and u.kind not in (VEHICLE,)
-    }
+    fighting = fighting_locations(state)
     vehicles = vehicle_areas(state)
     if not ctx.log_events:
         spread_quiet(ctx, state, fighting, vehicles)
@@ -138,7 +125,7 @@ def step_growth(ctx: TurnContext, state: GameState) -> None:
     if not ctx.log_events:
         _growth_quiet(ctx, state, burning, on, nb_bonus, wood_bonus, top, road_top)
     else:
-        _growth_logged(ctx, state, burning, need, nb_bonus, wood_bonus, top, road_top)
+        _growth_logged(ctx, state, burning, need, top, road_top)
     burn_turns = rules.int("roads.burn_turns")
     for loc in sorted(state.street_fire_age):
         age = state.street_fire_age[loc] + 1
@@ -178,8 +165,8 @@ def _growth_quiet(
         cap = road_top if loc in roads else top  # fire_cap
         plan = plans.get(loc)
         if plan is None:
-            wood = store_at(ctx.scenario, loc) is Material.WOOD
-            plan = plans[loc] = (tuple(neighbours(ctx, loc)), wood_bonus if wood else 0)
+            wood = total(growth_store_parts(ctx, loc))
+            plan = plans[loc] = (tuple(neighbours(ctx, loc)), wood)
         mod = plan[1]
         if not isdisjoint(plan[0]):  # a burning neighbour
             mod += nb_bonus
@@ -192,8 +179,6 @@ def _growth_logged(
     state: GameState,
     burning: set[Location],
     need: str,
-    nb_bonus: int,
-    wood_bonus: int,
     top: int,
     road_top: int,
 ) -> None:
@@ -205,11 +190,7 @@ def _growth_logged(
         cap = road_top if loc in roads else top  # fire_cap
         if fire >= cap:
             continue  # nothing to roll for: the fire cannot grow
-        mod = 0
-        if any(nb in burning for nb in neighbours(ctx, loc)):
-            mod += nb_bonus
-        if store_at(ctx.scenario, loc) is Material.WOOD:
-            mod += wood_bonus
+        mod = total(growth_parts(ctx, loc, burning))
         ok, _ = ctx.test(Growth, need, modifier=mod, at=loc)
         if ok:
             state.fire[loc] = min(cap, fire + 1)

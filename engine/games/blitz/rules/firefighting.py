@@ -17,34 +17,12 @@ from ..reach import danger
 from ..state import GameState
 from ..units import HoseLine, UnitState
 from . import ignition, reach
-
-
-def crew_at_branch(state: GameState, h: HoseLine) -> list[UnitState]:
-    out = []
-    for sid in h.crew:
-        s = state.units.get(sid)
-        if s is not None and s.in_play and h.path and s.loc == h.branch:
-            out.append(s)
-    return out
+from .modifiers import crew_at_branch, stream_parts, total
 
 
 def stream_modifier(ctx: TurnContext, state: GameState, h: HoseLine, rng: int) -> int:
-    """§9 modifiers: range, the crew's fatigue (the freshest stand handles the branch),
-    two or more crews, unmanned branch. Range 0 (the branch's own location) has its own
-    entry in the ruleset: fireground reads it as range 1."""
-    r = ctx.rules
-    mod = r.int(f"firefighting.range.{rng}")
-    crew = crew_at_branch(state, h)
-    if not crew:
-        return mod + r.int("firefighting.unmanned")
-    best = min(s.fatigue for s in crew)
-    if best == 1:
-        mod += r.int("firefighting.tired")
-    elif best >= 2:
-        mod += r.int("firefighting.exhausted")
-    if len(crew) >= r.int("firefighting.crews_for_bonus"):
-        mod += r.int("firefighting.crews_bonus")
-    return mod
+    """§9's modifier of a stream (the parts: :func:`.modifiers.stream_parts`)."""
+    return total(stream_parts(ctx, state, h, rng))
 
 
 def step_firefighting(ctx: TurnContext, state: GameState) -> None:

@@ -17,6 +17,7 @@ from ....core.turn import TurnContext
 from ..events import CasualtyStatus, DigOut, Rescue
 from ..state import GameState
 from ..units import STAND, Casualty, UnitState
+from . import modifiers
 
 SEARCHERS = frozenset({"rescue_team", "heavy_rescue"})
 
@@ -34,11 +35,6 @@ def rescuers_at(state: GameState, loc: Location) -> list[UnitState]:
         for u in state.units_at(loc)
         if u.kind == STAND and root_type(state, u) in SEARCHERS and u.task != "rest"
     ]
-
-
-def doctor_near(state: GameState, loc: Location) -> bool:
-    """A doctor on hand: in the same area (any level)."""
-    return any(u.type == "doctor" for u in state.units_in_area(loc[0]))
 
 
 def step_rescue(ctx: TurnContext, state: GameState) -> None:
@@ -100,7 +96,7 @@ def _found(ctx: TurnContext, state: GameState, c: Casualty) -> None:
 def casualty_status(ctx: TurnContext, state: GameState, c: Casualty) -> None:
     """§9: 1d6 (+1 with a doctor): dead, badly injured or lightly injured."""
     r = ctx.rules
-    mod = r.int("casualty.doctor") if doctor_near(state, c.loc) else 0
+    mod = modifiers.total(modifiers.casualty_parts(ctx, state, c.loc))
     _, total = ctx.test(
         CasualtyStatus, f">={r.int('casualty.dead_max') + 1}", modifier=mod, at=c.loc,
         casualty=c.id,

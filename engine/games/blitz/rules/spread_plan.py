@@ -12,6 +12,7 @@ from ..memos import JUMP_PLAN, JUMPS_ALLOWED, SPREAD_ORDER, SPREAD_PLAN, SPREAD_
 from ..reach.danger import area_kind
 from ..state import GameState, store_at
 from .ignition import downwind, ignite, jump_lines, sorted_locations, spread_targets
+from .modifiers import spread_map_parts, total
 
 #: a spread target planned for the quiet mode: (target, rule, 2 if it is a street or open
 #: ground that burns only with rubble or a vehicle else 1, the modifier fixed by the map)
@@ -26,15 +27,7 @@ def _target(ctx: TurnContext, src: Location, dst: Location, rule: str) -> _Targe
     kind = area_kind(ctx, dst[0])
     if kind is None or kind is AreaKind.WATER:
         return None
-    rules = ctx.rules
-    mod = 0
-    if ctx.scenario.wind.strong and downwind(ctx, src[0], dst[0]):
-        mod += rules.int("spread.strong_downwind")
-    store = store_at(ctx.scenario, dst)
-    if store is Material.OIL:
-        mod += rules.int("spread.oil_store")
-    elif store is Material.PETROL:
-        mod += rules.int("spread.petrol_store")
+    mod = total(spread_map_parts(ctx, src, dst))
     return (dst, rule, 1 if kind is AreaKind.BUILDING else 2, mod)
 
 
