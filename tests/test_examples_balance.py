@@ -85,6 +85,10 @@ def test_choose_minimises_the_worst_objective() -> None:
     d = bal.Choice([("k", "5")], [], [0.0, 0.9, 0.5], 0.5)
     e = bal.Choice([("k", "6")], [], [0.0, 0.45, 0.55], 0.5)
     assert bal.choose([d, e]) is e
+    # a 2% beats a 0% by noise alone: the count of objectives outside 25-75% decides first
+    f = bal.Choice([("k", "7")], [], [0.02, 0.9, 0.5], 0.5)  # two outside
+    g = bal.Choice([("k", "8")], [], [0.0, 0.3, 0.5], 0.5)  # one outside
+    assert bal.outside(f) == 2 and bal.choose([f, g]) is g
     easy = bal.Choice([("k", "4")], [], [0.65, 0.6], bal.EASY_TARGET)
     assert easy.worst == pytest.approx(0.05)
 
@@ -109,3 +113,22 @@ def test_example_keeps_its_balance(slug: str) -> None:
     low, high = bal.LOW - Z * sd, bal.HIGH + Z * sd
     for o in rep.variants[0].objectives:
         assert low <= o.chance <= high, f"{slug}: {o.label} met in {o.chance:.0%} of {n} games"
+
+
+def test_thresholds_do_not_change_the_games() -> None:
+    """balance.py judges every threshold on one set of games: the standing orders never
+    read a rescue's at_least or a contain's max_destroyed, so the games are the same."""
+    from fireground.engine.play.montecarlo import game_seeds, play_full
+
+    base = load_scenario(REPO / "examples" / "paternoster.fg.yaml")
+    seeds = game_seeds(3, 2)
+    runs = []
+    for at_least, most in (("1", "0"), ("9", "400")):
+        s = sw.apply_value(base, "objectives.3.at_least", at_least)
+        s = sw.apply_value(s, "objectives.4.max_destroyed", most)
+        runs.append(play_full(s, seeds, 10))
+    a, b = runs
+    assert (a["destroyed"] == b["destroyed"]).all() and (a["first"] == b["first"]).all()
+    assert (a["figures"] == b["figures"]).all()
+    assert all((a["score"][k] == b["score"][k]).all() for k in a["score"])
+    assert (a["objectives"][:, :2] == b["objectives"][:, :2]).all()
