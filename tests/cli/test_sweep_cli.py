@@ -81,7 +81,7 @@ def test_progress_bar_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
         (["--vary", "growth.onn=5"], "--vary growth.onn=5: unknown rule 'growth.onn'"),
         (["--vary", "forces.GA9.count=1,2"], "--vary forces.GA9.count=1: no unit or unit type"),
         (["--vary", "wind.strong"], "--vary wind.strong: expected KEY=V1,V2"),
-        (["--vary", "start.fires=2,9"], "--vary start.fires=9: 9 is out of range (0 to 3)"),
+        (["--vary", "start.fires=2,9"], "--vary start.fires=9: 9 is out of range (0 to 5)"),
         (["--vary", "turns=5", "--vary", "turns=6"], "the key is varied twice"),
         ([], "give at least one --vary"),
         (["--vary", "growth.on=5", "--games", "0"], "--games must be at least 1"),

@@ -88,7 +88,7 @@ def test_start_fires_wind_turns_objectives_and_house_rules(stepney) -> None:  # 
         ("forces.GA1.colour", "1", "count or arrives"),
         ("forces.FP1.arrives", "3", "starts on the map"),
         ("forces.heavy_unit.count", "1", "no heavy_unit to copy"),
-        ("start.fires", "4", r"out of range \(0 to 3\)"),
+        ("start.fires", "6", r"out of range \(0 to 5\)"),
         ("start.fires.NOPE.0", "1", "no area 'NOPE'"),
         ("start.fires.H3.9", "1", "has no level 9"),
         ("start.fires.H3.1", "6", "out of range"),

@@ -205,9 +205,9 @@ def test_manual_rolls_from_the_terminal(
     rc, out, err = run(["play", "turn", str(game), "--manual"], capsys)
     assert rc == 0, err
     first = load_game(game).turns[0]
-    assert "roll 1: spread AC5 level 3 → AC3 level 3: 1 die, needs ≤ 2? " in err
+    assert "roll 1: spread BB4 level 2 → BB2 level 2: 1 die, needs ≤ 3? " in err
     assert "type 1 number from 1 to 6" in err
-    assert "roll 2: spread AC5 level 3 → AC6 level 3" in err
+    assert "roll 2: spread BB4 level 2 → BB3 level 2" in err
     assert "roll 3:" in err and "roll 4:" not in err  # auto: the program rolls the rest
     assert first.rolls[0]["rule"] == "spread" and first.rolls[0]["dice"] == [6]
     assert first.rolls[0]["manual"] is True

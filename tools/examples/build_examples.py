@@ -3,7 +3,7 @@
 
     python tools/examples/build_examples.py           # (re)write the three files
     python tools/examples/build_examples.py --check   # exit 1 if a file is out of date
-    python tools/examples/build_examples.py --proposed --out DIR   # with PROPOSED applied
+    python tools/examples/build_examples.py --unbalanced --out DIR   # without balance.json
 
 Each map is a character grid at 5 cm a cell (north up); ``mapdraw`` cuts its regions into
 areas of about 10 cm with exact shared edges. Features, fires and units are placed by grid
@@ -14,6 +14,7 @@ deterministic: the same script always writes the same bytes.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -355,6 +356,11 @@ def paternoster() -> tuple[Doc, Map]:
         arriving("GA2", "general_appliance", newgate, 4),
         arriving("HL1", "hose_laying_lorry", newgate, 5),
         arriving("HP1", "heavy_pump", ludgate, 6),
+        # a rescue party for the people in the buildings (found only where the fire is out)
+        arriving("RT1", "rescue_team", ludgate, 2),
+        arriving("AMB1", "ambulance", cheapside, 3),
+        arriving("DOC1", "doctor", cheapside, 3),
+        arriving("HR1", "heavy_rescue", newgate, 5),
     ]
     doc.objectives = [
         {"type": "protect", "building": "st_pauls"},
@@ -532,6 +538,8 @@ def surrey_docks() -> tuple[Doc, Map]:
         arriving("TL1", "turntable_ladder_unit", west, 3),
         arriving("HP1", "heavy_pump", redriff, 3),
         arriving("AMB1", "ambulance", lower, 3),
+        arriving("DOC1", "doctor", lower, 3),
+        arriving("HR1", "heavy_rescue", west, 4),
         arriving("HL1", "hose_laying_lorry", lower, 4),
         arriving("HU1", "heavy_unit", west, 4),
         arriving("XP1", "extra_heavy_pump", lower, 5),
@@ -554,28 +562,87 @@ EXAMPLES_BUILT: dict[str, Callable[[], tuple[Doc, Map]]] = {
 }
 
 
-# -- proposed balance (issue 18), not applied yet --------------------------------------
+# -- the balance (issue 18) ----------------------------------------------------------------
 #
-# Measured with `fireground sweep` under the rules and standing orders of 2026-11-25 (400
-# autopilot games per variant, seed 11; docs/guide.md, "Balancing a scenario"): the file as
-# written meets its objectives in about 98% of games; with these changes in 65% (protect the
-# Rose and Crown) and 68% (at most 2 locations destroyed). NOT applied to examples/: the
-# rules and the autopilot change in issue 15 ("Rules round 2"), which moves every chance.
-# After it, re-run the guide's sweeps, adjust these values, then apply them here for good
-# (and regenerate the golden logs and the guide's Stepney outputs).
+# tools/examples/balance.json holds, per example, the changes ``tools/examples/balance.py``
+# chose with ``fireground sweep`` (forces' counts, start fires, objectives' thresholds; never
+# the rules), as the sweep's own keys and values in the order they are applied: the file
+# written is exactly the sweep's variant of the unbalanced map (tests/test_examples_balance.py).
+# Rerun balance.py when the rules or the standing orders change; it rewrites balance.json.
+
+BALANCE_FILE = Path(__file__).resolve().parent / "balance.json"
 
 
-def _stepney_balanced(doc: Doc) -> None:
-    # the order of the sweep's --vary keys: start.fires.H8.1=3, start.fires.PUB1.1=2,
-    # objectives.2.max_destroyed=2
-    doc.fires = [*doc.fires, fire("H8", 1, 3), fire("PUB1", 1, 2)]
-    doc.objectives = [
-        doc.objectives[0],
-        {"type": "contain", "max_destroyed": 2},
-    ]
+def load_balance() -> dict[str, list[tuple[str, str]]]:
+    if not BALANCE_FILE.exists():
+        return {}
+    raw = json.loads(BALANCE_FILE.read_text(encoding="utf-8"))
+    return {slug: [(str(k), str(v)) for k, v in pairs] for slug, pairs in raw.items()}
 
 
-PROPOSED: dict[str, Callable[[Doc], None]] = {"stepney": _stepney_balanced}
+def _set_count(doc: Doc, name: str, n: int) -> None:
+    """forces.NAME.count as ``fireground sweep`` reads it: NAME a unit id (that many copies
+    of it) or a unit type (the first n of the type, or copies of the last)."""
+    units = doc.forces
+    by_id = [u for u in units if u["id"] == name]
+    of_type = [u for u in units if u["type"] == name]
+    chosen = by_id or of_type
+    if not chosen:
+        raise ValueError(f"forces.{name}.count: no unit or unit of that type to copy")
+    if by_id:
+        keep, model, copies = (by_id if n else []), by_id[0], n - 1
+    else:
+        keep, model, copies = of_type[:n], of_type[-1], n - len(of_type)
+    taken = {u["id"] for u in units}
+    extra = []
+    for _ in range(copies):
+        k = 2
+        while f"{model['id']}-{k}" in taken:
+            k += 1
+        taken.add(f"{model['id']}-{k}")
+        extra.append({**model, "id": f"{model['id']}-{k}"})
+    out = []
+    for u in units:
+        if any(u is c for c in chosen) and not any(u is c for c in keep):
+            continue
+        out.append(u)
+        if u is model:
+            out.extend(extra)
+    doc.forces = out
+
+
+def _set_fire(doc: Doc, area: str, level: int, v: int) -> None:
+    """start.fires.AREA.LEVEL as the sweep reads it: replaced in place, removed at 0, else
+    added at the end."""
+    here = [f for f in doc.fires if (f["area"], f["level"]) == (area, level)]
+    if here:
+        doc.fires = [
+            f if f is not here[0] else fire(area, level, v)
+            for f in doc.fires
+            if f is not here[0] or v
+        ]
+    elif v:
+        doc.fires = [*doc.fires, fire(area, level, v)]
+
+
+def apply_balance(doc: Doc, pairs: list[tuple[str, str]]) -> None:
+    """Apply the sweep keys of balance.json to the drawn scenario, in order."""
+    for key, raw in pairs:
+        parts, v = key.split("."), int(raw)
+        if key == "start.fires":
+            doc.fires = doc.fires[:v]
+        elif parts[:2] == ["start", "fires"] and len(parts) >= 4:
+            _set_fire(doc, ".".join(parts[2:-1]), int(parts[-1]), v)
+        elif parts[0] == "forces" and len(parts) == 3 and parts[2] == "count":
+            _set_count(doc, parts[1], v)
+        elif parts[0] == "objectives" and len(parts) == 3:
+            k = int(parts[1]) - 1
+            need = {"at_least": "rescue", "max_destroyed": "contain"}[parts[2]]
+            if doc.objectives[k]["type"] != need:
+                raise ValueError(f"{key}: objective {k + 1} is not {need}")
+            doc.objectives[k] = {**doc.objectives[k], parts[2]: v}
+        else:
+            raise ValueError(f"balance.json: {key!r} is not a key the builder applies")
 
 
 def _self_check(doc: Doc, m: Map) -> None:
@@ -602,10 +669,10 @@ def _self_check(doc: Doc, m: Map) -> None:
         )
 
 
-def build(slug: str, proposed: bool = False) -> str:
+def build(slug: str, balanced: bool = True) -> str:
     doc, m = EXAMPLES_BUILT[slug]()
-    if proposed and slug in PROPOSED:
-        PROPOSED[slug](doc)
+    if balanced:
+        apply_balance(doc, load_balance().get(slug, []))
     _self_check(doc, m)
     return render(doc, m)
 
@@ -615,18 +682,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--check", action="store_true", help="exit 1 if a file is out of date")
     ap.add_argument("--out", type=Path, default=EXAMPLES, help="folder to write into")
     ap.add_argument(
-        "--proposed",
+        "--unbalanced",
         action="store_true",
-        help="apply the PROPOSED balance changes (not yet measured under the new rules; "
-        "needs --out another folder)",
+        help="leave out balance.json (the maps as drawn, what balance.py sweeps; needs "
+        "--out another folder)",
     )
     args = ap.parse_args(argv)
-    if args.proposed and (args.check or args.out.resolve() == EXAMPLES.resolve()):
-        ap.error("--proposed writes to another folder (--out DIR), never over examples/")
+    if args.unbalanced and (args.check or args.out.resolve() == EXAMPLES.resolve()):
+        ap.error("--unbalanced writes to another folder (--out DIR), never over examples/")
     stale = []
+    if not args.check:
+        args.out.mkdir(parents=True, exist_ok=True)
     for slug in EXAMPLES_BUILT:
         path = args.out / f"{slug}.fg.yaml"
-        text = build(slug, args.proposed)
+        text = build(slug, not args.unbalanced)
         if args.check:
             if not path.exists() or path.read_text(encoding="utf-8") != text:
                 stale.append(path)
