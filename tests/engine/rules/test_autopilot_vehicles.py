@@ -75,3 +75,24 @@ def test_an_appliance_at_work_in_jump_reach_slips_its_line_and_pulls_back():
     e1 = st.units["E1"]
     assert e1.loc is not None and e1.loc[0] != "S02"
     assert parking.street_risk(ctx, st, e1.loc[0]) == 0
+
+
+def test_a_free_vehicle_whose_way_out_a_collapse_may_close_drives_back_to_the_entry_side():
+    # B12 burns at 5 with heavy damage: one more damage roll brings it down and its rubble
+    # blocks S02, the only road between the despatch rider at S04 and the entry at S00
+    sc = uworld(
+        ["SSSSS", "..B.."],
+        entries={"west": "S00"},
+        fires={("B12", 0): 5},
+        forces=[ForceUnit("DR", "despatch_rider", area="S04")],
+    )
+    ctx, st = usetup(sc, Dice(3))
+    st.fire_at_start = dict(st.fire)
+    st.damage[("B12", 0)] = 4
+    assert parking.entry_side(ctx, st) == {"S00", "S01"}
+    assert parking.street_risk(ctx, st, "S04") == 0  # nothing can reach the rider itself
+    movement.step_movement(ctx, st)
+    loc = st.units["DR"].loc
+    assert loc is not None and loc[0] in ("S00", "S01")
+    st.damage[("B12", 0)] = 2  # below policy.closing_damage: the road is not at stake
+    assert parking.entry_side(ctx, st) == {"S00", "S01", "S02", "S03", "S04"}

@@ -33,38 +33,76 @@ WITHDRAW_HEAT = 2
 
 
 def keep_clear(ctx: TurnContext, state: GameState, u: UnitState) -> bool:
-    """A free vehicle whose street the fire may reach next turn, by a spread from next door
-    or a jump (R-10: a vehicle makes its street flammable; chance
-    ``policy.vehicle_move_chance`` or more), drives to the nearest street out of reach.
-    Whether it moved."""
+    """A free vehicle drives to the nearest street out of the fire's reach when its street
+    may catch next turn, by a spread from next door or a jump (R-10: a vehicle makes its
+    street flammable; chance ``policy.vehicle_move_chance`` or more), when it is not an
+    appliance or pump and a fire is within two spreads, or when a collapse may close its
+    way back to an entry (:func:`entry_side`). Whether it moved."""
     if u.loc is None or mv.tied_down(state, u):
         return False
-    risk = street_risk(ctx, state, u.loc[0])
-    near = u.role not in ("appliance", "pump") and street_threat(ctx, state, u.loc[0]) < 3
-    if (
-        danger.heat(ctx, state, u.loc) == 0
-        and risk < policy(ctx, "vehicle_move_chance")
-        and not near
-    ):
+    here = u.loc[0]
+    risk = street_risk(ctx, state, here)
+    near = u.role not in ("appliance", "pump") and street_threat(ctx, state, here) < 3
+    side = entry_side(ctx, state)
+    boxed = bool(side) and here not in side
+    hot = danger.heat(ctx, state, u.loc) > 0
+    if not (hot or near or boxed or risk >= policy(ctx, "vehicle_move_chance")):
         return False
     if u.role == "appliance" and _engaged(state, u):
         return False
     crews = crew_of(state.units, u.id)
     if any(s.loc != u.loc or s.task not in ("aboard", "idle") for s in crews) or u.carrying:
         return False
-    routes = reach.road_routes(ctx, state, u.loc[0])
-    jumps = jump_chances(ctx, state)
-    cool = [a for a in routes if danger.heat(ctx, state, (a, 0)) == 0
-            and (street_risk(ctx, state, a) < risk
-                 or (near and street_risk(ctx, state, a) == 0 and street_threat(ctx, state, a) >= 3))]  # fmt: skip
+    routes = reach.road_routes(ctx, state, here)
+
+    def out_of_reach(a: str) -> bool:
+        return street_risk(ctx, state, a) == 0 and street_threat(ctx, state, a) >= 3
+
+    cool = [
+        a for a in routes if danger.heat(ctx, state, (a, 0)) == 0
+        and (street_risk(ctx, state, a) < risk or ((near or boxed) and out_of_reach(a)))
+    ]  # fmt: skip
+    if boxed and any(a in side for a in cool):
+        cool = [a for a in cool if a in side]  # back to the entries' side first
+    cool = [a for a in cool if a != here]
     if not cool:
         return False
+    jumps = jump_chances(ctx, state)
     # out of the fire's reach (two spreads away or more, no jump) when there is such a street
-    to = min(cool, key=lambda a: (street_risk(ctx, state, a) > 0, street_threat(ctx, state, a) < 3,
-                                  jumps.get(a, (0.0, False))[1], len(routes[a]), a))  # fmt: skip
+    to = min(
+        cool,
+        key=lambda a: (
+            street_risk(ctx, state, a) > 0,
+            street_threat(ctx, state, a) < 3,
+            jumps.get(a, (0.0, False))[1],
+            len(routes[a]),
+            a,
+        ),
+    )
     for s in crews:
         s.task = "aboard"
     return mv.drive(ctx, state, u, to)
+
+
+def entry_side(ctx: TurnContext, state: GameState) -> set[str]:
+    """The streets joined to an entry by streets that are open now and that no collapse is
+    likely to close soon (none next to a building location burning at
+    ``damage.fire_for_roll`` with damage ``policy.closing_damage`` or more, §6: its rubble
+    would block the street). Empty when the map has no entry."""
+    entries = mv.entry_areas(ctx)
+    if not entries:
+        return set()
+    hot = ctx.rules.int("damage.fire_for_roll")
+    worn = int(policy(ctx, "closing_damage"))
+    closing = set(reach.road_blocked(ctx, state))
+    for loc, f in state.fire.items():
+        if f >= hot and state.damage.get(loc, 1) >= worn:
+            closing.update(danger.area_neighbours(ctx, loc[0]))
+    side: set[str] = set()
+    for e in entries:
+        if e not in side and e not in closing:
+            side.update(reach.road_routes(ctx, state, e, closing))
+    return side
 
 
 def street_threat(ctx: TurnContext, state: GameState, area: str) -> int:
@@ -170,15 +208,27 @@ def _engaged(state: GameState, u: UnitState) -> bool:
 
 
 def withdraw(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Location]) -> bool:
-    """R-7 in spirit: a vehicle whose street has a fire next to it (it can spread in and
-    burn the vehicle out, R-10) pulls back out of the fire's reach. Its lines are slipped
-    (left cut, for the teams to make up and carry back) and its ladders struck; teams at
-    the vehicle ride with it, the others walk back to it. Whether it drove off."""
+    """R-7 in spirit: an appliance whose street may catch next turn (chance
+    ``policy.vehicle_withdraw_chance`` or more, a spread or a jump, R-10), or has unfought
+    fires next to it adding up to ``WITHDRAW_HEAT``, or is off the entries' side
+    (:func:`entry_side`) while that side is in reach, pulls back out of the fire's reach.
+    Its lines are slipped (left cut, for the teams to make up and carry back) and its
+    ladders struck; teams at the vehicle ride with it, the others walk back to it. With a
+    trailer pump set up, it recovers the pump first (a turn). Whether it drove off (or
+    began to recover its pump)."""
     if u.loc is None or acting.acted(state, u):
         return False
     risk = street_risk(ctx, state, u.loc[0])
-    if risk < policy(ctx, "vehicle_withdraw_chance"):
-        if danger.heat(ctx, state, u.loc) < WITHDRAW_HEAT:
+    side = entry_side(ctx, state)
+    blocked = reach.road_blocked(ctx, state)
+    routes = reach.road_routes(ctx, state, u.loc[0], blocked)
+    boxed = bool(side) and u.loc[0] not in side and any(a in side for a in routes)
+    heat = danger.heat(ctx, state, u.loc)
+    jump = jump_chances(ctx, state).get(u.loc[0], (0.0, False))[0]
+    # a lone fire of 1 next door is guarded by a line rather than run from
+    hot = risk >= policy(ctx, "vehicle_withdraw_chance") and (heat >= WITHDRAW_HEAT or jump > 0)
+    if not hot and not boxed:
+        if heat < WITHDRAW_HEAT:
             return False
         cov = coverage(state)
         if all(cov.get(nb, 0) for nb in danger.neighbours(ctx, u.loc) if nb in state.fire):
@@ -191,7 +241,7 @@ def withdraw(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Location
     if trailers:
         # it would leave its trailer pump behind: only when the street is likely to catch
         # does it slip its lines and recover the pump (a turn), to drive off after
-        if risk < policy(ctx, "vehicle_withdraw_chance") or any(p.task == "stow" for p in trailers):
+        if not hot or any(p.task == "stow" for p in trailers):
             return False
         _slip_lines(ctx, state, u)
         for p in trailers:
@@ -199,17 +249,16 @@ def withdraw(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Location
         return any([equipment.stow(ctx, state, p) for p in trailers])
     if u.extra.get("held_ladders") and u.extra.get("held_since") == state.turn:
         return False  # R-14: not in the turn the player had its ladder pitched
-    blocked = reach.road_blocked(ctx, state)
-    routes = reach.road_routes(ctx, state, u.loc[0], blocked)
     to = choose_parking(ctx, state, u, pri)
     if (to is None or to not in routes or street_threat(ctx, state, to) < 2
-            or street_risk(ctx, state, to) > 0):  # fmt: skip
-        safe = [a for a in routes if street_threat(ctx, state, a) >= 2]
+            or street_risk(ctx, state, to) > 0 or (boxed and to not in side)):  # fmt: skip
+        safe = [a for a in routes if street_threat(ctx, state, a) >= 2
+                and (a in side or not boxed)]  # fmt: skip
         if not safe:
             return False
         to = min(safe, key=lambda a: (street_risk(ctx, state, a) > 0,
                                       -min(street_threat(ctx, state, a), 3), len(routes[a]), a))  # fmt: skip
-        if street_risk(ctx, state, to) >= risk:
+        if street_risk(ctx, state, to) >= risk and not boxed:
             return False
     if to == u.loc[0]:
         return False
