@@ -96,3 +96,21 @@ def test_a_free_vehicle_whose_way_out_a_collapse_may_close_drives_back_to_the_en
     assert loc is not None and loc[0] in ("S00", "S01")
     st.damage[("B12", 0)] = 2  # below policy.closing_damage: the road is not at stake
     assert parking.entry_side(ctx, st) == {"S00", "S01", "S02", "S03", "S04"}
+
+
+def test_a_small_pump_team_set_up_where_its_street_may_catch_slips_its_line_and_recovers():
+    sc = uworld(
+        ["SSSSSS", "BBBBBB"],
+        hydrants=["S03"],
+        fires={("B13", 0): 2, ("B10", 0): 1},
+        forces=[ForceUnit("SP", "small_pump_team", area="S03")],
+    )
+    ctx, st = usetup(sc, Dice(5))
+    st.fire_at_start = dict(st.fire)
+    sp = st.units["SP"]
+    sp.deployed = True  # its trailer pump is set up in S03, next to B13 (a third to catch)
+    crew = sorted(s.id for s in st.units.values() if s.parent == "SP")
+    add_hose(st, "H1", "SP", [("S03", 0), ("S02", 0), ("S01", 0)], ("B10", 0), crew=crew[:1])
+    movement.step_movement(ctx, st)
+    assert [e["hose"] for e in events(ctx, "hose_slipped")] == ["H1"]
+    assert sp.task == "stow"  # a turn to recover the pump, then it drives off
