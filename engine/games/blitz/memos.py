@@ -15,6 +15,9 @@ from typing import Any
 from ...core.memo import Memo
 
 AP_FIRES: Memo[Any] = Memo("ap_fires", shared=False)
+AP_JUMP: Memo[Any] = Memo(
+    "ap_jump", shared=False
+)  # parking: chance of a jump into each street
 AP_P_IN: Memo[Any] = Memo("ap_p_in", shared=False)
 AP_PRIO: Memo[Any] = Memo("ap_prio", shared=False)
 AP_SMALL: Memo[Any] = Memo("ap_small", shared=False)

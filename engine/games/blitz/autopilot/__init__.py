@@ -30,6 +30,7 @@ from ....core.turn import TurnContext
 from ..memos import (
     AP_CATCH,
     AP_FIRES,
+    AP_JUMP,
     AP_OK,
     AP_P_IN,
     AP_PRIO,
@@ -66,6 +67,7 @@ def standing_orders(ctx: TurnContext, state: GameState) -> None:
     ctx.cache[AP_CATCH] = {}  # safety: each location's chance to catch next step 1
     ctx.cache[AP_TRAP] = {}  # safety: burnable locations with no safe way out
     ctx.cache[AP_OK] = {}  # safety: locations a way out may pass
+    ctx.cache[AP_JUMP] = None  # parking: the chance of a jump into each street
     try:
         _standing_orders(ctx, state)
     finally:
@@ -74,6 +76,7 @@ def standing_orders(ctx: TurnContext, state: GameState) -> None:
             AP_VEHICLES,
             AP_PRIO,
             AP_FIRES,
+            AP_JUMP,
             AP_SMALL,
             AP_P_IN,
             AP_CATCH,

@@ -24,6 +24,7 @@ from ..rules.hoses import path_lengths, pump_capacity
 from ..rules.lorry import lays_areas, lorry_problem, start_lorry_line, street_path
 from ..state import GameState
 from ..units import STAND, HoseLine, UnitState, crew_of
+from .parking import street_risk, street_threat
 from .priorities import coverage, fire_priority
 from .safety import policy
 
@@ -72,6 +73,7 @@ def _plan_run(
     per = ctx.rules.int("hose.steps_per_length")
     most = per * min(u.hose_left, ctx.rules.int("hose.max_lengths"))
     cov = coverage(state)
+    end_risk = policy(ctx, "lorry_end_chance")
     best: tuple[tuple[float, ...], UnitState, list[Location], Location] | None = None
     for pid in sorted(state.units):
         p = state.units[pid]
@@ -87,6 +89,8 @@ def _plan_run(
         for path in _street_runs(ctx, state, p.loc[0], most_here):
             if len(path) - 1 < shortest:
                 continue
+            if street_risk(ctx, state, path[-1]) >= end_risk:
+                continue  # the lorry ends its run there: not where the fire may reach it
             end = (path[-1], 0)
             for t, rng in reach.in_range(ctx, end):
                 if rng < 1 or t not in state.fire:
@@ -161,8 +165,14 @@ def _work_line(
                 s.task = "fight"
         else:
             hoses.recover_hose(ctx, state, h)
-    if u.loc is not None and not acting.acted(state, u) and danger.heat(ctx, state, u.loc) > 0:
+    if u.loc is None or acting.acted(state, u):
+        return
+    risk = street_risk(ctx, state, u.loc[0])
+    if danger.heat(ctx, state, u.loc) > 0 or risk > 0:
         routes = reach.road_routes(ctx, state, u.loc[0])
-        cool = [a for a in routes if danger.heat(ctx, state, (a, 0)) == 0]
+        cool = [a for a in routes if danger.heat(ctx, state, (a, 0)) == 0
+                and street_risk(ctx, state, a) < risk + (danger.heat(ctx, state, u.loc) > 0)]  # fmt: skip
         if cool:
-            mv.drive(ctx, state, u, min(cool, key=lambda a: (len(routes[a]), a)))
+            mv.drive(ctx, state, u, min(cool, key=lambda a: (
+                street_risk(ctx, state, a) > 0, street_threat(ctx, state, a) < 2,
+                len(routes[a]), a)))  # fmt: skip

@@ -6,14 +6,16 @@ from __future__ import annotations
 from ....board.model import AreaKind, FeatureType, Location
 from ....core.turn import TurnContext
 from ..events import HoseSlipped, LadderStruck, Withdraw
-from ..memos import AP_THREAT, WATER_HERE
+from ..memos import AP_JUMP, AP_THREAT, WATER_HERE
 from ..reach import danger
 from ..reach.hose_steps import hose_reach, steps_to
 from ..rules import acting, equipment, ignition, reach
+from ..rules import fire as fire_rules
 from ..rules import movement as mv
 from ..state import GameState
 from ..units import UnitState, crew_of
 from .priorities import _fire_sources, _vehicle_areas, coverage
+from .safety import catch_chance, policy
 
 #: parking penalties, in hose steps: a street next to a fire (a parked vehicle makes its
 #: street flammable and burns out when the fire spreads in, R-10), a street one location
@@ -31,24 +33,76 @@ WITHDRAW_HEAT = 2
 
 
 def keep_clear(ctx: TurnContext, state: GameState, u: UnitState) -> bool:
-    """A free vehicle next to a fire drives to the nearest street that is not (R-10: a
-    vehicle makes its street flammable). Whether it moved."""
-    if u.loc is None or danger.heat(ctx, state, u.loc) == 0 or mv.tied_down(state, u):
+    """A free vehicle drives to the nearest street out of the fire's reach when its street
+    may catch next turn, by a spread from next door or a jump (R-10: a vehicle makes its
+    street flammable; chance ``policy.vehicle_move_chance`` or more), when it is not an
+    appliance or pump and a fire is within two spreads, or when a collapse may close its
+    way back to an entry (:func:`entry_side`). Whether it moved."""
+    if u.loc is None or mv.tied_down(state, u):
+        return False
+    here = u.loc[0]
+    risk = street_risk(ctx, state, here)
+    near = u.role not in ("appliance", "pump") and street_threat(ctx, state, here) < 3
+    side = entry_side(ctx, state)
+    boxed = bool(side) and here not in side
+    hot = danger.heat(ctx, state, u.loc) > 0
+    if not (hot or near or boxed or risk >= policy(ctx, "vehicle_move_chance")):
         return False
     if u.role == "appliance" and _engaged(state, u):
         return False
     crews = crew_of(state.units, u.id)
     if any(s.loc != u.loc or s.task not in ("aboard", "idle") for s in crews) or u.carrying:
         return False
-    routes = reach.road_routes(ctx, state, u.loc[0])
-    cool = [a for a in routes if danger.heat(ctx, state, (a, 0)) == 0]
+    routes = reach.road_routes(ctx, state, here)
+
+    def out_of_reach(a: str) -> bool:
+        return street_risk(ctx, state, a) == 0 and street_threat(ctx, state, a) >= 3
+
+    cool = [
+        a for a in routes if danger.heat(ctx, state, (a, 0)) == 0
+        and (street_risk(ctx, state, a) < risk or ((near or boxed) and out_of_reach(a)))
+    ]  # fmt: skip
+    if boxed and any(a in side for a in cool):
+        cool = [a for a in cool if a in side]  # back to the entries' side first
+    cool = [a for a in cool if a != here]
     if not cool:
         return False
-    # out of the fire's reach (two spreads away or more) when there is such a street
-    to = min(cool, key=lambda a: (street_threat(ctx, state, a) < 3, len(routes[a]), a))
+    jumps = jump_chances(ctx, state)
+    # out of the fire's reach (two spreads away or more, no jump) when there is such a street
+    to = min(
+        cool,
+        key=lambda a: (
+            street_risk(ctx, state, a) > 0,
+            street_threat(ctx, state, a) < 3,
+            jumps.get(a, (0.0, False))[1],
+            len(routes[a]),
+            a,
+        ),
+    )
     for s in crews:
         s.task = "aboard"
     return mv.drive(ctx, state, u, to)
+
+
+def entry_side(ctx: TurnContext, state: GameState) -> set[str]:
+    """The streets joined to an entry by streets that are open now and that no collapse is
+    likely to close soon (none next to a building location burning at
+    ``damage.fire_for_roll`` with damage ``policy.closing_damage`` or more, §6: its rubble
+    would block the street). Empty when the map has no entry."""
+    entries = mv.entry_areas(ctx)
+    if not entries:
+        return set()
+    hot = ctx.rules.int("damage.fire_for_roll")
+    worn = int(policy(ctx, "closing_damage"))
+    closing = set(reach.road_blocked(ctx, state))
+    for loc, f in state.fire.items():
+        if f >= hot and state.damage.get(loc, 1) >= worn:
+            closing.update(danger.area_neighbours(ctx, loc[0]))
+    side: set[str] = set()
+    for e in entries:
+        if e not in side and e not in closing:
+            side.update(reach.road_routes(ctx, state, e, closing))
+    return side
 
 
 def street_threat(ctx: TurnContext, state: GameState, area: str) -> int:
@@ -56,6 +110,55 @@ def street_threat(ctx: TurnContext, state: GameState, area: str) -> int:
     neighbour burns (it can spread in next turn), up to ``THREAT_RANGE + 1`` (out of
     reach)."""
     return _street_threat(ctx, state, area)[0]
+
+
+def jump_chances(ctx: TurnContext, state: GameState) -> dict[str, tuple[float, bool]]:
+    """For each street or open area a fire can jump into (R-5) if a vehicle stands there:
+    (the chance a jump reaches it in the next step 1, from the fires of ``jump.min_fire``
+    now; whether a fire one below that, which may grow first, could jump there). Jumps come
+    over gaps that cannot burn (no vehicle or rubble in them), one area wide, two downwind;
+    a jump needs a modified roll of ``jump.max`` (§3 modifiers). Worked out once a call of
+    the standing orders (fire does not change in step 6)."""
+    hit: dict[str, tuple[float, bool]] | None = ctx.cache.get(AP_JUMP)
+    if hit is not None:
+        return hit
+    r = ctx.rules
+    jmin, jmax = r.int("jump.min_fire"), r.int("jump.max")
+    gap, gap_down = r.int("jump.gap"), r.int("jump.gap_downwind")
+    vehicles = _vehicle_areas(ctx, state)
+    miss: dict[str, float] = {}
+    soon: set[str] = set()
+    for src, f in sorted(state.fire.items()):
+        if f < jmin - 1:
+            continue
+        for dst, gaps in ignition.jump_lines(ctx, src):
+            if dst[1] != 0 or danger.area_kind(ctx, dst[0]) not in (AreaKind.STREET, AreaKind.OPEN):
+                continue
+            if len(gaps) > (gap_down if ignition.downwind(ctx, src[0], dst[0]) else gap):
+                continue
+            if any(ignition.is_flammable(ctx, state, (g, 0), vehicles) for g in gaps):
+                continue
+            if f < jmin:
+                soon.add(dst[0])
+                continue
+            mod = fire_rules.spread_modifier(ctx, state, src, dst, set())[0]
+            p = max(0, min(6, jmax - mod)) / 6
+            miss[dst[0]] = miss.get(dst[0], 1.0) * (1 - p)
+    hit = {a: (1 - m, a in soon) for a, m in miss.items()}
+    for a in soon - set(miss):
+        hit[a] = (0.0, True)
+    if AP_JUMP in ctx.cache:
+        ctx.cache[AP_JUMP] = hit
+    return hit
+
+
+def street_risk(ctx: TurnContext, state: GameState, area: str) -> float:
+    """The chance a vehicle in ``area`` is burned out in the next step 1 (R-10): a burning
+    neighbour spreads in (§3, the spread table with its modifiers) or a fire of 5 jumps in
+    (R-5)."""
+    spread = catch_chance(ctx, state, (area, 0))
+    jump = jump_chances(ctx, state).get(area, (0.0, False))[0]
+    return 1 - (1 - spread) * (1 - jump)
 
 
 def _street_threat(ctx: TurnContext, state: GameState, area: str) -> tuple[int, Location | None]:
@@ -105,38 +208,61 @@ def _engaged(state: GameState, u: UnitState) -> bool:
 
 
 def withdraw(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Location]) -> bool:
-    """R-7 in spirit: a vehicle whose street has a fire next to it (it can spread in and
-    burn the vehicle out, R-10) pulls back out of the fire's reach. Its lines are slipped
-    (left cut, for the teams to make up and carry back) and its ladders struck; teams at
-    the vehicle ride with it, the others walk back to it. Whether it drove off."""
-    if u.loc is None or acting.acted(state, u) or danger.heat(ctx, state, u.loc) < WITHDRAW_HEAT:
+    """R-7 in spirit: an appliance whose street may catch next turn (chance
+    ``policy.vehicle_withdraw_chance`` or more, a spread or a jump, R-10), or has unfought
+    fires next to it adding up to ``WITHDRAW_HEAT``, or is off the entries' side
+    (:func:`entry_side`) while that side is in reach, pulls back out of the fire's reach.
+    Its lines are slipped (left cut, for the teams to make up and carry back) and its
+    ladders struck; teams at the vehicle ride with it, the others walk back to it. With a
+    trailer pump set up, it recovers the pump first (a turn). Whether it drove off (or
+    began to recover its pump)."""
+    if u.loc is None or acting.acted(state, u):
         return False
-    cov = coverage(state)
-    if all(cov.get(nb, 0) for nb in danger.neighbours(ctx, u.loc) if nb in state.fire):
-        return False  # lines are on every fire next to it: they may yet put it out
-    if any(p.towed_by is None and p.extra.get("tow") == u.id and p.loc == u.loc and p.deployed
-           for p in state.units.values()):  # fmt: skip
-        return False  # it would leave its deployed trailer pump behind
-    if u.deployed and equipment.sets_up(ctx, u):
-        return False  # its own trailer pump is set up: it stays with it (a turn to recover)
-    if u.extra.get("held_ladders") and u.extra.get("held_since") == state.turn:
-        return False  # R-14: not in the turn the player had its ladder pitched
+    risk = street_risk(ctx, state, u.loc[0])
+    side = entry_side(ctx, state)
     blocked = reach.road_blocked(ctx, state)
     routes = reach.road_routes(ctx, state, u.loc[0], blocked)
+    boxed = bool(side) and u.loc[0] not in side and any(a in side for a in routes)
+    heat = danger.heat(ctx, state, u.loc)
+    jump = jump_chances(ctx, state).get(u.loc[0], (0.0, False))[0]
+    # a lone fire of 1 next door is guarded by a line rather than run from
+    hot = risk >= policy(ctx, "vehicle_withdraw_chance") and (heat >= WITHDRAW_HEAT or jump > 0)
+    if not hot and not boxed:
+        if heat < WITHDRAW_HEAT:
+            return False
+        cov = coverage(state)
+        if all(cov.get(nb, 0) for nb in danger.neighbours(ctx, u.loc) if nb in state.fire):
+            return False  # lines are on every fire next to it: they may yet put it out
+    trailers = [p for p in sorted(state.units.values(), key=lambda x: x.id)
+                if p.towed_by is None and p.extra.get("tow") == u.id and p.loc == u.loc
+                and p.deployed]  # fmt: skip
+    if u.deployed and equipment.sets_up(ctx, u):
+        trailers.append(u)  # its own trailer pump is set up
+    if trailers:
+        # it would leave its trailer pump behind: only when the street is likely to catch
+        # does it slip its lines and recover the pump (a turn), to drive off after
+        if not hot or any(p.task == "stow" for p in trailers):
+            return False
+        _slip_lines(ctx, state, u)
+        for p in trailers:
+            _slip_lines(ctx, state, p)
+        return any([equipment.stow(ctx, state, p) for p in trailers])
+    if u.extra.get("held_ladders") and u.extra.get("held_since") == state.turn:
+        return False  # R-14: not in the turn the player had its ladder pitched
     to = choose_parking(ctx, state, u, pri)
-    if to is None or to not in routes or street_threat(ctx, state, to) < 2:
-        safe = [a for a in routes if street_threat(ctx, state, a) >= 2]
+    if (to is None or to not in routes or street_threat(ctx, state, to) < 2
+            or street_risk(ctx, state, to) > 0 or (boxed and to not in side)):  # fmt: skip
+        safe = [a for a in routes if street_threat(ctx, state, a) >= 2
+                and (a in side or not boxed)]  # fmt: skip
         if not safe:
             return False
-        to = min(safe, key=lambda a: (-min(street_threat(ctx, state, a), 3), len(routes[a]), a))
+        to = min(safe, key=lambda a: (street_risk(ctx, state, a) > 0,
+                                      -min(street_threat(ctx, state, a), 3), len(routes[a]), a))  # fmt: skip
+        if street_risk(ctx, state, to) >= risk and not boxed:
+            return False
     if to == u.loc[0]:
         return False
-    for hid in sorted(state.hoses):
-        h = state.hoses[hid]
-        if h.unit == u.id and not h.cut:
-            h.cut = True
-            h.plan = []
-            ctx.note(HoseSlipped, at=h.path[0], hose=h.id, unit=u.id)
+    _slip_lines(ctx, state, u)
     if any(ld.at is not None for ld in u.ladders):
         equipment.strike_ladders(ctx, state, u)
         u.extra.pop("held_ladders", None)
@@ -146,6 +272,16 @@ def withdraw(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Location
             s.task = "aboard"
     ctx.note(Withdraw, at=u.loc, to=(to, 0), unit=u.id, cause="fire_near")
     return mv.drive(ctx, state, u, to)
+
+
+def _slip_lines(ctx: TurnContext, state: GameState, u: UnitState) -> None:
+    """Leave every line of the appliance cut, for its teams to make up and carry back."""
+    for hid in sorted(state.hoses):
+        h = state.hoses[hid]
+        if h.unit == u.id and not h.cut:
+            h.cut = True
+            h.plan = []
+            ctx.note(HoseSlipped, at=h.path[0], hose=h.id, unit=u.id)
 
 
 def ladder_face(ctx: TurnContext, state: GameState, u: UnitState) -> str | None:
@@ -242,7 +378,12 @@ def _water_at(ctx: TurnContext, state: GameState, area: str) -> bool:
 
 
 def choose_parking(
-    ctx: TurnContext, state: GameState, u: UnitState, pri: set[Location], need_water: bool = False
+    ctx: TurnContext,
+    state: GameState,
+    u: UnitState,
+    pri: set[Location],
+    need_water: bool = False,
+    out_of_reach: bool = False,
 ) -> str | None:
     """The street to drive to: near an unfought fire (priority ones first), with water at
     hand, not next to a fire itself, then the shortest drive. None when no fire is near any
@@ -265,6 +406,11 @@ def choose_parking(
             water = _water_at(ctx, state, area)
             if need_water and not water:
                 continue
+            if out_of_reach and (
+                street_threat(ctx, state, area) <= 2
+                or any(jump_chances(ctx, state).get(area, (0.0, False)))
+            ):
+                continue  # a pump with no crew of its own waits out of the fire's reach
             # a parked vehicle makes its street flammable: out of the fire's reach if at
             # all possible, with a way out, and not downwind of the fire
             dry = PARK_DRY * (not water)
@@ -283,6 +429,11 @@ def parking_penalty(ctx: TurnContext, state: GameState, area: str, blocked: set[
     """Extra hose steps a parking street is worth avoiding for (see the ``PARK_*`` weights)."""
     threat, src = _street_threat(ctx, state, area)
     out = PARK_HOT if threat <= 1 else PARK_NEAR if threat == 2 else 0
+    jump, soon = jump_chances(ctx, state).get(area, (0.0, False))
+    if jump > 0:
+        out += int(policy(ctx, "park_jump"))
+    elif soon:
+        out += int(policy(ctx, "park_jump_soon"))
     wind = ctx.scenario.wind
     if src is not None and wind.towards_bearing is not None and src[0] != area:
         out += PARK_DOWNWIND * ctx.graph.is_downwind(src[0], area, wind)

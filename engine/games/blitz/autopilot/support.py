@@ -12,10 +12,10 @@ from ..rules import equipment, reach
 from ..rules import movement as mv
 from ..rules.firefighting import party_targets, refill_point
 from ..state import GameState
-from ..units import STAND, UnitState
-from .parking import _water_at, choose_parking, choose_water
+from ..units import STAND, UnitState, crew_of
+from .parking import _water_at, choose_parking, choose_water, keep_clear, street_risk
 from .priorities import _small_fires
-from .safety import trapped
+from .safety import policy, trapped
 
 
 def _pump(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Location]) -> None:
@@ -31,16 +31,25 @@ def _pump(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Location]) 
         choose_water(ctx, state, u)
         return
     stows = equipment.sets_up(ctx, u) and u.moves == "road"  # packing up lets a skid pump move off
-    if u.deployed and stows and not busy and u.task == "idle" and danger.heat(ctx, state, u.loc):
-        equipment.stow(ctx, state, u)  # idle next to a fire: pack up and move off
+    if (u.deployed and stows and not busy and u.task == "idle"
+            and street_risk(ctx, state, u.loc[0]) >= policy(ctx, "vehicle_move_chance")):  # fmt: skip
+        equipment.stow(ctx, state, u)  # idle where the fire may reach it: pack up, move off
         return
     if u.task in ("deploy", "stow"):
         return
     if not u.deployed:
         # a trailer without a tow cannot move: it deploys where it stands if water is there
-        park = choose_parking(ctx, state, u, pri, need_water=True) if u.moves == "road" else None
+        park = (
+            choose_parking(
+                ctx, state, u, pri, need_water=True, out_of_reach=not crew_of(state.units, u.id)
+            )
+            if u.moves == "road"
+            else None
+        )
         if park is not None and park != u.loc[0]:
             mv.drive(ctx, state, u, park)
+        elif park is None and u.moves == "road" and keep_clear(ctx, state, u):
+            return  # nothing to pump for from here, and the fire may reach it: move off
         elif park is not None or _water_at(ctx, state, u.loc[0]):
             equipment.deploy(ctx, state, u)
     else:
@@ -56,9 +65,10 @@ def _dam(ctx: TurnContext, state: GameState, u: UnitState) -> None:
         and any(h.unit == a.id for h in state.hoses.values())
     ]  # fmt: skip
     routes = reach.road_routes(ctx, state, u.loc[0])
+    risky = policy(ctx, "vehicle_move_chance")
     for a in thirsty:
         assert a.loc is not None
-        if a.loc[0] in routes:
+        if a.loc[0] in routes and street_risk(ctx, state, a.loc[0]) < risky:  # 3 turns to deploy
             if a.loc[0] != u.loc[0]:
                 mv.drive(ctx, state, u, a.loc[0])
             else:
@@ -76,7 +86,7 @@ def _canteen(ctx: TurnContext, state: GameState, u: UnitState) -> None:
     routes = reach.road_routes(ctx, state, u.loc[0])
     best = max(
         ((n, a) for a, n in counts.items() if a in routes and not danger.unsafe(ctx, state, (a, 0))
-         and danger.heat(ctx, state, (a, 0)) == 0),
+         and danger.heat(ctx, state, (a, 0)) == 0 and street_risk(ctx, state, a) == 0),
         default=None,
     )  # fmt: skip
     if best is not None and best[1] != u.loc[0]:

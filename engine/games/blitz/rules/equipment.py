@@ -69,10 +69,11 @@ def sets_up(ctx: TurnContext, u: UnitState) -> bool:
 
 
 def stow(ctx: TurnContext, state: GameState, u: UnitState) -> bool:
-    """Start packing up a deployed pump or dam (as long as deploying); lines must be gone."""
+    """Start packing up a deployed pump or dam (as long as deploying); its lines must be
+    gone or slipped (a cut line is uncoupled: its crew makes it up where it lies)."""
     if not u.deployed or u.task == "stow" or not u.in_play:
         return False
-    if any(h.unit == u.id for h in state.hoses.values()):
+    if any(h.unit == u.id and not h.cut for h in state.hoses.values()):
         return False
     disconnect(ctx, state, u)
     u.deploy_left = int(ctx.rules.units.get(u.type, {}).get("deploy_turns", 0) or 0)

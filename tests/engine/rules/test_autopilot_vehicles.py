@@ -1,0 +1,116 @@
+"""The autopilot keeps its vehicles out of a fire's jump (R-5): a vehicle makes its street
+flammable (§1), so a fire of 5 across one empty street or open area can jump into it and
+burn it out (R-10). These fail on the standing orders that only looked at the fires next
+door."""
+
+from __future__ import annotations
+
+import pytest
+from test_units_world import add_hose, events, usetup, uworld
+
+from fireground.engine.board.model import ForceUnit
+from fireground.engine.core.dice import Dice
+from fireground.engine.games.blitz.autopilot import parking
+from fireground.engine.games.blitz.rules import movement
+
+# B00 burns at 5; O01 is an empty open area (the gap); S02..S06 a street running east.
+ROW = ["BOSSSSS"]
+
+
+def test_the_chance_of_a_jump_into_a_street_is_read_off_the_rules():
+    sc = uworld(ROW, fires={("B00", 0): 5})
+    ctx, st = usetup(sc)
+    # one fire of 5, one gap: a modified roll of 1 jumps (1 in 6), nothing else reaches S02
+    assert parking.street_risk(ctx, st, "S02") == pytest.approx(1 / 6)
+    assert parking.street_risk(ctx, st, "S03") == 0  # two gaps, and no wind
+    st.fire[("B00", 0)] = 4  # below jump.min_fire: no jump now, one once it grows
+    ctx.cache.clear()
+    assert parking.jump_chances(ctx, st)["S02"] == (0.0, True)
+    assert parking.street_risk(ctx, st, "S02") == 0
+
+
+def test_a_free_vehicle_in_jump_reach_of_a_fire_drives_out_of_it():
+    sc = uworld(ROW, fires={("B00", 0): 5}, forces=[ForceUnit("DR", "despatch_rider", area="S02")])
+    ctx, st = usetup(sc, Dice(3))
+    st.fire_at_start = dict(st.fire)
+    assert st.units["DR"].loc == ("S02", 0)
+    movement.step_movement(ctx, st)
+    loc = st.units["DR"].loc
+    assert loc is not None and loc[0] != "S02"
+    assert parking.street_risk(ctx, st, loc[0]) == 0
+    assert events(ctx, "drive")
+
+
+def test_an_appliance_parks_out_of_jump_reach_for_a_longer_line():
+    # hydrants at S02 (two hose steps from the fire, but a jump away from it) and S05
+    sc = uworld(
+        ROW,
+        hydrants=["S02", "S05"],
+        entries={"east": "S06"},
+        fires={("B00", 0): 5},
+        forces=[ForceUnit("E1", "general_appliance", entry="east")],
+    )
+    ctx, st = usetup(sc, Dice(2))
+    st.fire_at_start = dict(st.fire)
+    movement.step_movement(ctx, st)  # it arrives at S06 and chooses where to park
+    e1 = st.units["E1"]
+    assert e1.loc is not None and e1.loc[0] != "S02"
+    assert parking.street_risk(ctx, st, e1.loc[0]) == 0
+
+
+def test_an_appliance_at_work_in_jump_reach_slips_its_line_and_pulls_back():
+    sc = uworld(
+        ["BOSSSSS", "...BBBB"],
+        hydrants=["S02"],
+        fires={("B00", 0): 5, ("B14", 0): 1},
+        forces=[ForceUnit("E1", "general_appliance", area="S02")],
+        house_rules={"policy.vehicle_withdraw_chance": 0.15},
+    )
+    ctx, st = usetup(sc, Dice(5))
+    st.fire_at_start = dict(st.fire)
+    add_hose(st, "H1", "E1", [("S02", 0), ("S03", 0), ("S04", 0)], ("B14", 0), crew=["E1.1"])
+    assert movement.tied_down(st, st.units["E1"])
+    movement.step_movement(ctx, st)
+    assert [e["hose"] for e in events(ctx, "hose_slipped")] == ["H1"]
+    e1 = st.units["E1"]
+    assert e1.loc is not None and e1.loc[0] != "S02"
+    assert parking.street_risk(ctx, st, e1.loc[0]) == 0
+
+
+def test_a_free_vehicle_whose_way_out_a_collapse_may_close_drives_back_to_the_entry_side():
+    # B12 burns at 5 with heavy damage: one more damage roll brings it down and its rubble
+    # blocks S02, the only road between the despatch rider at S04 and the entry at S00
+    sc = uworld(
+        ["SSSSS", "..B.."],
+        entries={"west": "S00"},
+        fires={("B12", 0): 5},
+        forces=[ForceUnit("DR", "despatch_rider", area="S04")],
+    )
+    ctx, st = usetup(sc, Dice(3))
+    st.fire_at_start = dict(st.fire)
+    st.damage[("B12", 0)] = 4
+    assert parking.entry_side(ctx, st) == {"S00", "S01"}
+    assert parking.street_risk(ctx, st, "S04") == 0  # nothing can reach the rider itself
+    movement.step_movement(ctx, st)
+    loc = st.units["DR"].loc
+    assert loc is not None and loc[0] in ("S00", "S01")
+    st.damage[("B12", 0)] = 2  # below policy.closing_damage: the road is not at stake
+    assert parking.entry_side(ctx, st) == {"S00", "S01", "S02", "S03", "S04"}
+
+
+def test_a_small_pump_team_set_up_where_its_street_may_catch_slips_its_line_and_recovers():
+    sc = uworld(
+        ["SSSSSS", "BBBBBB"],
+        hydrants=["S03"],
+        fires={("B13", 0): 2, ("B10", 0): 1},
+        forces=[ForceUnit("SP", "small_pump_team", area="S03")],
+    )
+    ctx, st = usetup(sc, Dice(5))
+    st.fire_at_start = dict(st.fire)
+    sp = st.units["SP"]
+    sp.deployed = True  # its trailer pump is set up in S03, next to B13 (a third to catch)
+    crew = sorted(s.id for s in st.units.values() if s.parent == "SP")
+    add_hose(st, "H1", "SP", [("S03", 0), ("S02", 0), ("S01", 0)], ("B10", 0), crew=crew[:1])
+    movement.step_movement(ctx, st)
+    assert [e["hose"] for e in events(ctx, "hose_slipped")] == ["H1"]
+    assert sp.task == "stow"  # a turn to recover the pump, then it drives off
