@@ -18,6 +18,7 @@ AP_FIRES: Memo[Any] = Memo("ap_fires", shared=False)
 AP_P_IN: Memo[Any] = Memo("ap_p_in", shared=False)
 AP_PRIO: Memo[Any] = Memo("ap_prio", shared=False)
 AP_SMALL: Memo[Any] = Memo("ap_small", shared=False)
+AP_BURNS: Memo[Any] = Memo("ap_burns", shared=False)  # safety: areas that can burn
 AP_CATCH: Memo[Any] = Memo("ap_catch", shared=False)  # safety: chance to catch next step 1
 AP_LIMITS: Memo[Any] = Memo("ap_limits", shared=False)  # safety: the policy limits, per game
 AP_OK: Memo[Any] = Memo("ap_ok", shared=False)  # safety: may a way out pass here

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from ....core.turn import TurnContext
 from ..memos import (
+    AP_BURNS,
     AP_CATCH,
     AP_FIRES,
     AP_OK,
@@ -63,6 +64,7 @@ def standing_orders(ctx: TurnContext, state: GameState) -> None:
     ctx.cache[AP_FIRES] = None  # the fires, sorted, as the call starts
     ctx.cache[AP_SMALL] = None  # the fires a fire party can tackle
     ctx.cache[AP_P_IN] = {}  # best_job's chances at building positions
+    ctx.cache[AP_BURNS] = {}  # safety: areas that can burn (vehicles as the call starts)
     ctx.cache[AP_CATCH] = {}  # safety: each location's chance to catch next step 1
     ctx.cache[AP_TRAP] = {}  # safety: burnable locations with no safe way out
     ctx.cache[AP_OK] = {}  # safety: locations a way out may pass
@@ -76,6 +78,7 @@ def standing_orders(ctx: TurnContext, state: GameState) -> None:
             AP_FIRES,
             AP_SMALL,
             AP_P_IN,
+            AP_BURNS,
             AP_CATCH,
             AP_TRAP,
             AP_OK,

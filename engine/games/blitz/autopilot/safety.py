@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from ....board.model import AreaKind, Location
 from ....core.turn import TurnContext
-from ..memos import AP_CATCH, AP_LIMITS, AP_OK, AP_TRAP
+from ..memos import AP_BURNS, AP_CATCH, AP_LIMITS, AP_OK, AP_TRAP
 from ..reach import danger, foot
 from ..rules import acting, ignition
 from ..rules import fire as fire_rules
@@ -49,16 +49,20 @@ def catch_chance(ctx: TurnContext, state: GameState, loc: Location) -> float:
             return hit
     r = ctx.rules
     fire = state.fire
-    fighting = _fighting(state)
+    fighting: set[Location] | None = None  # only whether a hose team works in loc matters
     miss = 1.0
     for src in danger.neighbours(ctx, loc):
         f = fire.get(src)
         if f:
+            if fighting is None:
+                fighting = _fighting_at(state, loc)
             mod = fire_rules.spread_modifier(ctx, state, src, loc, fighting)[0]
             miss *= 1 - _p_roll(f, mod)
     below = (loc[0], loc[1] - 1)
     f = fire.get(below, 0)
     if f >= r.int("spread.climb_min_fire") and loc in ctx.graph.climb_targets(below):
+        if fighting is None:
+            fighting = _fighting_at(state, loc)
         miss *= 1 - _p_roll(f, fire_rules.spread_modifier(ctx, state, below, loc, fighting)[0])
     out = 1 - miss
     if memo is not None:
@@ -66,13 +70,14 @@ def catch_chance(ctx: TurnContext, state: GameState, loc: Location) -> float:
     return out
 
 
-def _fighting(state: GameState) -> set[Location]:
-    """Locations holding a hose team at work (+1 against a spread into them, §3)."""
-    return {
-        u.loc
-        for u in state.units.values()
-        if u.kind == STAND and u.task == "fight" and u.loc is not None and u.in_play
-    }
+def _fighting_at(state: GameState, loc: Location) -> set[Location]:
+    """``{loc}`` when a hose team is at work there (+1 against a spread into it, §3), else
+    empty: all :func:`fire_rules.spread_modifier` asks of the set is whether it holds
+    the location spread into."""
+    for u in state.units.values():
+        if u.loc == loc and u.kind == STAND and u.task == "fight" and u.in_play:
+            return {loc}
+    return set()
 
 
 def trapped(ctx: TurnContext, state: GameState, loc: Location) -> bool:
@@ -94,10 +99,22 @@ def trapped(ctx: TurnContext, state: GameState, loc: Location) -> bool:
 
 
 def _can_burn(ctx: TurnContext, state: GameState, loc: Location) -> bool:
-    """Buildings, and streets or open ground holding rubble or a vehicle (§1)."""
-    if danger.area_kind(ctx, loc[0]) is AreaKind.BUILDING:
-        return True
-    return ignition.is_flammable(ctx, state, loc, _vehicle_areas(ctx, state))
+    """Buildings, and streets or open ground holding rubble or a vehicle (§1): judged on
+    the streets holding a vehicle as the call of the standing orders starts (rubble does
+    not change in step 6), so remembered for the call."""
+    memo: dict[str, bool] | None = ctx.cache.get(AP_BURNS)
+    area = loc[0]
+    if memo is not None:
+        hit = memo.get(area)
+        if hit is not None:
+            return hit
+    if danger.area_kind(ctx, area) is AreaKind.BUILDING:
+        out = True
+    else:
+        out = ignition.is_flammable(ctx, state, loc, _vehicle_areas(ctx, state))
+    if memo is not None:
+        memo[area] = out
+    return out
 
 
 def hazardous(ctx: TurnContext, state: GameState, loc: Location) -> bool:
@@ -133,6 +150,11 @@ def _way_out(ctx: TurnContext, state: GameState, start: Location) -> bool:
     if not ok(start):
         return False
     ladders = foot.ladder_links(state, ctx)
+    for link in foot.foot_links(ctx, start, ladders):
+        # a step straight out (the search below would find it too, after more checks)
+        to = link[0]
+        if link[1] <= budget and not _can_burn(ctx, state, to) and to not in state.fire:
+            return True
     best = {start: 0}
     frontier = [start]
     while frontier:
