@@ -1,0 +1,105 @@
+"""Where the autopilot loses units and why casualties stay (issue 15): plays N logged games
+of each example and counts every unit lost by the event that took it (R-10 trapped in a
+burning location, burned out, HE killed, caught in a collapse, ...), with its kind, whether
+it stood in a building or the street, and the turn; and for the casualties at the end, their
+status and whether their location still burns.
+
+Run: ``.venv/bin/python benchmarks/autopilot_losses.py --dir benchmarks/baseline_examples
+[--games N] [--only NAME ...]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from fireground.engine.board.model import AreaKind
+from fireground.engine.play.montecarlo import _prepare, game_seeds
+from fireground.engine.play.simulate import new_game
+from fireground.engine.scenario.io import load_scenario
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+NAMES = ("stepney", "paternoster", "surrey_docks")
+CAUSES = ("burn_out", "he_killed", "he_personnel", "trapped", "escape", "heat")
+LOST = {"dead", "casualty", "destroyed", "burned_out", "knocked_out"}
+
+
+def play(job: tuple[Path, list[int], int]) -> tuple[Counter[str], Counter[str]]:
+    path, seeds, turns = job
+    sc = load_scenario(path)
+    _, graph, rules, memos = _prepare(sc)
+    lost: Counter[str] = Counter()
+    cas: Counter[str] = Counter()
+    kinds = {a.id: a.kind for a in sc.areas}
+    for s in seeds:
+        game = new_game(sc, s, graph=graph, rules=rules, shared_memos=memos)
+        before = {uid: (u.loc, u.task, u.kind) for uid, u in game.state.units.items()}
+        for _ in range(turns):
+            log = game.step()
+            for uid, u in game.state.units.items():
+                if u.status in LOST and uid in before:
+                    loc, task, kind = before.pop(uid)
+                    mine = [ev for ev in log.events if getattr(ev, "unit", None) == uid]
+                    why = "other"
+                    for rule in CAUSES:
+                        ev = next((e for e in mine if e.rule == rule), None)
+                        if ev is not None:
+                            why = rule + (f"/{ev.ruling}" if getattr(ev, "ruling", None) else "")
+                            if rule == "trapped" and any(e.rule == "heat" for e in mine):
+                                why += "+heat"
+                            break
+                    where = "-"
+                    if loc is not None:
+                        k = kinds.get(loc[0])
+                        where = "building" if k is AreaKind.BUILDING else "street/open"
+                        if k is AreaKind.BUILDING and loc[1] > 0:
+                            where += " upper"
+                    third = "early" if log.turn <= turns // 3 else (
+                        "mid" if log.turn <= 2 * turns // 3 else "late")
+                    lost[f"{kind:7s} {why:22s} {where:20s} task={task}"] += 1
+                    lost[f"~{kind} {why}"] += 1
+                    lost[f"@{third}"] += 1
+                    lost["TOTAL"] += 1
+                elif uid in before:
+                    before[uid] = (u.loc, u.task, u.kind)
+        for c in game.state.casualties:
+            burning = c.loc in game.state.fire
+            cas[f"{c.status:16s} evac={c.evacuated!s:5s} burning_now={burning}"] += 1
+        cas["GAMES"] += 1
+    return lost, cas
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--games", type=int, default=40)
+    ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--seed", type=int, default=1940)
+    ap.add_argument("--only", nargs="*", default=list(NAMES))
+    ap.add_argument("--dir", type=Path, default=EXAMPLES)
+    a = ap.parse_args()
+    for name in a.only:
+        path = a.dir / f"{name}.fg.yaml"
+        sc = load_scenario(path)
+        seeds = game_seeds(a.seed, a.games)
+        jobs = [(path, seeds[k : k + 5], sc.turns) for k in range(0, a.games, 5)]
+        lost: Counter[str] = Counter()
+        cas: Counter[str] = Counter()
+        with ProcessPoolExecutor(max_workers=a.workers) as pool:
+            for lo, ca in pool.map(play, jobs):
+                lost += lo
+                cas += ca
+        n = a.games
+        print(f"## {name}: {n} games x {sc.turns} turns, units lost per game")
+        for k, v in sorted(lost.items(), key=lambda kv: (-kv[1], kv[0])):
+            print(f"  {v / n:6.2f}  {k}")
+        print(f"## {name}: casualties at the end, per game")
+        for k, v in sorted(cas.items(), key=lambda kv: (-kv[1], kv[0])):
+            print(f"  {v / n:6.2f}  {k}")
+
+
+if __name__ == "__main__":
+    main()
