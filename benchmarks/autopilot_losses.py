@@ -15,7 +15,6 @@ import os
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from typing import Any
 
 from fireground.engine.board.model import AreaKind
 from fireground.engine.play.montecarlo import _prepare, game_seeds
@@ -58,8 +57,11 @@ def play(job: tuple[Path, list[int], int]) -> tuple[Counter[str], Counter[str]]:
                         where = "building" if k is AreaKind.BUILDING else "street/open"
                         if k is AreaKind.BUILDING and loc[1] > 0:
                             where += " upper"
-                    third = "early" if log.turn <= turns // 3 else (
-                        "mid" if log.turn <= 2 * turns // 3 else "late")
+                    third = (
+                        "early"
+                        if log.turn <= turns // 3
+                        else ("mid" if log.turn <= 2 * turns // 3 else "late")
+                    )
                     lost[f"{kind:7s} {why:22s} {where:20s} task={task}"] += 1
                     lost[f"~{kind} {why}"] += 1
                     lost[f"@{third}"] += 1

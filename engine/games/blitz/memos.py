@@ -22,6 +22,7 @@ AP_BURNS: Memo[Any] = Memo("ap_burns", shared=False)  # safety: areas that can b
 AP_CATCH: Memo[Any] = Memo("ap_catch", shared=False)  # safety: chance to catch next step 1
 AP_LIMITS: Memo[Any] = Memo("ap_limits", shared=False)  # safety: the policy limits, per game
 AP_OK: Memo[Any] = Memo("ap_ok", shared=False)  # safety: may a way out pass here
+AP_ZONE: Memo[Any] = Memo("ap_zone", shared=False)  # safety: where a collapse can strike
 AP_TRAP: Memo[Any] = Memo("ap_trap", shared=False)  # safety: no safe way out
 AP_THREAT: Memo[Any] = Memo("ap_threat", shared=False)
 AP_VEHICLES: Memo[Any] = Memo("ap_vehicles", shared=False)
