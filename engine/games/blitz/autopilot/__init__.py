@@ -31,6 +31,7 @@ from ..memos import (
     AP_BURNS,
     AP_CATCH,
     AP_FIRES,
+    AP_NEAR,
     AP_OK,
     AP_P_IN,
     AP_PRIO,
@@ -70,6 +71,7 @@ def standing_orders(ctx: TurnContext, state: GameState) -> None:
     ctx.cache[AP_TRAP] = {}  # safety: burnable locations with no safe way out
     ctx.cache[AP_OK] = {}  # safety: locations a way out may pass
     ctx.cache[AP_ZONE] = None  # safety: where a collapse can strike
+    ctx.cache[AP_NEAR] = None  # safety: locations next to or above a fire
     try:
         _standing_orders(ctx, state)
     finally:
@@ -83,6 +85,7 @@ def standing_orders(ctx: TurnContext, state: GameState) -> None:
             AP_BURNS,
             AP_CATCH,
             AP_TRAP,
+            AP_NEAR,
             AP_OK,
             AP_ZONE,
         ):

@@ -12,9 +12,11 @@ is remembered for one call of the standing orders (``ap_catch``, ``ap_trap``).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from ....board.model import AreaKind, Location
 from ....core.turn import TurnContext
-from ..memos import AP_BURNS, AP_CATCH, AP_LIMITS, AP_OK, AP_TRAP, AP_ZONE
+from ..memos import AP_BURNS, AP_CATCH, AP_LIMITS, AP_NEAR, AP_OK, AP_TRAP, AP_ZONE
 from ..reach import danger, foot
 from ..rules import acting, ignition
 from ..rules import fire as fire_rules
@@ -172,6 +174,26 @@ def _collapse_areas(ctx: TurnContext, state: GameState) -> tuple[frozenset[str],
                 todo.append(nb)
     struck = {nb for a in falling for nb in danger.area_neighbours(ctx, a)}
     return frozenset(falling), frozenset(struck)
+
+
+def unexposed(ctx: TurnContext, state: GameState, locs: Iterable[Location]) -> list[Location]:
+    """Those of ``locs`` that are not :func:`exposed`, in order: only a location next to
+    a fire, above one, or where a collapse can strike can be (the rest are let through
+    without a look, which is what makes this cheaper than asking each)."""
+    if not state.fire:
+        return list(locs)
+    near: set[Location] | None = ctx.cache.get(AP_NEAR)
+    if near is None:
+        near = set()
+        for f in state.fire:
+            near.update(danger.neighbours(ctx, f))
+            near.add((f[0], f[1] + 1))
+        if AP_NEAR in ctx.cache:
+            ctx.cache[AP_NEAR] = near
+    return [
+        loc for loc in locs
+        if not ((loc in near or collapse_zone(ctx, state, loc)) and exposed(ctx, state, loc))
+    ]  # fmt: skip
 
 
 def exposed(ctx: TurnContext, state: GameState, loc: Location) -> bool:

@@ -15,7 +15,7 @@ from ..state import GameState
 from ..units import STAND, UnitState
 from .parking import _water_at, choose_parking, choose_water
 from .priorities import _small_fires
-from .safety import exposed, trapped
+from .safety import exposed, trapped, unexposed
 
 
 def _pump(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Location]) -> None:
@@ -110,7 +110,7 @@ def _fire_party(ctx: TurnContext, state: GameState, u: UnitState) -> None:
     if refill_point(ctx, state, u.loc) and not exposed(ctx, state, u.loc):
         u.task = "refill"
         return
-    points = [p for p in _refill_points(ctx, state, u.loc[0], budget) if not exposed(ctx, state, p)]
+    points = unexposed(ctx, state, _refill_points(ctx, state, u.loc[0], budget))
     dist, _ = foot.foot_search(ctx, state, u.loc, budget, goals=points)
     goal, _d = foot.nearest(dist, points)
     if goal is not None:
