@@ -139,13 +139,17 @@ def collapse_zone(ctx: TurnContext, state: GameState, loc: Location) -> bool:
     ``policy.collapse_damage`` or more (one roll, 1 in 6 a turn, from coming down, with
     every level above), or on the ground level of an area next to one (§6: the rubble
     strikes there and everyone in it rolls to escape)."""
+    falling, struck = _zone(ctx, state)
+    return loc[0] in falling or (loc[1] == 0 and loc[0] in struck)
+
+
+def _zone(ctx: TurnContext, state: GameState) -> tuple[frozenset[str], frozenset[str]]:
     zone: tuple[frozenset[str], frozenset[str]] | None = ctx.cache.get(AP_ZONE)
     if zone is None:
         zone = _collapse_areas(ctx, state)
         if AP_ZONE in ctx.cache:
             ctx.cache[AP_ZONE] = zone
-    falling, struck = zone
-    return loc[0] in falling or (loc[1] == 0 and loc[0] in struck)
+    return zone
 
 
 def _collapse_areas(ctx: TurnContext, state: GameState) -> tuple[frozenset[str], frozenset[str]]:
@@ -182,18 +186,27 @@ def unexposed(ctx: TurnContext, state: GameState, locs: Iterable[Location]) -> l
     without a look, which is what makes this cheaper than asking each)."""
     if not state.fire:
         return list(locs)
-    near: set[Location] | None = ctx.cache.get(AP_NEAR)
-    if near is None:
-        near = set()
+    hit: tuple[set[Location], frozenset[str], dict[Location, bool]] | None = ctx.cache.get(AP_NEAR)
+    if hit is None:
+        near: set[Location] = set()
         for f in state.fire:
             near.update(danger.neighbours(ctx, f))
             near.add((f[0], f[1] + 1))
+        falling, struck = _zone(ctx, state)
+        hit = (near, falling | struck, {})
         if AP_NEAR in ctx.cache:
-            ctx.cache[AP_NEAR] = near
-    return [
-        loc for loc in locs
-        if not ((loc in near or collapse_zone(ctx, state, loc)) and exposed(ctx, state, loc))
-    ]  # fmt: skip
+            ctx.cache[AP_NEAR] = hit
+    near, areas, seen = hit
+    out = []
+    for loc in locs:
+        if loc in near or loc[0] in areas:
+            bad = seen.get(loc)
+            if bad is None:
+                bad = seen[loc] = exposed(ctx, state, loc)
+            if bad:
+                continue
+        out.append(loc)
+    return out
 
 
 def exposed(ctx: TurnContext, state: GameState, loc: Location) -> bool:
