@@ -1,9 +1,11 @@
-"""Where the autopilot loses its units (issue 15): for each example, N full games on the
-seeds of ``autopilot_table.py``, every unit lost counted by kind (vehicle or stand), by the
-rule that took it and by the phase of the game (turn). Per game on average.
+"""Where the autopilot loses units and why casualties stay (issue 15): plays N logged games
+of each example and counts every unit lost by the event that took it (R-10 trapped in a
+burning location, burned out, HE killed, caught in a collapse, ...), with its kind, whether
+it stood in a building or the street, and the turn; and for the casualties at the end, their
+status and whether their location still burns.
 
 Run: ``.venv/bin/python benchmarks/autopilot_losses.py --dir benchmarks/baseline_examples
-[--games N] [--only NAME ...]``; prints a Markdown table per example.
+[--games N] [--only NAME ...]``
 """
 
 from __future__ import annotations
@@ -14,59 +16,63 @@ from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+from fireground.engine.board.model import AreaKind
 from fireground.engine.play.montecarlo import _prepare, game_seeds
 from fireground.engine.play.simulate import new_game
 from fireground.engine.scenario.io import load_scenario
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 NAMES = ("stepney", "paternoster", "surrey_docks")
-#: the event that took a unit, by the rule name the log writes, read as a cause
-CAUSES = {
-    "burn_out": "R-10 burned out",
-    "trapped": "R-10 caught / no way out",
-    "he_killed": "HE direct hit",
-    "he_personnel": "HE blast",
-    "he_equipment": "HE blast",
-    "heavy_damage": "buried (heavy damage)",
-    "escape": "collapse",
-}
+CAUSES = ("burn_out", "he_killed", "he_personnel", "trapped", "escape", "heat")
+LOST = {"dead", "casualty", "destroyed", "burned_out", "knocked_out"}
 
 
-def play(job: tuple[Path, list[int], int]) -> Counter[tuple[str, str, str, str]]:
+def play(job: tuple[Path, list[int], int]) -> tuple[Counter[str], Counter[str]]:
     path, seeds, turns = job
     sc = load_scenario(path)
     _, graph, rules, memos = _prepare(sc)
-    out: Counter[tuple[str, str, str, str]] = Counter()
+    lost: Counter[str] = Counter()
+    cas: Counter[str] = Counter()
+    kinds = {a.id: a.kind for a in sc.areas}
     for s in seeds:
         game = new_game(sc, s, graph=graph, rules=rules, shared_memos=memos)
+        before = {uid: (u.loc, u.task, u.kind) for uid, u in game.state.units.items()}
         for _ in range(turns):
-            before = {uid for uid, u in game.state.units.items() if u.in_play}
             log = game.step()
-            game.logs.clear()
-            for uid in sorted(before):
-                u = game.state.units[uid]
-                if u.in_play or u.status in ("evacuated", "off_map"):
-                    continue
-                if not u.status or u.status in ("idle",):
-                    continue
-                rule = "?"
-                for ev in log.events:
-                    if getattr(ev, "unit", None) == uid and ev.rule in CAUSES:
-                        rule = ev.rule
-                if rule == "?" and any(
-                    ev.rule == "heavy_damage" and uid in getattr(ev, "units", ())
-                    for ev in log.events
-                ):
-                    rule = "heavy_damage"
-                kind = u.kind
-                where = "?"
-                if u.loc is not None:
-                    where = sc.area_by_id[u.loc[0]].kind.value
-                phase = (
-                    f"turns {((log.turn - 1) // 10) * 10 + 1}-{((log.turn - 1) // 10) * 10 + 10}"
-                )
-                out[(kind, CAUSES.get(rule, f"{u.status}?"), where, phase)] += 1
-    return out
+            for uid, u in game.state.units.items():
+                if u.status in LOST and uid in before:
+                    loc, task, kind = before.pop(uid)
+                    mine = [ev for ev in log.events if getattr(ev, "unit", None) == uid]
+                    why = "other"
+                    for rule in CAUSES:
+                        ev = next((e for e in mine if e.rule == rule), None)
+                        if ev is not None:
+                            why = rule + (f"/{ev.ruling}" if getattr(ev, "ruling", None) else "")
+                            if rule == "trapped" and any(e.rule == "heat" for e in mine):
+                                why += "+heat"
+                            break
+                    where = "-"
+                    if loc is not None:
+                        k = kinds.get(loc[0])
+                        where = "building" if k is AreaKind.BUILDING else "street/open"
+                        if k is AreaKind.BUILDING and loc[1] > 0:
+                            where += " upper"
+                    third = (
+                        "early"
+                        if log.turn <= turns // 3
+                        else ("mid" if log.turn <= 2 * turns // 3 else "late")
+                    )
+                    lost[f"{kind:7s} {why:22s} {where:20s} task={task}"] += 1
+                    lost[f"~{kind} {why}"] += 1
+                    lost[f"@{third}"] += 1
+                    lost["TOTAL"] += 1
+                elif uid in before:
+                    before[uid] = (u.loc, u.task, u.kind)
+        for c in game.state.casualties:
+            burning = c.loc in game.state.fire
+            cas[f"{c.status:16s} evac={c.evacuated!s:5s} burning_now={burning}"] += 1
+        cas["GAMES"] += 1
+    return lost, cas
 
 
 def main() -> None:
@@ -81,33 +87,20 @@ def main() -> None:
         path = a.dir / f"{name}.fg.yaml"
         sc = load_scenario(path)
         seeds = game_seeds(a.seed, a.games)
-        chunk = 5
-        jobs = [(path, seeds[k : k + chunk], sc.turns) for k in range(0, a.games, chunk)]
-        total: Counter[tuple[str, str, str, str]] = Counter()
+        jobs = [(path, seeds[k : k + 5], sc.turns) for k in range(0, a.games, 5)]
+        lost: Counter[str] = Counter()
+        cas: Counter[str] = Counter()
         with ProcessPoolExecutor(max_workers=a.workers) as pool:
-            for part in pool.map(play, jobs):
-                total.update(part)
+            for lo, ca in pool.map(play, jobs):
+                lost += lo
+                cas += ca
         n = a.games
-        print(
-            f"\n### {name} ({n} games x {sc.turns} turns): "
-            f"{sum(total.values()) / n:.2f} units lost a game\n"
-        )
-        by_cause: Counter[tuple[str, str]] = Counter()
-        by_where: Counter[tuple[str, str, str]] = Counter()
-        by_phase: Counter[tuple[str, str]] = Counter()
-        for (kind, cause, where, phase), c in total.items():
-            by_cause[(kind, cause)] += c
-            by_where[(kind, cause, where)] += c
-            by_phase[(kind, phase)] += c
-        print("| unit | cause | per game |\n|---|---|---|")
-        for (kind, cause), c in sorted(by_cause.items(), key=lambda kc: -kc[1]):
-            print(f"| {kind} | {cause} | {c / n:.2f} |")
-        print("\n| unit | cause | in a | per game |\n|---|---|---|---|")
-        for (kind, cause, where), c in sorted(by_where.items(), key=lambda kc: -kc[1]):
-            print(f"| {kind} | {cause} | {where} | {c / n:.2f} |")
-        print("\n| unit | turns | per game |\n|---|---|---|")
-        for (kind, phase), c in sorted(by_phase.items()):
-            print(f"| {kind} | {phase} | {c / n:.2f} |")
+        print(f"## {name}: {n} games x {sc.turns} turns, units lost per game")
+        for k, v in sorted(lost.items(), key=lambda kv: (-kv[1], kv[0])):
+            print(f"  {v / n:6.2f}  {k}")
+        print(f"## {name}: casualties at the end, per game")
+        for k, v in sorted(cas.items(), key=lambda kv: (-kv[1], kv[0])):
+            print(f"  {v / n:6.2f}  {k}")
 
 
 if __name__ == "__main__":

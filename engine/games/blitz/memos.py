@@ -21,9 +21,12 @@ AP_JUMP: Memo[Any] = Memo(
 AP_P_IN: Memo[Any] = Memo("ap_p_in", shared=False)
 AP_PRIO: Memo[Any] = Memo("ap_prio", shared=False)
 AP_SMALL: Memo[Any] = Memo("ap_small", shared=False)
+AP_BURNS: Memo[Any] = Memo("ap_burns", shared=False)  # safety: areas that can burn
 AP_CATCH: Memo[Any] = Memo("ap_catch", shared=False)  # safety: chance to catch next step 1
 AP_LIMITS: Memo[Any] = Memo("ap_limits", shared=False)  # safety: the policy limits, per game
+AP_NEAR: Memo[Any] = Memo("ap_near", shared=False)  # safety: locations next to or above a fire
 AP_OK: Memo[Any] = Memo("ap_ok", shared=False)  # safety: may a way out pass here
+AP_ZONE: Memo[Any] = Memo("ap_zone", shared=False)  # safety: where a collapse can strike
 AP_TRAP: Memo[Any] = Memo("ap_trap", shared=False)  # safety: no safe way out
 AP_THREAT: Memo[Any] = Memo("ap_threat", shared=False)
 AP_VEHICLES: Memo[Any] = Memo("ap_vehicles", shared=False)

@@ -28,9 +28,11 @@ from __future__ import annotations
 
 from ....core.turn import TurnContext
 from ..memos import (
+    AP_BURNS,
     AP_CATCH,
     AP_FIRES,
     AP_JUMP,
+    AP_NEAR,
     AP_OK,
     AP_P_IN,
     AP_PRIO,
@@ -38,6 +40,7 @@ from ..memos import (
     AP_THREAT,
     AP_TRAP,
     AP_VEHICLES,
+    AP_ZONE,
 )
 from ..state import GameState
 from ..units import STAND, VEHICLE
@@ -45,7 +48,7 @@ from .casualties import _carrier, _crew_vehicle, _doctor, _rescue_sites, _rescue
 from .lorry import lorry_orders
 from .parking import keep_clear
 from .priorities import priority_locations
-from .safety import get_out, trapped
+from .safety import collapse_zone, get_out, retreat, trapped
 from .support import _canteen, _dam, _fire_party, _pump
 from .teams import _appliance, _orphan
 
@@ -64,10 +67,13 @@ def standing_orders(ctx: TurnContext, state: GameState) -> None:
     ctx.cache[AP_FIRES] = None  # the fires, sorted, as the call starts
     ctx.cache[AP_SMALL] = None  # the fires a fire party can tackle
     ctx.cache[AP_P_IN] = {}  # best_job's chances at building positions
+    ctx.cache[AP_BURNS] = {}  # safety: areas that can burn (vehicles as the call starts)
     ctx.cache[AP_CATCH] = {}  # safety: each location's chance to catch next step 1
     ctx.cache[AP_TRAP] = {}  # safety: burnable locations with no safe way out
     ctx.cache[AP_OK] = {}  # safety: locations a way out may pass
     ctx.cache[AP_JUMP] = None  # parking: the chance of a jump into each street
+    ctx.cache[AP_ZONE] = None  # safety: where a collapse can strike
+    ctx.cache[AP_NEAR] = None  # safety: locations next to or above a fire
     try:
         _standing_orders(ctx, state)
     finally:
@@ -79,9 +85,12 @@ def standing_orders(ctx: TurnContext, state: GameState) -> None:
             AP_JUMP,
             AP_SMALL,
             AP_P_IN,
+            AP_BURNS,
             AP_CATCH,
             AP_TRAP,
+            AP_NEAR,
             AP_OK,
+            AP_ZONE,
         ):
             ctx.cache.pop(key, None)
 
@@ -127,8 +136,9 @@ def _standing_orders(ctx: TurnContext, state: GameState) -> None:
 
 
 def _leave_traps(ctx: TurnContext, state: GameState) -> None:
-    """Every stand on standing orders in a place the fire can cut off this turn gets out
-    first (:mod:`.safety`): back down its hose, or out into the street."""
+    """Every stand on standing orders in a place the fire can cut off this turn or where a
+    collapse can strike gets out first (:mod:`.safety`): back down its hose, or out into
+    the street (a crew whose vehicle is lost: toward the nearest entry)."""
     for uid in sorted(state.units):
         u = state.units[uid]
         if u.kind != STAND or not u.in_play or u.order is not None or u.loc is None:
@@ -136,5 +146,9 @@ def _leave_traps(ctx: TurnContext, state: GameState) -> None:
         if u.task == "aboard" or (u.hose is not None and state.hoses.get(u.hose) is not None
                                   and state.hoses[u.hose].plan):  # fmt: skip
             continue  # riding, or laying (the layer's heat test decides)
-        if trapped(ctx, state, u.loc):
+        home = state.units.get(u.parent) if u.parent is not None else None
+        lost = home is not None and not home.in_play
+        if not (trapped(ctx, state, u.loc) or collapse_zone(ctx, state, u.loc)):
+            continue
+        if not (lost and retreat(ctx, state, u)):  # a crew with no vehicle walks out
             get_out(ctx, state, u)

@@ -23,7 +23,9 @@ def _vehicle_areas(ctx: TurnContext, state: GameState) -> set[str]:
 
 
 def priority_locations(ctx: TurnContext, state: GameState) -> set[Location]:
-    """Locations whose loss matters most: stores, occupants and protected objectives."""
+    """Locations whose loss matters most: stores, occupants, the living casualties lying
+    there (buried or hurt, their fire must go out before rescue starts) and protected
+    objectives."""
     key = AUTOPILOT_PRIORITY_STATIC
     static: set[Location] | None = ctx.cache.get(key)
     if static is None:
@@ -45,7 +47,11 @@ def priority_locations(ctx: TurnContext, state: GameState) -> set[Location]:
     vehicles = {
         u.loc for u in state.units.values() if u.in_play and u.kind == VEHICLE and u.loc is not None
     }  # fires next to our own vehicles threaten them (R-10)
-    return static | vehicles | {loc for loc, n in state.occupants.items() if n > 0}
+    lying = {
+        c.loc for c in state.casualties
+        if not c.evacuated and c.carried_by is None and c.status != "dead"
+    }  # fmt: skip  # the living lying hurt or buried: rescue starts once their fire is out
+    return static | vehicles | lying | {loc for loc, n in state.occupants.items() if n > 0}
 
 
 def fire_priority(ctx: TurnContext, state: GameState, fire: Location, pri: set[Location]) -> int:

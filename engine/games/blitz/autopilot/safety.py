@@ -12,9 +12,11 @@ is remembered for one call of the standing orders (``ap_catch``, ``ap_trap``).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from ....board.model import AreaKind, Location
 from ....core.turn import TurnContext
-from ..memos import AP_CATCH, AP_LIMITS, AP_OK, AP_TRAP
+from ..memos import AP_BURNS, AP_CATCH, AP_LIMITS, AP_NEAR, AP_OK, AP_TRAP, AP_ZONE
 from ..reach import danger, foot
 from ..rules import acting, ignition
 from ..rules import fire as fire_rules
@@ -49,16 +51,20 @@ def catch_chance(ctx: TurnContext, state: GameState, loc: Location) -> float:
             return hit
     r = ctx.rules
     fire = state.fire
-    fighting = _fighting(state)
+    fighting: set[Location] | None = None  # only whether a hose team works in loc matters
     miss = 1.0
     for src in danger.neighbours(ctx, loc):
         f = fire.get(src)
         if f:
+            if fighting is None:
+                fighting = _fighting_at(state, loc)
             mod = fire_rules.spread_modifier(ctx, state, src, loc, fighting)[0]
             miss *= 1 - _p_roll(f, mod)
     below = (loc[0], loc[1] - 1)
     f = fire.get(below, 0)
     if f >= r.int("spread.climb_min_fire") and loc in ctx.graph.climb_targets(below):
+        if fighting is None:
+            fighting = _fighting_at(state, loc)
         miss *= 1 - _p_roll(f, fire_rules.spread_modifier(ctx, state, below, loc, fighting)[0])
     out = 1 - miss
     if memo is not None:
@@ -66,13 +72,14 @@ def catch_chance(ctx: TurnContext, state: GameState, loc: Location) -> float:
     return out
 
 
-def _fighting(state: GameState) -> set[Location]:
-    """Locations holding a hose team at work (+1 against a spread into them, §3)."""
-    return {
-        u.loc
-        for u in state.units.values()
-        if u.kind == STAND and u.task == "fight" and u.loc is not None and u.in_play
-    }
+def _fighting_at(state: GameState, loc: Location) -> set[Location]:
+    """``{loc}`` when a hose team is at work there (+1 against a spread into it, §3), else
+    empty: all :func:`fire_rules.spread_modifier` asks of the set is whether it holds
+    the location spread into."""
+    for u in state.units.values():
+        if u.loc == loc and u.kind == STAND and u.task == "fight" and u.in_play:
+            return {loc}
+    return set()
 
 
 def trapped(ctx: TurnContext, state: GameState, loc: Location) -> bool:
@@ -94,19 +101,124 @@ def trapped(ctx: TurnContext, state: GameState, loc: Location) -> bool:
 
 
 def _can_burn(ctx: TurnContext, state: GameState, loc: Location) -> bool:
-    """Buildings, and streets or open ground holding rubble or a vehicle (§1)."""
-    if danger.area_kind(ctx, loc[0]) is AreaKind.BUILDING:
-        return True
-    return ignition.is_flammable(ctx, state, loc, _vehicle_areas(ctx, state))
+    """Buildings, and streets or open ground holding rubble or a vehicle (§1): judged on
+    the streets holding a vehicle as the call of the standing orders starts (rubble does
+    not change in step 6), so remembered for the call."""
+    memo: dict[str, bool] | None = ctx.cache.get(AP_BURNS)
+    area = loc[0]
+    if memo is not None:
+        hit = memo.get(area)
+        if hit is not None:
+            return hit
+    if danger.area_kind(ctx, area) is AreaKind.BUILDING:
+        out = True
+    else:
+        out = ignition.is_flammable(ctx, state, loc, _vehicle_areas(ctx, state))
+    if memo is not None:
+        memo[area] = out
+    return out
 
 
 def hazardous(ctx: TurnContext, state: GameState, loc: Location) -> bool:
-    """Too risky to go to: a trap, or a place that can burn whose chance to catch this
-    turn is ``policy.enter_chance`` or more (a margin over ``policy.trap_chance``, so a
-    team is not sent where it would have to leave next turn)."""
-    if not state.fire or not _can_burn(ctx, state, loc):
+    """Too risky to go to: where a collapse can strike this turn (:func:`collapse_zone`),
+    a trap, or a place that can burn whose chance to catch this turn is
+    ``policy.enter_chance`` or more (a margin over ``policy.trap_chance``, so a team is
+    not sent where it would have to leave next turn)."""
+    if not state.fire:
+        return False
+    if collapse_zone(ctx, state, loc):
+        return True
+    if not _can_burn(ctx, state, loc):
         return False
     return catch_chance(ctx, state, loc) >= policy(ctx, "enter_chance") or trapped(ctx, state, loc)
+
+
+def collapse_zone(ctx: TurnContext, state: GameState, loc: Location) -> bool:
+    """``loc`` lies where a collapse could strike this turn: in a building area with a
+    location that burns hard enough to roll for damage (step 7) and is already damaged
+    ``policy.collapse_damage`` or more (one roll, 1 in 6 a turn, from coming down, with
+    every level above), or on the ground level of an area next to one (§6: the rubble
+    strikes there and everyone in it rolls to escape)."""
+    falling, struck = _zone(ctx, state)
+    return loc[0] in falling or (loc[1] == 0 and loc[0] in struck)
+
+
+def _zone(ctx: TurnContext, state: GameState) -> tuple[frozenset[str], frozenset[str]]:
+    zone: tuple[frozenset[str], frozenset[str]] | None = ctx.cache.get(AP_ZONE)
+    if zone is None:
+        zone = _collapse_areas(ctx, state)
+        if AP_ZONE in ctx.cache:
+            ctx.cache[AP_ZONE] = zone
+    return zone
+
+
+def _collapse_areas(ctx: TurnContext, state: GameState) -> tuple[frozenset[str], frozenset[str]]:
+    """(building areas that may come down this turn, the areas their rubble strikes)."""
+    r = ctx.rules
+    hot = r.int("damage.fire_for_roll")
+    worn = int(policy(ctx, "collapse_damage"))
+    destroyed = r.int("damage.destroyed")
+    falling = {
+        loc[0] for loc, f in state.fire.items()
+        if f >= hot and worn <= state.damage_at(loc) < destroyed
+        and danger.area_kind(ctx, loc[0]) is AreaKind.BUILDING
+    }  # fmt: skip
+    # the rubble adds damage to the ground level of each building next door: one that it
+    # brings down brings its own rubble onto its neighbours, and so on
+    by = r.int("collapse.rubble_damage")
+    todo = sorted(falling)
+    while todo:
+        a = todo.pop()
+        for nb in danger.area_neighbours(ctx, a):
+            if (
+                nb not in falling and danger.area_kind(ctx, nb) is AreaKind.BUILDING
+                and destroyed > state.damage_at((nb, 0)) >= destroyed - by
+            ):  # fmt: skip
+                falling.add(nb)
+                todo.append(nb)
+    struck = {nb for a in falling for nb in danger.area_neighbours(ctx, a)}
+    return frozenset(falling), frozenset(struck)
+
+
+def unexposed(ctx: TurnContext, state: GameState, locs: Iterable[Location]) -> list[Location]:
+    """Those of ``locs`` that are not :func:`exposed`, in order: only a location next to
+    a fire, above one, or where a collapse can strike can be (the rest are let through
+    without a look, which is what makes this cheaper than asking each)."""
+    if not state.fire:
+        return list(locs)
+    hit: tuple[set[Location], frozenset[str], dict[Location, bool]] | None = ctx.cache.get(AP_NEAR)
+    if hit is None:
+        near: set[Location] = set()
+        for f in state.fire:
+            near.update(danger.neighbours(ctx, f))
+            near.add((f[0], f[1] + 1))
+        falling, struck = _zone(ctx, state)
+        hit = (near, falling | struck, {})
+        if AP_NEAR in ctx.cache:
+            ctx.cache[AP_NEAR] = hit
+    near, areas, seen = hit
+    out = []
+    for loc in locs:
+        if loc in near or loc[0] in areas:
+            bad = seen.get(loc)
+            if bad is None:
+                bad = seen[loc] = exposed(ctx, state, loc)
+            if bad:
+                continue
+        out.append(loc)
+    return out
+
+
+def exposed(ctx: TurnContext, state: GameState, loc: Location) -> bool:
+    """A stand with no work in hand should not wait here: where a collapse can strike,
+    or a place that can burn (a building, a street with rubble or a vehicle) whose chance
+    to catch this turn is more than ``policy.idle_chance`` (R-10 would throw it out
+    through the heat of the fire, a risk with nothing to gain)."""
+    if not state.fire:
+        return False
+    if collapse_zone(ctx, state, loc):
+        return True
+    return _can_burn(ctx, state, loc) and catch_chance(ctx, state, loc) > policy(ctx, "idle_chance")
 
 
 def _limits(ctx: TurnContext) -> tuple[float, int]:
@@ -133,6 +245,11 @@ def _way_out(ctx: TurnContext, state: GameState, start: Location) -> bool:
     if not ok(start):
         return False
     ladders = foot.ladder_links(state, ctx)
+    for link in foot.foot_links(ctx, start, ladders):
+        # a step straight out (the search below would find it too, after more checks)
+        to = link[0]
+        if link[1] <= budget and not _can_burn(ctx, state, to) and to not in state.fire:
+            return True
     best = {start: 0}
     frontier = [start]
     while frontier:
@@ -156,9 +273,10 @@ def _way_out(ctx: TurnContext, state: GameState, start: Location) -> bool:
 
 
 def get_out(ctx: TurnContext, state: GameState, u: UnitState) -> bool:
-    """A stand in a trap leaves it: back down its own hose when the location before the
+    """A stand in a trap (or :func:`exposed` with no work in hand) leaves it: back down its own hose when the location before the
     branch is safe (the line gets a location shorter and plays on), else out to the
-    nearest street or open ground it can reach this turn. Whether it moved."""
+    nearest street or open ground it can reach this turn, out of any collapse's way.
+    Whether it moved."""
     if u.loc is None or acting.acted(state, u):
         return False
     h = state.hoses.get(u.hose or "") if u.hose is not None else None
@@ -166,13 +284,21 @@ def get_out(ctx: TurnContext, state: GameState, u: UnitState) -> bool:
         back = h.path[-2]
         if (
             back not in state.fire and not trapped(ctx, state, back)
+            and not collapse_zone(ctx, state, back)
             and not danger.unsafe(ctx, state, back) and mv.walk(ctx, state, u, back)
         ):  # fmt: skip
             return True
     dist, _ = foot.foot_search(ctx, state, u.loc, ctx.rules.int("movement.foot_points"))
-    outs = [loc for loc in dist if not _can_burn(ctx, state, loc) and loc not in state.fire]
+    outs = [
+        loc for loc in dist
+        if not _can_burn(ctx, state, loc) and loc not in state.fire
+        and not collapse_zone(ctx, state, loc)
+    ]  # fmt: skip
     if not outs:
-        safe = [loc for loc in dist if loc != u.loc and not trapped(ctx, state, loc)]
+        safe = [
+            loc for loc in dist
+            if loc != u.loc and not trapped(ctx, state, loc) and not collapse_zone(ctx, state, loc)
+        ]  # fmt: skip
         if not safe:
             return False
         outs = safe
@@ -181,4 +307,34 @@ def get_out(ctx: TurnContext, state: GameState, u: UnitState) -> bool:
     u.task = "move"
     moved = mv.walk(ctx, state, u, goal)
     u.task = task if u.hose is not None else "idle"
+    return moved
+
+
+def retreat(ctx: TurnContext, state: GameState, u: UnitState) -> bool:
+    """A stand with no more work here (its vehicle lost) walks out of the fire's district:
+    toward the nearest entry (where help arrives and the fire has the furthest to come),
+    by a way where no heat test can fail, this turn's part of it. Whether it moved."""
+    if u.loc is None or acting.acted(state, u):
+        return False
+    entries = [(a, 0) for a in mv.entry_areas(ctx)]
+    if not entries or u.loc in entries:
+        return False
+    cool = ctx.rules.int("heat.always_pass_max")
+
+    def cool_way(loc: Location) -> bool:  # no heat test on the way (none can fail)
+        return loc not in state.fire and danger.heat(ctx, state, loc) <= cool
+
+    dist, prev = foot.foot_search(ctx, state, u.loc, None, ok=cool_way, goals=entries)
+    goal, _d = foot.nearest(dist, entries)
+    if goal is None:
+        return False
+    points = ctx.rules.int("movement.foot_points")
+    path = foot.path_to(prev, u.loc, goal)
+    goal = next((x for x in reversed(path) if dist[x] <= points), goal)  # this turn's part
+    if goal == u.loc:
+        return False
+    task = u.task
+    u.task = "move"
+    moved = mv.walk(ctx, state, u, goal)
+    u.task = task
     return moved

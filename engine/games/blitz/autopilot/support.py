@@ -15,7 +15,7 @@ from ..state import GameState
 from ..units import STAND, UnitState, crew_of
 from .parking import _water_at, choose_parking, choose_water, keep_clear, street_risk
 from .priorities import _small_fires
-from .safety import policy, trapped
+from .safety import exposed, policy, trapped, unexposed
 
 
 def _pump(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Location]) -> None:
@@ -117,10 +117,10 @@ def _fire_party(ctx: TurnContext, state: GameState, u: UnitState) -> None:
             u.task = "move"
             mv.walk(ctx, state, u, goal)
         return
-    if refill_point(ctx, state, u.loc):
+    if refill_point(ctx, state, u.loc) and not exposed(ctx, state, u.loc):
         u.task = "refill"
         return
-    points = _refill_points(ctx, state, u.loc[0], budget)
+    points = unexposed(ctx, state, _refill_points(ctx, state, u.loc[0], budget))
     dist, _ = foot.foot_search(ctx, state, u.loc, budget, goals=points)
     goal, _d = foot.nearest(dist, points)
     if goal is not None:

@@ -22,7 +22,7 @@ from .parking import (
     withdraw,
 )
 from .priorities import coverage
-from .safety import trapped
+from .safety import retreat, trapped
 from .wheelbarrow import _fetch_wheelbarrow, _wheelbarrow
 
 #: a crew whose branch inside a building has this much heat next to it steps back a location
@@ -54,7 +54,8 @@ def step_clear(ctx: TurnContext, state: GameState, u: UnitState) -> bool:
 
 
 def _orphan(ctx: TurnContext, state: GameState, u: UnitState) -> None:
-    """A crew whose vehicle is lost: leaves a line without water and keeps out of the heat."""
+    """A crew whose vehicle is lost: leaves a line without water and walks out toward the
+    nearest entry (:func:`.safety.retreat`), or at least out of the heat."""
     h = state.hoses.get(u.hose or "")
     if h is not None:
         pump = state.units.get(h.unit)
@@ -66,7 +67,8 @@ def _orphan(ctx: TurnContext, state: GameState, u: UnitState) -> None:
     if u.status == "exhausted":
         u.task = "rest"
         return
-    step_clear(ctx, state, u)
+    if not retreat(ctx, state, u):
+        step_clear(ctx, state, u)
 
 
 def _appliance(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Location]) -> None:

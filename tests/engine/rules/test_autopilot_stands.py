@@ -1,0 +1,111 @@
+"""The stands on foot keep out of a collapse's way, fire parties refill where the fire is
+not about to spread, crews whose vehicle is lost walk out toward an entry, and fires
+where casualties lie come first (issue 15: the autopilot plays like a fire officer)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from test_units_world import usetup, uworld
+
+from fireground.engine.board.model import ForceUnit
+from fireground.engine.games.blitz import autopilot
+from fireground.engine.games.blitz.autopilot import priorities, safety
+
+
+def collapse_world(damage: int, house_rules: dict[str, float] | None = None):
+    # B11 burns at 5 (it rolls for damage in step 7); the officer waits in S01, the street
+    # next to it, where the rubble of B11 would fall (S00 and S02 only touch its corners)
+    sc = uworld(
+        ["SSS", "BBB"],
+        fires={("B11", 0): 5},
+        forces=[ForceUnit("OF", "officer", area="S01")],
+        house_rules=house_rules or {},
+    )
+    ctx, st = usetup(sc)
+    st.damage[("B11", 0)] = damage
+    return ctx, st
+
+
+def test_the_collapse_zone_is_the_building_and_the_ground_next_door():
+    ctx, st = collapse_world(4)
+    assert safety.collapse_zone(ctx, st, ("S01", 0))
+    assert safety.collapse_zone(ctx, st, ("B10", 0))  # next door: rubble strikes its ground
+    assert not safety.collapse_zone(ctx, st, ("S00", 0))  # a corner only
+    ctx, st = collapse_world(3)  # two rolls from coming down: not yet
+    assert not safety.collapse_zone(ctx, st, ("S01", 0))
+
+
+def test_the_rubble_chain_widens_the_zone():
+    # B10's ground is at 4: B11's rubble (+1) brings it down too, and its rubble strikes O20
+    sc = uworld(["SSS", "BBB", "O.."], fires={("B11", 0): 5})
+    ctx, st = usetup(sc)
+    st.damage[("B11", 0)] = 4
+    st.damage[("B10", 0)] = 4
+    assert safety.collapse_zone(ctx, st, ("O20", 0))
+    st.damage[("B10", 0)] = 3
+    assert not safety.collapse_zone(ctx, st, ("O20", 0))
+
+
+@pytest.mark.parametrize(("damage", "house_rules", "leaves"), [
+    (4, None, True),
+    (3, None, False),
+    (4, {"policy.collapse_damage": 5}, False),  # a bolder house policy: never
+])  # fmt: skip
+def test_a_stand_steps_out_of_a_collapses_way(damage, house_rules, leaves):
+    ctx, st = collapse_world(damage, house_rules)
+    autopilot.standing_orders(ctx, st)
+    loc = st.units["OF"].loc
+    assert (loc != ("S01", 0)) is leaves
+    if leaves:
+        assert loc is not None and not safety.collapse_zone(ctx, st, loc)
+
+
+def test_a_fire_party_refills_where_the_fire_is_not_about_to_spread():
+    # empty, it would refill in B11 next to the fire (any building's ground level serves);
+    # B11 catches with 1/6 this turn, more than policy.idle_chance, so it goes to B10
+    sc = uworld(
+        ["SSS", "BBB"],
+        fires={("B12", 0): 1},
+        forces=[ForceUnit("FP", "fire_party", area="B11")],
+    )
+    ctx, st = usetup(sc)
+    st.units["FP"].charged = False
+    assert safety.exposed(ctx, st, ("B11", 0)) and not safety.exposed(ctx, st, ("B10", 0))
+    autopilot.standing_orders(ctx, st)
+    assert st.units["FP"].loc == ("B10", 0) and st.units["FP"].task == "refill"
+    ctx, st = usetup(replace(sc, house_rules={"policy.idle_chance": 0.2}))
+    st.units["FP"].charged = False
+    autopilot.standing_orders(ctx, st)  # 1/6 is under a bolder limit: it refills there
+    assert st.units["FP"].loc == ("B11", 0) and st.units["FP"].task == "refill"
+
+
+def test_a_crew_whose_vehicle_is_lost_walks_out_toward_the_entry():
+    sc = uworld(
+        ["SSSSS", "BBBBB"],
+        entries={"west": "S00"},
+        fires={("B14", 0): 2},
+        forces=[ForceUnit("E1", "general_appliance", area="S04")],
+    )
+    ctx, st = usetup(sc)
+    st.units["E1"].status = "burned_out"
+    crew = [u for u in st.units.values() if u.parent == "E1"]
+    assert crew
+    for u in crew:
+        u.task = "idle"
+    autopilot.standing_orders(ctx, st)
+    # the old orders stepped one area out of the heat (S03) and waited for the fire there
+    assert [u.loc for u in crew] == [("S00", 0)] * len(crew)
+
+
+def test_a_fire_where_a_casualty_lies_comes_first():
+    sc = uworld(["SSS", "BBB"], fires={("B10", 0): 2, ("B12", 0): 2})
+    ctx, st = usetup(sc)
+    st.add_casualty(("B12", 0), "buried")
+    pri = priorities.priority_locations(ctx, st)
+    assert priorities.fire_priority(ctx, st, ("B12", 0), pri) == 0
+    assert priorities.fire_priority(ctx, st, ("B10", 0), pri) == 1
+    st.casualties[0].status = "dead"  # the dead wait: no rush for them
+    pri = priorities.priority_locations(ctx, st)
+    assert priorities.fire_priority(ctx, st, ("B12", 0), pri) == 1
