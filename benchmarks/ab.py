@@ -41,17 +41,26 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 
+#: run first in a tree's process: without the editable install's finder, a module the tree
+#: lacks is an ImportError instead of being taken from the installed tree; and without the
+#: working directory on the path (a checkout's own ``fireground/`` holds only the CLI)
+ONLY_TREE = (
+    "import sys; sys.meta_path[:] = [f for f in sys.meta_path "
+    "if '__editable__' not in getattr(f, '__module__', '')]; "
+    "sys.path[:] = [p for p in sys.path if p not in ('', '.')]\n"  # -c: no cwd on the path
+)
+
 #: what one run does in the tree's process (both engine layouts: old flat, new packages)
 GAME = r"""
 import json, sys, time
 try:
-    from fireground.engine.play.simulate import new_game
-    from fireground.engine.scenario.io import load_scenario
-    from fireground.engine.board.graph import build_graph
-except ImportError:
     from fireground.engine.simulate import new_game
     from fireground.engine.io import load_scenario
     from fireground.engine.graph import build_graph
+except ImportError:
+    from fireground.engine.play.simulate import new_game
+    from fireground.engine.scenario.io import load_scenario
+    from fireground.engine.board.graph import build_graph
 path, turns, seed, what = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
 scenario = load_scenario(path)
 graph = build_graph(scenario)
@@ -73,6 +82,12 @@ if what in ("quiet", "all"):
     out["quiet"] = time.process_time() - t
 print(json.dumps(out))
 """
+
+#: a bench script run as ``python SCRIPT ARGS`` would run it
+RUN_SCRIPT = (
+    "import runpy; sys.argv = sys.argv[1:]; sys.path.insert(0, sys.argv[0].rpartition('/')[0]); "
+    "runpy.run_path(sys.argv[0], run_name='__main__')"
+)
 
 PACKAGE_DIRS = ("engine", "editor", "export", "templates", "examples")
 
@@ -118,7 +133,7 @@ def cmd_game(a: argparse.Namespace, trees: list[tuple[str, Path, Path]]) -> None
         for name, tree, pp in trees:
             argv = [str(example(tree, a.example)), str(a.turns), str(a.seed), "all"]
             res = subprocess.run(
-                [sys.executable, "-c", GAME, *argv],
+                [sys.executable, "-c", ONLY_TREE + GAME, *argv],
                 env=env_for(pp), capture_output=True, text=True, check=True,
             )  # fmt: skip
             got = json.loads(res.stdout.splitlines()[-1])
@@ -147,7 +162,7 @@ def callgrind_ir(pp: Path, argv: list[str], tmp: Path) -> int:
     out = tmp / "cg.out"
     subprocess.run(
         ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable,
-         "-c", GAME, *argv],
+         "-c", ONLY_TREE + GAME, *argv],
         env=env_for(pp), capture_output=True, text=True, check=True,
     )  # fmt: skip
     for line in out.read_text().splitlines():
@@ -197,7 +212,8 @@ def cmd_bench(a: argparse.Namespace, trees: list[tuple[str, Path, Path]]) -> Non
                     continue
                 before = resource.getrusage(resource.RUSAGE_CHILDREN)
                 res = subprocess.run(
-                    [sys.executable, str(script), *a.args.get(bench, [])],
+                    [sys.executable, "-c", ONLY_TREE + RUN_SCRIPT, str(script),
+                     *a.args.get(bench, [])],
                     env=env_for(pp), capture_output=True, text=True, cwd=tree,
                 )  # fmt: skip
                 after = resource.getrusage(resource.RUSAGE_CHILDREN)
