@@ -95,14 +95,38 @@ class Event:
         return f"{type(self).__name__}({', '.join(parts)})"
 
     # -- a read-only mapping view of the JSON, for readers of the old dict events -----------
+    # A key is looked up alone (no whole JSON built per read): readers such as the turn
+    # report ask an event for several keys each.
+    def _item(self, key: object) -> Any:
+        """The value the log writes under ``key``, or :data:`_ABSENT`."""
+        if not isinstance(key, str):
+            return _ABSENT
+        if key in _ROLL_KEYS:
+            return list(self.dice) if key == "dice" else getattr(self, key)
+        if key == "rule":
+            return self.rule
+        if key == "ruling":
+            return self.ruling or _ABSENT
+        if key == "manual":
+            return True if self.manual else _ABSENT
+        name = _attributes(type(self)).get(key)
+        if name is None:
+            return _ABSENT
+        value = getattr(self, name)
+        return _ABSENT if value is None else json_value(value)
+
     def __getitem__(self, key: str) -> Any:
-        return self.to_json()[key]
+        value = self._item(key)
+        if value is _ABSENT:
+            raise KeyError(key)
+        return value
 
     def get(self, key: str, default: Any = None) -> Any:
-        return self.to_json().get(key, default)
+        value = self._item(key)
+        return default if value is _ABSENT else value
 
     def __contains__(self, key: object) -> bool:
-        return key in self.to_json()
+        return self._item(key) is not _ABSENT
 
     def keys(self) -> Iterator[str]:
         return iter(self.to_json())
@@ -112,6 +136,22 @@ class Event:
 
     def __len__(self) -> int:
         return len(self.to_json())
+
+
+#: what the mapping view answers for a key the event's JSON does not hold
+_ABSENT: Any = object()
+#: the log keys of the roll fields that are always written, as they are named
+_ROLL_KEYS = frozenset(("step", *ROLL_FIELDS))
+_ATTRIBUTES: dict[type[Event], dict[str, str]] = {}
+
+
+def _attributes(cls: type[Event]) -> dict[str, str]:
+    """A class's own fields by their log key (``from`` -> ``from_``), computed once."""
+    hit = _ATTRIBUTES.get(cls)
+    if hit is None:
+        where, outcome = _layout(cls)
+        hit = _ATTRIBUTES[cls] = {key: name for name, key in (*where, *outcome)}
+    return hit
 
 
 _LAYOUTS: dict[type[Event], tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]]] = {}

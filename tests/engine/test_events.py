@@ -100,6 +100,27 @@ def test_to_json_is_the_old_dict_key_for_key(case):
 
 @settings(max_examples=400, deadline=None)
 @given(events())
+def test_the_mapping_view_answers_each_key_as_the_json_does(case):
+    """``ev[key]``, ``ev.get(key)`` and ``key in ev`` look one key up without building the
+    JSON: the same answers as the JSON's, for its keys and for keys it lacks (a field left
+    None, ``ruling``/``manual`` when unset, a Python attribute name, a non-string)."""
+    ev, _ = case
+    js = ev.to_json()
+    asked = [*js, "nope", "from_", "ruling", "manual", "outcome", "where_json", 3, None]
+    asked += [f.name.rstrip("_") for f in fields(ev)]
+    for key in asked:
+        assert (key in ev) == (key in js), key
+        assert ev.get(key, "absent") == js.get(key, "absent"), key
+        if key in js:
+            assert ev[key] == js[key] and type(ev[key]) is type(js[key]), key
+        else:
+            with pytest.raises(KeyError):
+                ev[key]
+    assert list(ev) == list(js) and len(ev) == len(js)
+
+
+@settings(max_examples=400, deadline=None)
+@given(events())
 def test_repr_evaluates_back_to_an_equal_event(case):
     ev, _ = case
     again = eval(repr(ev), dict(NAMESPACE))
