@@ -8,7 +8,7 @@ victory), the positions of the round-free graph, its decisions and the seconds (
 passes). With ``--policies`` also the value with one side held to each policy.
 
 Run: ``.venv/bin/python tools/forestfire/layered_study.py --squares 3,4 [--policies greedy]
-[--house rounds.max=60]``
+[--house rounds.max=60] [--held-only]``
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ def main() -> None:
     ap.add_argument("--squares", default="3,4")
     ap.add_argument("--policies", default="")
     ap.add_argument("--house", action="append", default=[], metavar="KEY=VALUE")
+    ap.add_argument("--held-only", action="store_true", help="skip the both-best solve")
     a = ap.parse_args()
     extra = {k: int(v) for k, v in (h.split("=") for h in a.house)}
     print("squares  rounds  held          value     positions   decisions  graph s  passes s")
@@ -34,7 +35,7 @@ def main() -> None:
         s.house_rules = dict(extra)
         r = s.rules()
         st = start_state(s, r)
-        holds: list[tuple[str, dict[str, object]]] = [("both best", {})]
+        holds: list[tuple[str, dict[str, object]]] = [] if a.held_only else [("both best", {})]
         for name in filter(None, a.policies.split(",")):
             holds.append((f"fire={name}", {"fire": make_policy(name, 0)}))
             holds.append((f"chief={name}", {"chief": make_policy(name, 0)}))

@@ -112,7 +112,6 @@ class Graph:
         states: list[State] = []
         # per decision: its node, two outcomes (ref, chance) and the refs in the last round
         act_node: list[int] = []
-        refs: list[tuple[int, int, int, int]] = []  # o1, o2, o1 at the cap, o2 at the cap
         probs: list[tuple[float, float]] = []
         intra: list[list[int]] = []  # per node, the nodes of this round its outcomes reach
         score_ref = {s: i for i, s in enumerate(SCORES)}  # offset later by 2n
@@ -131,7 +130,8 @@ class Graph:
         if start.over:
             raise ValueError("the start position is already over")
         node(start)
-        # refs during the build: ("n", i) this round, ("p", i) next round, ("s", j) a score
+        # refs during the build: ("n", i) this round, ("p", i) next round, ("s", j) a score;
+        # per decision o1, o2, then o1 and o2 when it is taken in the last round
         raw: list[tuple[tuple[str, int], ...]] = []
         i = 0
         while i < len(states):
@@ -142,8 +142,11 @@ class Graph:
                 legal = [pol(st, legal, rules)]
             if st.phase.kind == FIRE_ACTION and flatten:
                 # Fire's turn in one step: its decision, then the split of an intensify
-                ends = {_key(e) if not e.over else e: e for a in legal
-                        for e in fire_turn_ends(st, a, free)}
+                ends = {
+                    _key(e) if not e.over else e: e
+                    for a in legal
+                    for e in fire_turn_ends(st, a, free)
+                }
                 moves: list[tuple[Action | None, list[tuple[float, State]]]] = [
                     (None, [(1.0, e)]) for e in ends.values()]  # fmt: skip
             else:
