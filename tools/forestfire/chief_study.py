@@ -113,10 +113,11 @@ def main() -> None:
             m, lo, hi = mean_ci(dvp)
             sm, slo, shi = mean_ci(dsc)
             paired.append(
-                f"| {opp} | {m:+.2f} [{lo:+.2f}, {hi:+.2f}] | {sm:+.3f} [{slo:+.3f}, {shi:+.3f}]"
+                f"| {opp} | {a.games} | {m:+.2f} [{lo:+.2f}, {hi:+.2f}] | {sm:+.3f} [{slo:+.3f}, {shi:+.3f}]"
                 f" | {better} / {worse} / {a.games - better - worse}"
                 f" | {sign_test(better, worse):.2g} |"
             )
+            print(f"paired so far: {paired[-1]}", flush=True)
     print(f"\npaired, {pols[-1]} minus {pols[0]} as {a.seat}, same seeds:")
     print(
         f"| {other} | Fire's VP | {a.seat}'s result | seeds better / worse / same | sign test p |"
