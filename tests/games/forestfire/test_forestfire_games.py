@@ -4,6 +4,7 @@ follow the rules, the same seed gives the same log, and the exact solver."""
 from __future__ import annotations
 
 import json
+import math
 
 import pytest
 
@@ -134,15 +135,24 @@ def test_solver_exact_chance_of_clearing_the_town() -> None:
     assert _naive(pos, r) == pytest.approx(7 / 27, abs=1e-12)
 
 
+@pytest.mark.slow
+@pytest.mark.timeout(900)  # 20 games of search Fire, about 4 minutes on a loaded machine
 def test_search_chief_holds_the_strongest_fire_longer_than_greedy() -> None:
-    """Against ``search`` Fire (which beats every Chief on the standard board) the
-    ``search`` Chief keeps the game going longer than the ``greedy`` Chief on the same
-    seeds: greedy loses in about 6 rounds, search in about 20 (docs/forestfire.md); on
-    seeds 0-2 greedy loses in round 6 every time, search in round 9 or 10."""
+    """Against ``search`` Fire (which beats both Chiefs on the standard board) the
+    ``search`` Chief keeps the game going longer than the ``greedy`` Chief, paired on the
+    same seeds (same dice, same Fire): on 10 consecutive seeds with the round cap at 20
+    (to keep the test short), a sign test over the seeds where the two differ must reject
+    "no difference" at the 5% level (9 longer and 1 shorter of 10 gives p = 0.021; the
+    100-game study in docs/forestfire.md has the intervals)."""
     s = default_setup()
+    s.house_rules = {"rounds.max": 20}
     r = s.rules()
-    rounds: dict[str, list[int]] = {}
-    for chief in ("greedy", "search"):
-        pair = {"fire": "search", "chief": chief}
-        rounds[chief] = [play_game(s, r, pair, seed).rounds for seed in range(3)]
-    assert all(a > b for a, b in zip(rounds["search"], rounds["greedy"], strict=True))
+    longer = shorter = 0
+    for seed in range(1000, 1010):
+        g = play_game(s, r, {"fire": "search", "chief": "greedy"}, seed).rounds
+        sr = play_game(s, r, {"fire": "search", "chief": "search"}, seed).rounds
+        longer += sr > g
+        shorter += sr < g
+    n = longer + shorter
+    p = min(1.0, 2 * sum(math.comb(n, i) for i in range(min(longer, shorter) + 1)) / 2**n)
+    assert longer > shorter and p < 0.05, (longer, shorter, p)
