@@ -89,6 +89,11 @@ def test_choose_minimises_the_worst_objective() -> None:
     f = bal.Choice([("k", "7")], [], [0.02, 0.9, 0.5], 0.5)  # two outside
     g = bal.Choice([("k", "8")], [], [0.0, 0.3, 0.5], 0.5)  # one outside
     assert bal.outside(f) == 2 and bal.choose([f, g]) is g
+    # with as many outside, only the objectives inside the band are weighed: a 2% rescue
+    # against a 0% one must not beat 48%/65% with 25%/55%
+    h = bal.Choice([("k", "9")], [], [0.25, 0.55, 0.02, 0.5], 0.5)
+    i = bal.Choice([("k", "10")], [], [0.48, 0.65, 0.0, 0.5], 0.5)
+    assert bal.outside(h) == bal.outside(i) == 1 and bal.choose([h, i]) is i
     easy = bal.Choice([("k", "4")], [], [0.65, 0.6], bal.EASY_TARGET)
     assert easy.worst == pytest.approx(0.05)
 

@@ -131,11 +131,21 @@ def outside(c: Choice) -> int:
 
 
 def choose(choices: list[Choice]) -> Choice:
-    """The variant with the fewest objectives outside 25-75% (so that one no lever moves,
-    met in 0% or 2% of games, does not decide by its noise), then the one whose objective
-    furthest from its target is nearest it, then the next furthest, and so on; then the
-    first in sweep order."""
-    return min(enumerate(choices), key=lambda ic: (outside(ic[1]), ic[1].distances, ic[0]))[1]
+    """The variant with the fewest objectives outside 25-75%, then the one whose objective
+    furthest from its target *among those inside the band* is nearest it, then the next
+    furthest, and so on; then the first in sweep order. Objectives outside the band are
+    only counted: one that no lever moves, met in 0% or 2% of games, must not decide by
+    its noise."""
+    return min(
+        enumerate(choices), key=lambda ic: (outside(ic[1]), inside_distances(ic[1]), ic[0])
+    )[1]
+
+
+def inside_distances(c: Choice) -> list[float]:
+    """The distances from the target of ``c``'s objectives inside 25-75%, furthest first."""
+    return sorted(
+        (abs(x - c.target) for x in c.chances if LOW <= x <= HIGH), reverse=True
+    )
 
 
 def rejudge(scenario: Scenario, out: Outcomes) -> Outcomes:
