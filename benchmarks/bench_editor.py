@@ -115,6 +115,7 @@ def bench_analyze(games: int) -> None:
 
     from fireground.editor.analyze import AnalysisRunner
     from fireground.editor.burn import workers
+    from fireground.editor.games.blitz.burn import burn_chances
     from fireground.engine.play.analysis import outcomes
 
     root = Path(__file__).resolve().parents[1]
@@ -130,7 +131,7 @@ def bench_analyze(games: int) -> None:
     times = []
     for _ in range(2):  # the first starts the worker process, the second finds it ready
         t = time.perf_counter()
-        runner.start(s, games, no_response=True)
+        runner.start(s, games, run=burn_chances, no_response=True)
         loop.exec()
         times.append(time.perf_counter() - t)
     runner.shutdown()

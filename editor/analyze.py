@@ -1,9 +1,10 @@
-"""Analyze…: per-location burn chances from the engine's analysis, in a worker process.
+"""Analyze…: per-location burn chances from the game's analysis, in a worker process.
 
-The worker runs the same fast path as ``fireground analyze --no-response``
-(:func:`.burn.burn_chances`), reports each chunk of games for the progress dialog, and
-stops at the next chunk on Cancel. The no-response mode (fire, bombs and collapse alone)
-is the default: it is the threat map, and fast enough to redo after each edit.
+The worker (:func:`.burn.worker_main`) plays the game's ``burn_chances`` (BLITZ!'s: the
+same fast path as ``fireground analyze --no-response``), reports each chunk of games for
+the progress dialog, and stops at the next chunk on Cancel. The no-response mode (fire,
+bombs and collapse alone) is the default: it is the threat map, and fast enough to redo
+after each edit.
 """
 
 from __future__ import annotations
@@ -11,7 +12,9 @@ from __future__ import annotations
 import multiprocessing as mp
 import queue
 import threading
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any
 
 from PySide6.QtCore import QObject, Qt, Signal
 
@@ -21,7 +24,7 @@ from .burn import BurnMap, Cancelled, worker_main
 
 
 class AnalysisRunner(QObject):
-    """Runs :func:`.burn.burn_chances` in a worker process, watched from a thread of the
+    """Runs a game's ``burn_chances`` in a worker process, watched from a thread of the
     editor; progress and the result come back as queued signals."""
 
     progressed = Signal(int)
@@ -51,13 +54,22 @@ class AnalysisRunner(QObject):
             self._worker = _Worker()
 
     def start(
-        self, s: Scenario, games: int, *, no_response: bool = True, turns: int | None = None
+        self,
+        s: Scenario,
+        games: int,
+        *,
+        run: Callable[..., Any],
+        no_response: bool = True,
+        turns: int | None = None,
     ) -> None:
+        """Play ``games`` games of ``s`` with ``run``, the game's ``burn_chances`` (a
+        module-level function: the job carries it to the worker process by name)."""
         if self.running:
             raise RuntimeError("an analysis is already running")
         self._cancel = threading.Event()
         cancel = self._cancel
         job = {
+            "run": run,
             "scenario": s,
             "games": games,
             "seed": None,

@@ -59,8 +59,9 @@ def start_window(win: MainWindow) -> None:
     win.offer_restore()
 
 
-#: Umpire turns played before a screenshot of a scenario that starts burning, so the picture
-#: shows the fire spreading, hose lines and the rolls in words (the scenario is unchanged).
+#: Turns the game plays (``GamePanels.screenshot``) before a screenshot of a scenario that
+#: starts burning, so the picture shows the fire spreading, hose lines and the rolls in
+#: words (the scenario is unchanged).
 #: ``FIREGROUND_SCREENSHOT_TURNS=0`` shows the start as drawn.
 SCREENSHOT_TURNS = 4
 
@@ -88,7 +89,7 @@ def _screenshot(app: object, win: object, path: str) -> int:
         turns = SCREENSHOT_TURNS
     turns = turns if fires else 0
     # Keep the bottom docks short: offscreen, resizeDocks alone does not take.
-    for d in (win.issues_dock, win.turn_dock):
+    for d in win.bottom_docks:
         d.setMaximumHeight(190 if turns else 130)
     win.show()
     for _ in range(3):
@@ -97,11 +98,8 @@ def _screenshot(app: object, win: object, path: str) -> int:
     win.resizeDocks([win.properties_dock, win.overlays_dock], [380, 200], Qt.Vertical)
     QApplication.processEvents()
     win.view.fit_to_map()
-    win.issues.refresh_now()
-    if turns > 0:
-        win.test_turn.run(turns)
-        win.turn_dock.raise_()
-        QApplication.processEvents()
+    win.game_panels.screenshot(turns)  # BLITZ!: checks, then plays its test turns
+    QApplication.processEvents()
     QApplication.processEvents()
     saved = win.grab().save(path)
     # Close and delete the window whatever happened: a window left open stays on top of

@@ -1,13 +1,13 @@
-"""Burn chances for Analyze…: the engine's no-response fast path (what ``fireground analyze
---no-response`` runs), played in a worker process. No Qt here: the worker imports this
-module only.
+"""Burn chances for Analyze…, whatever the game: the record drawn by the Overlays
+(:class:`BurnMap`) and the loop of the worker process that plays a game's analysis
+(:func:`worker_main`). The game's own part, how its games are played and counted, is the
+``burn_chances`` of its :class:`~fireground.editor.games.GamePanels` (BLITZ!'s:
+:mod:`fireground.editor.games.blitz.burn`). No Qt here: the worker imports this module.
 """
 
 from __future__ import annotations
 
 import os
-import threading
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -20,7 +20,9 @@ class Cancelled(Exception):
     """The user cancelled the analysis."""
 
 
-class _Flag(Protocol):
+class Flag(Protocol):
+    """What a cancel flag offers: a ``threading.Event`` or a process' ``Event``."""
+
     def is_set(self) -> bool: ...
 
 
@@ -36,64 +38,22 @@ class BurnMap:
     turns: int
 
 
-def check_errors(s: Scenario) -> list[str]:
-    """The scenario's check errors (an analysis of a broken map would mislead)."""
-    from fireground.engine.games.blitz.checks.run import check
-
-    return [f"{f.code} {f.message}" for f in check(s) if f.severity == "error"]
-
-
 def workers() -> int:
     """How many threads or processes the engine may use: as the command line decides."""
     return int(os.environ.get("FIREGROUND_WORKERS", "0")) or (os.cpu_count() or 1)
 
 
-def burn_chances(
-    s: Scenario,
-    games: int = DEFAULT_GAMES,
-    *,
-    seed: int | None = None,
-    no_response: bool = True,
-    turns: int | None = None,
-    progress: Callable[[int], None] | None = None,
-    cancel: threading.Event | _Flag | None = None,
-) -> BurnMap:
-    """Play ``games`` games in one call of :func:`fireground.engine.play.analysis.outcomes` (the
-    same games, for a seed, as ``fireground analyze``) and count, per location, the games in
-    which it burned within ``turns`` turns (default: the whole night). ``progress`` hears
-    each finished chunk; :class:`Cancelled` is raised at the next chunk once ``cancel`` is
-    set."""
-    from fireground.engine.play.analysis import outcomes
-
-    if games < 1:
-        raise ValueError("play at least one game")
-    turns = s.turns if turns is None else turns
-    base = seed if seed is not None else (s.seed if s.seed is not None else 0)
-
-    def step(done: int) -> None:
-        if cancel is not None and cancel.is_set():
-            raise Cancelled
-        if progress is not None:
-            progress(done)
-
-    if cancel is not None and cancel.is_set():
-        raise Cancelled
-    out = outcomes(s, games, turns, base, no_response, workers(), step)
-    counts = out.burned.sum(axis=0)
-    chances = {loc: float(counts[k]) / games for k, loc in enumerate(out.locations)}
-    mode = "no-response" if no_response else "autopilot"
-    return BurnMap(chances, games, mode, base, s, turns)
-
-
 def worker_main(jobs: Any, results: Any, stop: Any) -> None:
-    """The worker process: play each job from ``jobs`` (None ends it), reporting progress
-    and then the chances (or why not) on ``results``; ``stop`` cancels the current job."""
+    """The worker process: play each job from ``jobs`` (None ends it) with the game's
+    function in it (``job["run"]``, a module-level function, so it travels by name),
+    reporting progress and then the chances (or why not) on ``results``; ``stop`` cancels
+    the current job."""
     while True:
         job = jobs.get()
         if job is None:
             return
         try:
-            burn = burn_chances(
+            burn = job["run"](
                 job["scenario"],
                 job["games"],
                 seed=job["seed"],

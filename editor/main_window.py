@@ -237,6 +237,7 @@ class MainWindow(FilesMixin, ActionsMixin, QMainWindow):
         self.analyze_action.setToolTip(
             "Play many games without firefighting and show how often each location burns"
         )
+        self.analyze_action.setEnabled(self.game_panels.burn_chances is not None)
 
         v = mb.addMenu("&View")
         self._act(v, "&Fit to map", self.view.fit_to_map, "Ctrl+0")

@@ -25,14 +25,7 @@ from fireground.engine.board.model import (
 )
 
 from . import geometry
-
-# Edits of the start live in ops_start; re-exported so callers keep using ``ops.*``.
-from .ops_start import (  # noqa: F401
-    BRUSHES,
-    dedupe_start,
-    paint_start,
-    start_from_state,
-)
+from .ops_start import dedupe_start
 
 Coord = geometry.Coord
 

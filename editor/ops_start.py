@@ -1,5 +1,5 @@
 """Pure edits of the starting situation (no Qt): brushes, an umpire's state as the start.
-Re-exported by :mod:`.ops`. (BLITZ!'s dropped bombs: editor/games/blitz/bombs.py.)"""
+(BLITZ!'s dropped bombs: editor/games/blitz/bombs.py.)"""
 
 from __future__ import annotations
 

@@ -25,11 +25,12 @@ from PySide6.QtWidgets import (
 )
 
 from .analyze import AnalysisRunner
-from .burn import DEFAULT_GAMES, BurnMap, check_errors
+from .burn import DEFAULT_GAMES, BurnMap
 from .commands import MergeAreasCommand, SplitAreaCommand
 from .document import Document
 
 if TYPE_CHECKING:
+    from .games import GamePanels
     from .panels.background import BackgroundPanel
     from .panels.overlays import OverlaysPanel
     from .toolbox import OptionsBar
@@ -101,6 +102,7 @@ class ActionsMixin(_Window):
     """Part of :class:`MainWindow`."""
 
     doc: Document
+    game_panels: GamePanels
     options: OptionsBar
     overlays: OverlaysPanel
     overlays_dock: QDockWidget
@@ -204,7 +206,7 @@ class ActionsMixin(_Window):
         fn = self._export_fn()
         if fn is None:
             return None
-        errors = check_errors(self.doc.scenario)
+        errors = self.game_panels.check_errors(self.doc.scenario)
         if errors:  # as `fireground export` refuses: play aids of a broken map mislead
             shown = "\n".join(f"• {e}" for e in errors[:12])
             more = f"\n…and {len(errors) - 12} more" if len(errors) > 12 else ""
@@ -265,10 +267,14 @@ class ActionsMixin(_Window):
         """Start the analysis on a worker thread with a cancellable progress dialog; the
         heat map appears when it is done (``analysis.finished``). False if it cannot start.
         """
+        run = self.game_panels.burn_chances
+        if run is None:
+            self.statusBar().showMessage("This game offers no analysis.", 5000)
+            return False
         if self.analysis.running:
             self.statusBar().showMessage("An analysis is already running.", 5000)
             return False
-        errors = check_errors(self.doc.scenario)
+        errors = self.game_panels.check_errors(self.doc.scenario)
         if errors:
             text = (
                 f"The scenario has {len(errors)} error(s) (see the Issues panel); an analysis "
@@ -286,7 +292,7 @@ class ActionsMixin(_Window):
         dlg.setAutoReset(False)
         dlg.canceled.connect(self.analysis.cancel)
         self.analysis_progress = dlg
-        self.analysis.start(self.doc.scenario, games, no_response=no_response, turns=turns)
+        self.analysis.start(self.doc.scenario, games, run=run, no_response=no_response, turns=turns)
         return True
 
     def _connect_analysis(self) -> None:

@@ -27,6 +27,8 @@ from .commands import ReplaceScenarioCommand
 from .document import Document, default_scenario
 
 if TYPE_CHECKING:
+    from .games import GamePanels
+
     _Window = QMainWindow
 else:
     _Window = object
@@ -61,6 +63,7 @@ class FilesMixin(_Window):
     """Part of :class:`MainWindow`."""
 
     doc: Document
+    game_panels: GamePanels
     settings: QSettings
     recovery: recovery.RecoverySession | None
     recent_menu: QMenu
@@ -145,9 +148,7 @@ class FilesMixin(_Window):
         if self.recovery is not None:
             self.recovery.discard()
         self._add_recent(str(path))
-        from .burn import check_errors
-
-        errors = check_errors(self.doc.scenario)
+        errors = self.game_panels.check_errors(self.doc.scenario)
         self.statusBar().showMessage(
             f"Saved {path}"
             + (f", with {len(errors)} error(s) to fix (see Issues)" if errors else ""),

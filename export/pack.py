@@ -1,5 +1,7 @@
 """The whole play-aid pack: ``fireground export`` and the function the demo and the
-editor call.
+editor call. The plans are the shared exporter's; the game's documents come from its export
+module (:func:`fireground.export.games.export_module`; a polygon map, v1 ``Scenario``, is
+the default game's).
 
 >>> # export_pack(scenario, Path("out"), only=["plans", "cards"], paper="letter")
 """
@@ -14,11 +16,14 @@ from pathlib import Path
 
 from fireground.engine.board.model import Scenario
 from fireground.engine.core.errors import UsageError
+from fireground.engine.core.packs import DEFAULT_GAME
 
-from .games.blitz.countmix import GAMES
+from .games import export_module
 from .plansel import parse_buildings, parse_levels
 
-KINDS: tuple[str, ...] = ("plans", "cards", "reference", "counters", "turns", "briefing")
+#: the game whose documents a polygon map (v1 ``Scenario``, no ``game:`` key) prints
+GAME = export_module(DEFAULT_GAME)
+KINDS: tuple[str, ...] = ("plans", *GAME.DOCUMENTS)
 DEFAULT_TURNS = 6
 
 
@@ -68,13 +73,8 @@ def export_pack(
     starts with its kind (``plans-…pdf``). ``fmt`` svg/png applies to the plans;
     ``levels``, ``buildings`` and ``with_start`` choose what the plans show, and ``report``
     hears their page count per level before they are written. ``counter_games``: autopilot
-    games played to measure the counter mix (default :data:`countmix.GAMES`; 0 estimates it
-    from the map)."""
-    from .games.blitz.briefing import write_briefing
-    from .games.blitz.cards import write_cards
-    from .games.blitz.counters import write_counters
-    from .games.blitz.reference import write_reference
-    from .games.blitz.turn_report import write_turn_report
+    games played to measure the counter mix (BLITZ!: default
+    :data:`fireground.export.games.blitz.countmix.GAMES`; 0 estimates it from the map)."""
     from .plans import write_plans
 
     kinds = parse_only(only)
@@ -130,31 +130,32 @@ def export_pack(
                     buildings=building_list,
                     with_start=with_start,
                 )
-        elif kind == "cards":
-            written.append(write_cards(scenario, path, paper, bleed=bleed))
-        elif kind == "reference":
-            written.append(write_reference(scenario, path, paper))
-        elif kind == "counters":
-            games = GAMES if counter_games is None else counter_games
-            written.append(write_counters(scenario, path, paper, games=games, seed=seed))
-        elif kind == "turns":
+        else:
             n = turns if turns is not None else min(DEFAULT_TURNS, scenario.turns)
-            written.append(write_turn_report(scenario, path, paper, turns=n, seed=seed))
-        elif kind == "briefing":
-            written.append(write_briefing(scenario, path, paper))
+            written.append(
+                GAME.write_document(
+                    kind,
+                    scenario,
+                    path,
+                    paper,
+                    bleed=bleed,
+                    seed=seed,
+                    turns=n,
+                    counter_games=counter_games,
+                )
+            )
     return written
 
 
 def cli_export(args: argparse.Namespace) -> int:
     """``fireground export FILE --out DIR [...]``: print each file written."""
-    from fireground.engine.games.blitz.checks.run import error_lines
     from fireground.engine.scenario.io import load_scenario
 
     only = parse_only(args.only)  # bad usage before any work
     parse_levels(getattr(args, "levels", None))
     parse_buildings(getattr(args, "buildings", None))
     scenario = load_scenario(args.file)
-    errors = error_lines(scenario, args.file)
+    errors = GAME.error_lines(scenario, args.file)
     if errors:  # an unplayable scenario makes misleading play aids: refuse, as simulate does
         for line in errors:
             print(line, file=sys.stderr)

@@ -155,7 +155,7 @@ def cmd_play_turn(args: argparse.Namespace) -> int:
     else:
         print("on the table: nothing changes", file=out)
     if args.sheet:
-        from fireground.export.turn_sheet import write_turn_sheet
+        from fireground.export.games.blitz.turn_sheet import write_turn_sheet
 
         write_turn_sheet(tg, changes, args.sheet)
         print(f"{args.sheet}: turn sheet written", file=out)

@@ -28,7 +28,7 @@ def main() -> int:
     from fireground.editor.main_window import MainWindow
     from fireground.engine.games.blitz.delta import table_delta
     from fireground.engine.scenario.io import load_scenario
-    from fireground.export.turn_sheet import write_turn_sheet
+    from fireground.export.games.blitz.turn_sheet import write_turn_sheet
 
     path = REPO / "examples" / "paternoster.fg.yaml"
     win = MainWindow(Document(load_scenario(path), path), recovery_session=False)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from fireground.engine.board.model import Location
 
-from .. import ops
+from .. import ops_start
 from .base import ScenarioCommand
 
 if TYPE_CHECKING:
@@ -31,8 +31,8 @@ class PaintStartCommand(ScenarioCommand):
     ) -> None:
         s = doc.scenario
         for area, level in locations:
-            s = ops.paint_start(s, layer, area, level, value)
-        what = f"{layer} {value}" if value and ops.BRUSHES.get(layer) else layer
+            s = ops_start.paint_start(s, layer, area, level, value)
+        what = f"{layer} {value}" if value and ops_start.BRUSHES.get(layer) else layer
         verb = "Paint" if value else "Clear"
         super().__init__(doc, s, f"{verb} {what}")
         self._key = (layer, value, stroke) if stroke is not None else None
@@ -45,6 +45,6 @@ class UseStateAsStartCommand(ScenarioCommand):
     def __init__(self, doc: Document, state: dict[str, Any], turn: int) -> None:
         super().__init__(
             doc,
-            ops.start_from_state(doc.scenario, state),
+            ops_start.start_from_state(doc.scenario, state),
             f"Use the state after turn {turn} as the start",
         )

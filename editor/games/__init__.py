@@ -6,7 +6,8 @@ hook (``core.game.hook``) is the dotted name of its editor module, which the edi
 (the engine itself imports no Qt). That module offers what it has:
 
 * ``make_panels(window) -> GamePanels``: the game's panels in the polygon editor's window
-  (BLITZ!: Scenario, Forces, Issues, Test turn, Play), see :class:`GamePanels`;
+  (BLITZ!: Scenario, Forces, Issues, Test turn, Play), its checks, its Analyze… and its
+  screenshot turns, see :class:`GamePanels`;
 * ``NEW_BOARD`` and ``new_board(parent)``: a File menu action opening a new board of the
   game in a window of its own (Forest Fire);
 * ``cli_edit(args)``: ``fireground edit FILE`` for a file of the game, when the game has
@@ -28,8 +29,19 @@ from fireground.engine.core.packs import available_packs, load_pack
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QDockWidget, QWidget
 
+    from fireground.editor.burn import BurnMap
+    from fireground.engine.board.model import Scenario
+
 
 def _nothing() -> None:
+    return None
+
+
+def _no_errors(_s: Scenario) -> list[str]:
+    return []
+
+
+def _no_turns(_turns: int) -> None:
     return None
 
 
@@ -41,7 +53,16 @@ class GamePanels:
     under the map, tabbed, the first in front. The window makes a dock of each (titled as
     given), hands the docks by title to ``docked``, and calls ``refresh`` when a document
     is shown and ``shutdown`` before it goes. ``edit_actions`` (menu text, action) end the
-    Edit menu's edits."""
+    Edit menu's edits.
+
+    ``check_errors(scenario)`` lists the game's check errors, which stop an export or an
+    analysis and are counted on saving. ``burn_chances`` is the game's Analyze… (a
+    module-level function, played in the editor's worker process by
+    :func:`fireground.editor.burn.worker_main`, with the signature of BLITZ!'s
+    :func:`fireground.editor.games.blitz.burn.burn_chances`); without one the Analyze menu
+    is off. ``screenshot(turns)`` readies the game's panels before ``fireground edit
+    --screenshot`` grabs the window, playing ``turns`` turns where the game has turns to
+    show (0: the start as drawn)."""
 
     right: list[tuple[str, QWidget]] = field(default_factory=list)
     bottom: list[tuple[str, QWidget]] = field(default_factory=list)
@@ -49,6 +70,9 @@ class GamePanels:
     edit_actions: list[tuple[str, Callable[[], None]]] = field(default_factory=list)
     refresh: Callable[[], None] = _nothing
     shutdown: Callable[[], None] = _nothing
+    check_errors: Callable[[Scenario], list[str]] = _no_errors
+    burn_chances: Callable[..., BurnMap] | None = None
+    screenshot: Callable[[int], None] = _no_turns
 
 
 def editor_module(game: str) -> ModuleType:

@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt
 
 from fireground.engine.board.model import AreaKind, FeatureType
 
-from .. import ops
+from .. import ops, ops_start
 from ..commands import AddFeatureCommand, PaintStartCommand
 from .base import AbstractTool, ToolEvent, new_gesture_id
 
@@ -70,10 +70,10 @@ class StartBrushTool(AbstractTool):
 
     def __init__(self, layer: str, value: int | None = None) -> None:
         super().__init__()
-        if layer not in ops.BRUSHES:
+        if layer not in ops_start.BRUSHES:
             raise ValueError(f"unknown brush {layer!r}")
         self.layer = layer
-        self.value = value if ops.BRUSHES[layer] else 1
+        self.value = value if ops_start.BRUSHES[layer] else 1
         self.state = BrushState.IDLE
         self._stroke = 0
         self._clear = False
@@ -81,7 +81,7 @@ class StartBrushTool(AbstractTool):
 
     @property  # type: ignore[override]
     def name(self) -> str:
-        value = f" {self.value}" if ops.BRUSHES[self.layer] else ""
+        value = f" {self.value}" if ops_start.BRUSHES[self.layer] else ""
         return f"Brush: {self.layer}{value}"
 
     def mouse_pressed(self, e: ToolEvent) -> None:

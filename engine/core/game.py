@@ -26,7 +26,9 @@ What the drivers ask of a pack:
 
 Optional attributes, read with :func:`hook` (a pack without them still plays):
 ``documents`` (the play aids the exporter can print for it), ``editor_tools`` (the dotted
-name of its editor module, editor/games/<id>/), ``analyses`` (the analyses ``fireground
+name of its editor module, editor/games/<id>/), ``export_tools`` (the dotted name of its
+export module, export/games/<id>/: the documents ``fireground export`` writes of a polygon
+map), ``analyses`` (the analyses ``fireground
 analyze`` offers), ``rulesets`` (the ruleset data it bundles for the ``ruleset:`` key of
 its scenarios: name -> the package holding ``<name>.yaml``), ``turn_policies`` (a function
 giving the ``core.turn.Policies`` the turn driver hands its steps; without it nobody
@@ -39,7 +41,14 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 #: the optional attributes a pack may have (see :func:`hook`)
-OPTIONAL_HOOKS = ("documents", "editor_tools", "analyses", "rulesets", "turn_policies")
+OPTIONAL_HOOKS = (
+    "documents",
+    "editor_tools",
+    "export_tools",
+    "analyses",
+    "rulesets",
+    "turn_policies",
+)
 
 
 @runtime_checkable

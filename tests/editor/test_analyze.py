@@ -9,8 +9,9 @@ import pytest
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QPushButton
 
-from fireground.editor.burn import Cancelled, burn_chances
+from fireground.editor.burn import Cancelled
 from fireground.editor.commands import PaintStartCommand
+from fireground.editor.games.blitz.burn import burn_chances
 from fireground.editor.scene.overlays import heat_color
 from fireground.engine.board.model import Scenario
 from fireground.engine.play.analysis import outcomes

@@ -5,7 +5,7 @@ from __future__ import annotations
 from editor_helpers import sq
 from shapely.geometry import Polygon
 
-from fireground.editor import geometry, ops
+from fireground.editor import geometry, ops, ops_start
 from fireground.engine.board.graph import build_graph
 from fireground.engine.board.model import Area, AreaKind, LocationValue, Scenario
 
@@ -50,7 +50,7 @@ def test_merge_refuses_areas_that_do_not_touch(small: Scenario) -> None:
 
 
 def test_remove_area_drops_what_refers_to_it(small: Scenario) -> None:
-    s = ops.paint_start(small, "fire", "H1", 1, 3)
+    s = ops_start.paint_start(small, "fire", "H1", 1, 3)
     out = ops.remove_areas(s, ["H1"])
     assert "H1" not in out.area_by_id
     assert all(f.area != "H1" for f in out.features)
@@ -58,13 +58,13 @@ def test_remove_area_drops_what_refers_to_it(small: Scenario) -> None:
 
 
 def test_brushes_set_and_clear(small: Scenario) -> None:
-    s = ops.paint_start(small, "fire", "H1", 1, 4)
+    s = ops_start.paint_start(small, "fire", "H1", 1, 4)
     assert s.start.fires == (LocationValue("H1", 1, 4),)
-    s = ops.paint_start(s, "embers", "H1", 1, 1)  # embers replace the fire there
+    s = ops_start.paint_start(s, "embers", "H1", 1, 1)  # embers replace the fire there
     assert s.start.fires == () and s.start.embers[0].location == ("H1", 1)
-    s = ops.paint_start(s, "rubble", "R1", 0, 1)
+    s = ops_start.paint_start(s, "rubble", "R1", 0, 1)
     assert s.start.rubble == ("R1",)
-    s = ops.paint_start(s, "rubble", "R1", 0, None)
+    s = ops_start.paint_start(s, "rubble", "R1", 0, None)
     assert s.start.rubble == ()
 
 

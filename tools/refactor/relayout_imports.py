@@ -196,7 +196,7 @@ def fix_file(path: Path) -> bool:
 
 
 #: BLITZ!'s documents that moved from export/ to export/games/blitz/
-EXPORT_MOVED = ("briefing", "cards", "counters", "reference", "turn_report")
+EXPORT_MOVED = ("briefing", "cards", "counters", "reference", "turn_report", "turn_sheet")
 EXPORT_BLITZ = Path("export/games/blitz")
 
 

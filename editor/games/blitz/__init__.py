@@ -1,5 +1,7 @@
 """BLITZ!'s editor parts: its panels in the polygon editor's window (Scenario, Forces,
-Issues, Test turn, Play) and its Edit menu action, Drop bombs on the start (:mod:`.bombs`).
+Issues, Test turn, Play), its Edit menu action, Drop bombs on the start (:mod:`.bombs`),
+its checks and burn chances for Analyze… (:mod:`.burn`) and the test turns played before
+``fireground edit --screenshot`` grabs the window.
 The BLITZ! pack's ``editor_tools`` names this module (see :mod:`fireground.editor.games`).
 
 The shapes, placement and start tools, the Properties, Overlays and Background panels are
@@ -24,6 +26,7 @@ def make_panels(window: MainWindow) -> GamePanels:
     ``window.scenario_dock``, ``forces_dock``, ``issues_dock``, ``turn_dock``,
     ``play_dock``)."""
     from .bombs import drop_bombs_dialog
+    from .burn import burn_chances, check_errors
     from .panels.forces import ForcesPanel
     from .panels.issues import IssuesPanel
     from .panels.scenario_panel import ScenarioPanel
@@ -55,6 +58,14 @@ def make_panels(window: MainWindow) -> GamePanels:
         dock.show()
         dock.raise_()
 
+    def screenshot(turns: int) -> None:
+        """Check the start, and play ``turns`` umpire turns in the Test turn panel (its
+        dock in front) so the picture shows the fire spreading and the rolls in words."""
+        window.issues.refresh_now()
+        if turns > 0:
+            window.test_turn.run(turns)
+            window.turn_dock.raise_()
+
     return GamePanels(
         right=[("Scenario", window.scenario_panel), ("Forces", window.forces)],
         bottom=[("Issues", window.issues), ("Test turn", window.test_turn), ("Play", window.play)],
@@ -62,4 +73,7 @@ def make_panels(window: MainWindow) -> GamePanels:
         edit_actions=[("Drop &bombs on the start…", lambda: drop_bombs_dialog(window))],
         refresh=window.issues.refresh,
         shutdown=window.issues.shutdown,
+        check_errors=check_errors,
+        burn_chances=burn_chances,
+        screenshot=screenshot,
     )

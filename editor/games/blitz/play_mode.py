@@ -263,7 +263,7 @@ class PlayPanel(QWidget):
     def write_sheet(self, path: str | Path) -> None:
         """The turn sheet of the last turn played (its delta, even after an undo's list)."""
         from fireground.engine.games.blitz.delta import table_delta
-        from fireground.export.turn_sheet import write_turn_sheet
+        from fireground.export.games.blitz.turn_sheet import write_turn_sheet
 
         assert self.tg is not None and self.tg.turns
         turns = self.tg.turns

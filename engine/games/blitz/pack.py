@@ -33,10 +33,13 @@ class BlitzPack:
     map_kind = "polygons"
     #: finding codes of its checks start with this
     check_prefix = "FG"
-    #: its editor parts (panels, play mode): a module the editor imports (engine imports no Qt)
     #: the ruleset data a scenario's ``ruleset:`` may name (core.ruleset reads them from here)
     rulesets: Mapping[str, str] = {"blitz": f"{__package__}.rulesets"}
+    #: its editor parts (panels, play mode): a module the editor imports (engine imports no Qt)
     editor_tools = "fireground.editor.games.blitz"
+    #: its printed aids (cards, reference, counters, turn report, briefing): a module the
+    #: exporter imports (the engine imports no reportlab)
+    export_tools = "fireground.export.games.blitz"
 
     def load_scenario(self, path: str) -> Any:
         from ...scenario.io import load_scenario

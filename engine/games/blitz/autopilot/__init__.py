@@ -44,13 +44,19 @@ from ..memos import (
 )
 from ..state import GameState
 from ..units import STAND, VEHICLE
-from .casualties import _carrier, _crew_vehicle, _doctor, _rescue_sites, _rescuer
+from .casualties import (
+    carrier_orders,
+    crew_vehicle_orders,
+    doctor_orders,
+    rescue_sites,
+    rescuer_orders,
+)
 from .lorry import lorry_orders
 from .parking import keep_clear
 from .priorities import priority_locations
 from .safety import collapse_zone, get_out, retreat, trapped
-from .support import _canteen, _dam, _fire_party, _pump
-from .teams import _appliance, _orphan
+from .support import canteen_orders, dam_orders, fire_party_orders, pump_orders
+from .teams import appliance_orders, orphan_orders
 
 __all__ = [
     "standing_orders",
@@ -106,33 +112,33 @@ def _standing_orders(ctx: TurnContext, state: GameState) -> None:
         if u.parent is not None:
             home = state.units.get(u.parent)
             if home is None or not home.in_play:
-                _orphan(ctx, state, u)  # its vehicle is lost: keep safe
+                orphan_orders(ctx, state, u)  # its vehicle is lost: keep safe
             continue
         if u.kind == VEHICLE and u.role not in ("appliance", "pump") and keep_clear(ctx, state, u):
             continue  # appliances weigh the heat when they choose where to park
         if u.role in ("appliance",) or (u.kind == VEHICLE and u.role == "support"):
             if u.type == "canteen_truck":
-                _canteen(ctx, state, u)
+                canteen_orders(ctx, state, u)
             elif u.type == "mobile_dam_unit":
-                _dam(ctx, state, u)
+                dam_orders(ctx, state, u)
             elif u.type == "hose_laying_lorry":
                 lorry_orders(ctx, state, u, pri)
             else:
-                _appliance(ctx, state, u, pri)
+                appliance_orders(ctx, state, u, pri)
         elif u.role == "pump":
-            _pump(ctx, state, u, pri)
+            pump_orders(ctx, state, u, pri)
         elif u.role == "fire_party":
-            _fire_party(ctx, state, u)
+            fire_party_orders(ctx, state, u)
         elif u.role == "rescue":
             if u.kind == STAND:
-                _rescuer(ctx, state, u)
+                rescuer_orders(ctx, state, u)
             else:
-                _crew_vehicle(ctx, state, u, _rescue_sites(ctx, state))
+                crew_vehicle_orders(ctx, state, u, rescue_sites(ctx, state))
         elif u.role == "medical":
             if u.type == "doctor":
-                _doctor(ctx, state, u)
+                doctor_orders(ctx, state, u)
             elif u.kind == VEHICLE:
-                _carrier(ctx, state, u)
+                carrier_orders(ctx, state, u)
 
 
 def _leave_traps(ctx: TurnContext, state: GameState) -> None:

@@ -20,19 +20,19 @@ def _far(ctx: TurnContext) -> int:
     return 4 * ctx.rules.int("movement.foot_points")
 
 
-def _rescue_sites(ctx: TurnContext, state: GameState) -> list[Location]:
+def rescue_sites(ctx: TurnContext, state: GameState) -> list[Location]:
     return sorted(
         {c.loc for c in state.casualties if c.status in ("buried", "located")} - set(state.fire)
     )
 
 
-def _rescuer(
+def rescuer_orders(
     ctx: TurnContext, state: GameState, u: UnitState, sites: list[Location] | None = None
 ) -> None:
     """A rescue stand goes to the nearest buried casualty whose fire is out, and works."""
     assert u.loc is not None
     if sites is None:
-        sites = _rescue_sites(ctx, state)
+        sites = rescue_sites(ctx, state)
     if u.status == "exhausted" or (u.status == "tired" and not sites):
         u.task = "rest"
         return
@@ -76,7 +76,9 @@ def _park_near(
     return None if best is None else best[2]
 
 
-def _crew_vehicle(ctx: TurnContext, state: GameState, u: UnitState, sites: list[Location]) -> None:
+def crew_vehicle_orders(
+    ctx: TurnContext, state: GameState, u: UnitState, sites: list[Location]
+) -> None:
     """Heavy Rescue: park near the work, its crew goes on foot."""
     assert u.loc is not None
     crews = crew_of(state.units, u.id)
@@ -93,12 +95,12 @@ def _crew_vehicle(ctx: TurnContext, state: GameState, u: UnitState, sites: list[
         if s.task == "aboard":
             s.task = "idle"
         if s.order is None and not acting.acted(state, s):
-            _rescuer(ctx, state, s, sites)
+            rescuer_orders(ctx, state, s, sites)
 
 
-def _doctor(ctx: TurnContext, state: GameState, u: UnitState) -> None:
+def doctor_orders(ctx: TurnContext, state: GameState, u: UnitState) -> None:
     assert u.loc is not None
-    sites = _rescue_sites(ctx, state)
+    sites = rescue_sites(ctx, state)
     if not sites or any(s[0] == u.loc[0] for s in sites):
         return
     dist, _ = foot.foot_search(ctx, state, u.loc, _far(ctx))
@@ -113,7 +115,7 @@ def _wants(u: UnitState, status: str) -> bool:
     return status in ("badly_injured", "lightly_injured")
 
 
-def _carrier(ctx: TurnContext, state: GameState, u: UnitState) -> None:
+def carrier_orders(ctx: TurnContext, state: GameState, u: UnitState) -> None:
     """Ambulance or mortuary van: crews carry casualties to it; full (or nothing left to
     fetch) it drives to the nearest entry and hands them over."""
     assert u.loc is not None

@@ -10,7 +10,7 @@ from ..reach import danger, foot
 from ..rules import hoses, reach
 from ..state import GameState
 from ..units import HoseLine, UnitState
-from .priorities import _p_extinguish, _p_heat, coverage, fire_priority
+from .priorities import coverage, fire_priority, p_extinguish, p_heat
 from .safety import hazardous
 
 #: weight on the chance of a branch position inside a building next to a fire: a team
@@ -37,7 +37,7 @@ def feeding_pump(state: GameState, own: UnitState) -> UnitState | None:
     return others[0] if others else None
 
 
-def _next_target(
+def next_target(
     ctx: TurnContext, state: GameState, h: HoseLine, pri: set[Location], wet: bool = True
 ) -> Location | None:
     """From where a branch stands: a fire in range, the embers just beaten, or a threatened
@@ -51,7 +51,7 @@ def _next_target(
             key=lambda lr: (
                 cov.get(lr[0], 0) >= 2,
                 fire_priority(ctx, state, lr[0], pri),
-                -_p_extinguish(state.fire[lr[0]], ctx.rules.int(f"firefighting.range.{lr[1]}")),
+                -p_extinguish(state.fire[lr[0]], ctx.rules.int(f"firefighting.range.{lr[1]}")),
                 lr[0],
             ),
         )[0]
@@ -136,7 +136,7 @@ def best_job(
                 and not hazardous(ctx, state, x)
             ):
                 h_x = danger.heat(ctx, state, x)
-                hit = _p_heat(ctx, h_x)
+                hit = p_heat(ctx, h_x)
                 if hit > 0 and h_x > 0:
                     hit *= _risk_weight(ctx, state, x)
             p_ins[x] = hit
@@ -164,7 +164,7 @@ def best_job(
             prio = prios[t] = float(fire_priority(ctx, state, t, pri))
         if best is not None and covered == best[0][0] and prio > best[0][1]:
             return
-        p = _p_extinguish(fire, mods[rng]) * p_in
+        p = p_extinguish(fire, mods[rng]) * p_in
         if p <= 0:
             return
         key = (covered, prio, -round(p, 3), float(dist[x]))
@@ -183,7 +183,7 @@ def best_job(
             prio = prios.get(t)
             if prio is None:
                 prio = prios[t] = float(fire_priority(ctx, state, t, pri))
-            bound = -round(_p_extinguish(fire, top_mod) * P_IN_MAX, 3)
+            bound = -round(p_extinguish(fire, top_mod) * P_IN_MAX, 3)
             classes.append((float(cov.get(t, 0) >= 2), prio, bound, t, fire))
         classes.sort(key=_class_key)
         for covered, prio, bound, t, fire in classes:
@@ -191,7 +191,7 @@ def best_job(
                 break
             # consider() for each position in range of t, inline (cover and priority are
             # the fire's; the chance depends on the range)
-            chance = {k: _p_extinguish(fire, m) for k, m in mods.items()}
+            chance = {k: p_extinguish(fire, m) for k, m in mods.items()}
             for x, rng in reach.in_range(ctx, t):
                 if rng < 1 or x not in dist:
                     continue

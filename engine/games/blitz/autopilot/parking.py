@@ -14,7 +14,7 @@ from ..rules import fire as fire_rules
 from ..rules import movement as mv
 from ..state import GameState
 from ..units import UnitState, crew_of
-from .priorities import _fire_sources, _vehicle_areas, coverage
+from .priorities import coverage, fire_sources, vehicle_areas
 from .safety import catch_chance, policy
 
 #: parking penalties, in hose steps: a street next to a fire (a parked vehicle makes its
@@ -48,7 +48,7 @@ def keep_clear(ctx: TurnContext, state: GameState, u: UnitState) -> bool:
     hot = danger.heat(ctx, state, u.loc) > 0
     if not (hot or near or boxed or risk >= policy(ctx, "vehicle_move_chance")):
         return False
-    if u.role == "appliance" and _engaged(state, u):
+    if u.role == "appliance" and engaged(state, u):
         return False
     crews = crew_of(state.units, u.id)
     if any(s.loc != u.loc or s.task not in ("aboard", "idle") for s in crews) or u.carrying:
@@ -125,7 +125,7 @@ def jump_chances(ctx: TurnContext, state: GameState) -> dict[str, tuple[float, b
     r = ctx.rules
     jmin, jmax = r.int("jump.min_fire"), r.int("jump.max")
     gap, gap_down = r.int("jump.gap"), r.int("jump.gap_downwind")
-    vehicles = _vehicle_areas(ctx, state)
+    vehicles = vehicle_areas(ctx, state)
     miss: dict[str, float] = {}
     soon: set[str] = set()
     for src, f in sorted(state.fire.items()):
@@ -175,7 +175,7 @@ def _street_threat(ctx: TurnContext, state: GameState, area: str) -> tuple[int, 
     if start in fire:
         out = (1, start)
     elif fire:
-        vehicles = _vehicle_areas(ctx, state)
+        vehicles = vehicle_areas(ctx, state)
         seen = {start}
         frontier = [start]
         for d in range(1, THREAT_RANGE + 1):
@@ -200,7 +200,7 @@ def _street_threat(ctx: TurnContext, state: GameState, area: str) -> tuple[int, 
     return out
 
 
-def _engaged(state: GameState, u: UnitState) -> bool:
+def engaged(state: GameState, u: UnitState) -> bool:
     if any(h.stock == u.id or h.unit == u.id for h in state.hoses.values()):
         return True
     return any(s.task not in ("aboard", "idle", "rest") or s.loc != u.loc for s in
@@ -362,7 +362,7 @@ def _water_here(ctx: TurnContext, here: str) -> tuple[tuple[str, ...], tuple[str
     return hit
 
 
-def _water_at(ctx: TurnContext, state: GameState, area: str) -> bool:
+def water_at(ctx: TurnContext, state: GameState, area: str) -> bool:
     """A usable source here: a hydrant with a free place, or open water next door."""
     if (
         area in danger.hydrant_areas(ctx)
@@ -393,7 +393,7 @@ def choose_parking(
     limit = hose_reach(ctx, u.hose_left)
     blocked = reach.road_blocked(ctx, state)
     routes = reach.road_routes(ctx, state, u.loc[0], blocked)
-    prio, others = _fire_sources(ctx, state, pri)
+    prio, others = fire_sources(ctx, state, pri)
     for group in (prio, others):
         if not group:
             continue
@@ -403,7 +403,7 @@ def choose_parking(
             d = dist.get((area, 0))
             if d is None or danger.unsafe(ctx, state, (area, 0)):
                 continue
-            water = _water_at(ctx, state, area)
+            water = water_at(ctx, state, area)
             if need_water and not water:
                 continue
             if out_of_reach and (

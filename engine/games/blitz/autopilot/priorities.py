@@ -13,7 +13,7 @@ from ..state import GameState
 from ..units import VEHICLE
 
 
-def _vehicle_areas(ctx: TurnContext, state: GameState) -> set[str]:
+def vehicle_areas(ctx: TurnContext, state: GameState) -> set[str]:
     hit: set[str] | None = ctx.cache.get(AP_VEHICLES)
     if hit is None:
         hit = ignition.vehicle_areas(state)
@@ -83,11 +83,11 @@ def coverage(state: GameState) -> dict[Location, int]:
     return out
 
 
-def _p_extinguish(fire: int, mod: int) -> float:
+def p_extinguish(fire: int, mod: int) -> float:
     return max(0, min(6, 7 - fire + mod)) / 6
 
 
-def _p_heat(ctx: TurnContext, h: int) -> float:
+def p_heat(ctx: TurnContext, h: int) -> float:
     if h <= ctx.rules.int("heat.always_pass_max"):
         return 1.0
     if h >= ctx.rules.int("heat.always_fail_min"):
@@ -95,7 +95,7 @@ def _p_heat(ctx: TurnContext, h: int) -> float:
     return (7 - h) / 6
 
 
-def _small_fires(ctx: TurnContext, state: GameState) -> list[Location]:
+def small_fires(ctx: TurnContext, state: GameState) -> list[Location]:
     """Fires small enough for a fire party, once a call of the standing orders (fire does
     not change in step 6; do not mutate)."""
     hit: list[Location] | None = ctx.cache.get(AP_SMALL)
@@ -107,12 +107,12 @@ def _small_fires(ctx: TurnContext, state: GameState) -> list[Location]:
     return hit
 
 
-def _fire_sources(
+def fire_sources(
     ctx: TurnContext, state: GameState, pri: set[Location]
 ) -> tuple[list[Location], list[Location]]:
     """(priority fires, other fires) nobody has two lines on yet (all fires if none)."""
     cov = coverage(state)
-    fires = _sorted_fires(ctx, state)
+    fires = sorted_fires(ctx, state)
     open_fires = [f for f in fires if cov.get(f, 0) < 2] if cov else list(fires)
     if not open_fires:
         open_fires = list(fires)
@@ -120,7 +120,7 @@ def _fire_sources(
     return prio, open_fires
 
 
-def _sorted_fires(ctx: TurnContext, state: GameState) -> list[Location]:
+def sorted_fires(ctx: TurnContext, state: GameState) -> list[Location]:
     """``sorted(state.fire)``, once a call of the standing orders (fire does not change in
     step 6; do not mutate)."""
     hit: list[Location] | None = ctx.cache.get(AP_FIRES)

@@ -23,7 +23,7 @@ from ..rules import fire as fire_rules
 from ..rules import movement as mv
 from ..state import GameState
 from ..units import STAND, UnitState
-from .priorities import _vehicle_areas
+from .priorities import vehicle_areas
 
 
 def policy(ctx: TurnContext, key: str) -> float:
@@ -113,7 +113,7 @@ def _can_burn(ctx: TurnContext, state: GameState, loc: Location) -> bool:
     if danger.area_kind(ctx, area) is AreaKind.BUILDING:
         out = True
     else:
-        out = ignition.is_flammable(ctx, state, loc, _vehicle_areas(ctx, state))
+        out = ignition.is_flammable(ctx, state, loc, vehicle_areas(ctx, state))
     if memo is not None:
         memo[area] = out
     return out

@@ -13,12 +13,12 @@ from ..rules import movement as mv
 from ..rules.firefighting import party_targets, refill_point
 from ..state import GameState
 from ..units import STAND, UnitState, crew_of
-from .parking import _water_at, choose_parking, choose_water, keep_clear, street_risk
-from .priorities import _small_fires
+from .parking import choose_parking, choose_water, keep_clear, street_risk, water_at
+from .priorities import small_fires
 from .safety import exposed, policy, trapped, unexposed
 
 
-def _pump(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Location]) -> None:
+def pump_orders(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Location]) -> None:
     """A trailer without a tow, or a skid pump: go where water and fire meet, deploy."""
     if u.towed_by is not None or u.extra.get("tow") is not None or u.loc is None:
         return
@@ -50,13 +50,13 @@ def _pump(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Location]) 
             mv.drive(ctx, state, u, park)
         elif park is None and u.moves == "road" and keep_clear(ctx, state, u):
             return  # nothing to pump for from here, and the fire may reach it: move off
-        elif park is not None or _water_at(ctx, state, u.loc[0]):
+        elif park is not None or water_at(ctx, state, u.loc[0]):
             equipment.deploy(ctx, state, u)
     else:
         choose_water(ctx, state, u)
 
 
-def _dam(ctx: TurnContext, state: GameState, u: UnitState) -> None:
+def dam_orders(ctx: TurnContext, state: GameState, u: UnitState) -> None:
     if u.loc is None or u.task in ("deploy", "stow") or u.deployed:
         return
     thirsty = [
@@ -76,7 +76,7 @@ def _dam(ctx: TurnContext, state: GameState, u: UnitState) -> None:
             return
 
 
-def _canteen(ctx: TurnContext, state: GameState, u: UnitState) -> None:
+def canteen_orders(ctx: TurnContext, state: GameState, u: UnitState) -> None:
     if u.loc is None or u.rations <= 0:
         return
     counts: dict[str, int] = {}
@@ -93,14 +93,14 @@ def _canteen(ctx: TurnContext, state: GameState, u: UnitState) -> None:
         mv.drive(ctx, state, u, best[1])
 
 
-def _fire_party(ctx: TurnContext, state: GameState, u: UnitState) -> None:
+def fire_party_orders(ctx: TurnContext, state: GameState, u: UnitState) -> None:
     assert u.loc is not None
     budget = 3 * ctx.rules.int("movement.foot_points")
     if u.charged:
         if party_targets(ctx, state, u.loc):
             u.task = "fight"
             return
-        small = _small_fires(ctx, state)
+        small = small_fires(ctx, state)
         if not small:
             u.task = "idle"
             return

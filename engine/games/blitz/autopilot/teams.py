@@ -11,11 +11,11 @@ from ..rules import acting, equipment, hoses, reach, wheelbarrow
 from ..rules import movement as mv
 from ..state import GameState, pump_of
 from ..units import VEHICLE, HoseLine, UnitState, crew_of
-from .jobs import _next_target, best_job, feeding_pump
+from .jobs import best_job, feeding_pump, next_target
 from .parking import (
-    _engaged,
     choose_parking,
     choose_water,
+    engaged,
     keep_clear,
     ladder_face,
     strike_spare_ladders,
@@ -23,7 +23,7 @@ from .parking import (
 )
 from .priorities import coverage
 from .safety import retreat, trapped
-from .wheelbarrow import _fetch_wheelbarrow, _wheelbarrow
+from .wheelbarrow import fetch_wheelbarrow, wheelbarrow_orders
 
 #: a crew whose branch inside a building has this much heat next to it steps back a location
 BACK_OFF_HEAT = 2
@@ -53,7 +53,7 @@ def step_clear(ctx: TurnContext, state: GameState, u: UnitState) -> bool:
     return moved
 
 
-def _orphan(ctx: TurnContext, state: GameState, u: UnitState) -> None:
+def orphan_orders(ctx: TurnContext, state: GameState, u: UnitState) -> None:
     """A crew whose vehicle is lost: leaves a line without water and walks out toward the
     nearest entry (:func:`.safety.retreat`), or at least out of the heat."""
     h = state.hoses.get(u.hose or "")
@@ -71,14 +71,14 @@ def _orphan(ctx: TurnContext, state: GameState, u: UnitState) -> None:
         step_clear(ctx, state, u)
 
 
-def _appliance(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Location]) -> None:
+def appliance_orders(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Location]) -> None:
     assert u.loc is not None
     crews = crew_of(state.units, u.id)
     pump = pump_of(state, u)
     if withdraw(ctx, state, u, pri):
         return
     strike_spare_ladders(ctx, state, u)
-    if not _engaged(state, u):
+    if not engaged(state, u):
         trailer_here = pump is not u and pump.loc == u.loc
         if pump is not u and pump.deployed and trailer_here and not pump.towed_by:
             equipment.stow(ctx, state, pump)
@@ -125,7 +125,7 @@ def _appliance(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Locati
         if s.loc == u.loc and s.task == "aboard":
             s.task = "idle"
         work |= _fire_team(ctx, state, s, u, pump, pri)
-    if not work and not _engaged(state, u):
+    if not work and not engaged(state, u):
         for s in crews:
             if s.loc == u.loc and s.task == "idle":
                 s.task = "aboard"
@@ -186,7 +186,7 @@ def _fire_team(
         if h.target is not None and h.target in state.fire:
             s.task = "fight"
             return True
-        new = _next_target(ctx, state, h, pri, wet=pump.source is not None)
+        new = next_target(ctx, state, h, pri, wet=pump.source is not None)
         if new is not None:
             h.target = new
             s.task = "fight" if new in state.fire else "damp"
@@ -197,7 +197,7 @@ def _fire_team(
         h.target = None
         s.task = "idle"
         return False
-    if _wheelbarrow(ctx, state, s, home, pri):
+    if wheelbarrow_orders(ctx, state, s, home, pri):
         return True
     # no line: back to the pump, then a new line (or help on a line in trouble)
     if pump.loc is None:
@@ -236,7 +236,7 @@ def _fire_team(
         target, route = job
         hoses.start_hose(ctx, state, [s], feed, route, target, home)
         return True
-    if _fetch_wheelbarrow(ctx, state, s, home):
+    if fetch_wheelbarrow(ctx, state, s, home):
         return True
     for hid in sorted(state.hoses):
         other = state.hoses[hid]

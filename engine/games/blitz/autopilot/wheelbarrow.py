@@ -12,8 +12,8 @@ from ..rules import movement as mv
 from ..state import GameState
 from ..units import UnitState
 from .jobs import best_job
-from .parking import _water_at, choose_water
-from .priorities import _sorted_fires
+from .parking import choose_water, water_at
+from .priorities import sorted_fires
 
 #: how far a team goes to fetch a wheelbarrow pump, in turns of foot movement
 FETCH_TURNS = 1
@@ -58,19 +58,19 @@ def _water_spots(
     spots = {
         (a, 0) for a in reach.area_distances(ctx, start[0], _walk_points(ctx, CARRY_TURNS))
         if danger.area_kind(ctx, a) in (AreaKind.STREET, AreaKind.OPEN)
-        and _water_at(ctx, state, a) and not danger.unsafe(ctx, state, (a, 0))
+        and water_at(ctx, state, a) and not danger.unsafe(ctx, state, (a, 0))
         and (a, 0) not in state.fire
     }  # fmt: skip
     if not spots:
         return []
     dist, _ = foot.foot_search(ctx, state, start, _walk_points(ctx, CARRY_TURNS))
     limit = hose_reach(ctx, home.hose_left)  # hose_left >= 2 here
-    steps = steps_to(ctx, _sorted_fires(ctx, state), sorted(spots), limit)
+    steps = steps_to(ctx, sorted_fires(ctx, state), sorted(spots), limit)
     out = [(steps[x], dist[x], x) for x in spots if x in dist and x in steps]
     return sorted(out)
 
 
-def _fetch_wheelbarrow(ctx: TurnContext, state: GameState, s: UnitState, home: UnitState) -> bool:
+def fetch_wheelbarrow(ctx: TurnContext, state: GameState, s: UnitState, home: UnitState) -> bool:
     """An idle team with no line to lay from its own pump goes for a free wheelbarrow pump
     within a turn's walk, when water with a fire in reach lies within two turns' walk of it."""
     if s.loc is None or s.type != "fire_team" or s.hose is not None or s.carrying:
@@ -94,7 +94,7 @@ def _fetch_wheelbarrow(ctx: TurnContext, state: GameState, s: UnitState, home: U
     return False
 
 
-def _wheelbarrow(
+def wheelbarrow_orders(
     ctx: TurnContext, state: GameState, s: UnitState, home: UnitState, pri: set[Location]
 ) -> bool:
     """A team busy with a wheelbarrow pump: going for it, carrying it to water, or running

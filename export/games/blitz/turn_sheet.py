@@ -13,8 +13,8 @@ from fireground.engine.games.blitz.delta import Change, by_place
 from fireground.engine.games.blitz.events import OrderEvent
 from fireground.engine.play.table import TableGame, roll_text
 
-from . import flow
-from .games.blitz.briefing import report_page
+from ... import flow
+from .briefing import report_page
 
 #: Body font sizes tried in turn until the sheet fits one page.
 SIZES = (8.0, 7.0, 6.0, 5.2, 4.6)
