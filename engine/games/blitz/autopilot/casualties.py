@@ -107,6 +107,24 @@ def _doctor(ctx: TurnContext, state: GameState, u: UnitState) -> None:
         mv.walk(ctx, state, u, goal)
 
 
+#: how far a carrier's crew walks to a casualty nobody else will fetch, in turns of walk
+FETCH_FAR_TURNS = 12
+
+
+def _fetch_goal(
+    ctx: TurnContext, state: GameState, start: Location, goals: list[Location]
+) -> Location | None:
+    """The nearest of ``goals`` on foot: within four turns' walk if any is, else within
+    :data:`FETCH_FAR_TURNS` (the vehicle parks within two turns' walk of a casualty when a
+    road reaches there; when none does, only its crew on foot can fetch them)."""
+    for pts in (_far(ctx), FETCH_FAR_TURNS * ctx.rules.int("movement.foot_points")):
+        dist, _ = foot.foot_search(ctx, state, start, pts)
+        goal, _d = foot.nearest(dist, goals)
+        if goal is not None:
+            return goal
+    return None
+
+
 def _wants(u: UnitState, status: str) -> bool:
     if u.type == "mortuary_van":
         return status == "dead"
@@ -183,8 +201,7 @@ def _carrier(ctx: TurnContext, state: GameState, u: UnitState) -> None:
             claimed.add(here.id)
             s.task = "carry"
             continue
-        dist, _ = foot.foot_search(ctx, state, s.loc, _far(ctx))
-        goal, _d = foot.nearest(dist, [c.loc for c in free])
+        goal = _fetch_goal(ctx, state, s.loc, [c.loc for c in free])
         if goal is not None:
             s.task = "move"
             mv.walk(ctx, state, s, goal)
