@@ -136,16 +136,14 @@ def choose(choices: list[Choice]) -> Choice:
     furthest, and so on; then the first in sweep order. Objectives outside the band are
     only counted: one that no lever moves, met in 0% or 2% of games, must not decide by
     its noise."""
-    return min(
-        enumerate(choices), key=lambda ic: (outside(ic[1]), inside_distances(ic[1]), ic[0])
-    )[1]
+    return min(enumerate(choices), key=lambda ic: (outside(ic[1]), inside_distances(ic[1]), ic[0]))[
+        1
+    ]
 
 
 def inside_distances(c: Choice) -> list[float]:
     """The distances from the target of ``c``'s objectives inside 25-75%, furthest first."""
-    return sorted(
-        (abs(x - c.target) for x in c.chances if LOW <= x <= HIGH), reverse=True
-    )
+    return sorted((abs(x - c.target) for x in c.chances if LOW <= x <= HIGH), reverse=True)
 
 
 def rejudge(scenario: Scenario, out: Outcomes) -> Outcomes:
