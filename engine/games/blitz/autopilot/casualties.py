@@ -13,6 +13,7 @@ from ..rules import acting, reach
 from ..rules import movement as mv
 from ..state import GameState
 from ..units import UnitState, crew_of
+from .parking import stays_clear
 
 
 def _far(ctx: TurnContext) -> int:
@@ -63,14 +64,16 @@ def _carry_steps(ctx: TurnContext) -> int:
 def _park_near(
     ctx: TurnContext, state: GameState, u: UnitState, goals: list[Location]
 ) -> str | None:
-    """The reachable street closest on foot to any of ``goals``."""
+    """The reachable street closest on foot to any of ``goals`` where the vehicle can stay
+    (:func:`.parking.stays_clear`: out of the fire's reach; else its crew walks)."""
     if u.loc is None or not goals:
         return None
     routes = reach.road_routes(ctx, state, u.loc[0])
     dist = steps_to(ctx, goals, [(a, 0) for a in routes], _carry_steps(ctx))
     best = min(
         ((dist[(a, 0)], len(r), a) for a, r in routes.items()
-         if (a, 0) in dist and not danger.unsafe(ctx, state, (a, 0))),
+         if (a, 0) in dist and not danger.unsafe(ctx, state, (a, 0))
+         and stays_clear(ctx, state, u, a)),
         default=None,
     )  # fmt: skip
     return None if best is None else best[2]
