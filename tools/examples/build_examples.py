@@ -252,7 +252,10 @@ def paternoster() -> tuple[Doc, Map]:
             St Paul's came through, saved largely by its own volunteer Watch on the roofs,
             standing above the smoke in the photograph that became the emblem of the Blitz.
             Here the hydrants are few and weak, the wind is strong from the south-west, and
-            the streets keep their pre-war names; the buildings are simplified.
+            the streets keep their pre-war names; the buildings are simplified. A high
+            explosive bomb has already wrecked the ground floors of the printing works and
+            the book stores, burying the night staff who sheltered there: dig them out
+            before the fire reaches the wreck.
         """,
         turns=40,
         seed=1940,
@@ -342,6 +345,10 @@ def paternoster() -> tuple[Doc, Map]:
         fire(at(18, 18), 2),
     ]
     doc.embers = [{"area": at(12, 16), "level": 4}]
+    # an HE bomb fell before the game between the printworks and the book stores: the
+    # ground floors where their night staff sheltered are wrecked (heavy damage, no fire)
+    # and the staff buried (issue 18: rescue happens only where a wreck does not burn, §9)
+    doc.damage = [at_level(at(0, 12), 0, damage=4), at_level(at(10, 18), 0, damage=4)]
     doc.forces = [
         placed("FP1", "fire_party", at(4, 8), 4),
         placed("FP2", "fire_party", at(10, 16), 4),
@@ -446,8 +453,9 @@ def surrey_docks() -> tuple[Doc, Map]:
             This map is one corner of the docks: a timber yard off Lower Road with its fire
             gaps, Canada Dock and Quebec Pond to draw water from, a transit shed, an oil tank,
             and the granary, wharf and cottages along Rotherhithe Street by the river. The
-            granary's basement is a public shelter. Place names are real; the layout is
-            simplified.
+            granary's basement is a public shelter. The first stick of the raid wrecked two
+            of the cottages along Rotherhithe Street, burying the families at home. Place
+            names are real; the layout is simplified.
         """,
         turns=40,
         seed=1940,
@@ -522,7 +530,15 @@ def surrey_docks() -> tuple[Doc, Map]:
     ]
     doc.embers = [{"area": at(13, 2), "level": 0}]
     doc.damp = [at_level(at(20, 20), 0, damp=1)]
-    doc.damage = [at_level(at(2, 24), 1, damage=3), at_level(at(4, 16), 0, damage=2)]
+    # the stick that opened the raid wrecked two of the cottages (heavy damage, no fire),
+    # burying the families at home (issue 18: rescue happens only where a wreck does not
+    # burn, §9)
+    doc.damage = [
+        at_level(at(2, 24), 1, damage=3),
+        at_level(at(4, 16), 0, damage=2),
+        at_level(at(4, 24), 0, damage=4),
+        at_level(at(2, 26), 1, damage=4),
+    ]
     doc.rubble = [at(6, 24)]
     doc.craters = [at(22, 4)]
     doc.forces = [

@@ -162,3 +162,51 @@ def test_ambulance_carries_the_injured_out_through_an_entry():
             break
     assert st.casualties[0].evacuated and st.units["A1"].carrying == []
     assert events(ctx, "evacuated")[0]["casualty"] == "C1"
+
+
+def test_ambulance_crew_walks_to_the_injured_beyond_four_turns_when_the_road_is_cut():
+    """Rubble blocks the road two areas from the entry: the ambulance cannot park within
+    two turns' walk of the casualty 28 areas away, so its crew walks there (more than the
+    four turns' walk it looks for work nearby) and carries it back (issue 15: before, the
+    casualty lay there to the end of the game)."""
+    from fireground.engine.games.blitz.autopilot import standing_orders
+    from fireground.engine.games.blitz.rules import movement as mv
+
+    sc = uworld(
+        ["S" * 30], entries={"in": "S00"},
+        forces=[ForceUnit("A1", "ambulance", entry="in")],
+    )  # fmt: skip
+    ctx, st = usetup(sc)
+    st.rubble.add("S02")
+    st.casualties.append(Casualty("C1", ("S029", 0), "lightly_injured"))
+    for turn in range(1, 41):
+        st.turn = turn
+        mv.arrivals(ctx, st)
+        standing_orders(ctx, st)
+        if st.casualties[0].evacuated:
+            break
+    assert st.casualties[0].evacuated, (st.casualties[0], st.units)
+
+
+def test_ambulance_parks_where_it_can_stay_and_its_crew_gets_out():
+    """A fire two spreads from the casualty's street: the ambulance used to park there,
+    the standing order that keeps vehicles clear of fire drove it off next turn, and it
+    drove back the turn after, its crew aboard for ever (issue 15, seen in Surrey Docks).
+    Now it parks where it may stay, and the crew carries the casualty to it."""
+    from fireground.engine.games.blitz.autopilot import standing_orders
+    from fireground.engine.games.blitz.rules import movement as mv
+
+    sc = uworld(
+        ["SSSSSSSSSSBB"], entries={"in": "S00"},
+        forces=[ForceUnit("A1", "ambulance", entry="in")],
+    )  # fmt: skip
+    ctx, st = usetup(sc)
+    st.fire[("B011", 0)] = 3
+    st.casualties.append(Casualty("C1", ("S09", 0), "lightly_injured"))
+    for turn in range(1, 21):
+        st.turn = turn
+        mv.arrivals(ctx, st)
+        standing_orders(ctx, st)
+        if st.casualties[0].evacuated:
+            break
+    assert st.casualties[0].evacuated, (st.casualties[0], st.units)

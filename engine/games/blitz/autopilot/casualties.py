@@ -13,6 +13,7 @@ from ..rules import acting, reach
 from ..rules import movement as mv
 from ..state import GameState
 from ..units import UnitState, crew_of
+from .parking import stays_clear
 
 
 def _far(ctx: TurnContext) -> int:
@@ -63,14 +64,16 @@ def _carry_steps(ctx: TurnContext) -> int:
 def _park_near(
     ctx: TurnContext, state: GameState, u: UnitState, goals: list[Location]
 ) -> str | None:
-    """The reachable street closest on foot to any of ``goals``."""
+    """The reachable street closest on foot to any of ``goals`` where the vehicle can stay
+    (:func:`.parking.stays_clear`: out of the fire's reach; else its crew walks)."""
     if u.loc is None or not goals:
         return None
     routes = reach.road_routes(ctx, state, u.loc[0])
     dist = steps_to(ctx, goals, [(a, 0) for a in routes], _carry_steps(ctx))
     best = min(
         ((dist[(a, 0)], len(r), a) for a, r in routes.items()
-         if (a, 0) in dist and not danger.unsafe(ctx, state, (a, 0))),
+         if (a, 0) in dist and not danger.unsafe(ctx, state, (a, 0))
+         and stays_clear(ctx, state, u, a)),
         default=None,
     )  # fmt: skip
     return None if best is None else best[2]
@@ -107,6 +110,24 @@ def doctor_orders(ctx: TurnContext, state: GameState, u: UnitState) -> None:
     goal, _d = foot.nearest(dist, sites)
     if goal is not None:
         mv.walk(ctx, state, u, goal)
+
+
+#: how far a carrier's crew walks to a casualty nobody else will fetch, in turns of walk
+FETCH_FAR_TURNS = 12
+
+
+def _fetch_goal(
+    ctx: TurnContext, state: GameState, start: Location, goals: list[Location]
+) -> Location | None:
+    """The nearest of ``goals`` on foot: within four turns' walk if any is, else within
+    :data:`FETCH_FAR_TURNS` (the vehicle parks within two turns' walk of a casualty when a
+    road reaches there; when none does, only its crew on foot can fetch them)."""
+    for pts in (_far(ctx), FETCH_FAR_TURNS * ctx.rules.int("movement.foot_points")):
+        dist, _ = foot.foot_search(ctx, state, start, pts)
+        goal, _d = foot.nearest(dist, goals)
+        if goal is not None:
+            return goal
+    return None
 
 
 def _wants(u: UnitState, status: str) -> bool:
@@ -185,8 +206,7 @@ def carrier_orders(ctx: TurnContext, state: GameState, u: UnitState) -> None:
             claimed.add(here.id)
             s.task = "carry"
             continue
-        dist, _ = foot.foot_search(ctx, state, s.loc, _far(ctx))
-        goal, _d = foot.nearest(dist, [c.loc for c in free])
+        goal = _fetch_goal(ctx, state, s.loc, [c.loc for c in free])
         if goal is not None:
             s.task = "move"
             mv.walk(ctx, state, s, goal)

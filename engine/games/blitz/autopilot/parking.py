@@ -41,12 +41,8 @@ def keep_clear(ctx: TurnContext, state: GameState, u: UnitState) -> bool:
     if u.loc is None or mv.tied_down(state, u):
         return False
     here = u.loc[0]
-    risk = street_risk(ctx, state, here)
-    near = u.role not in ("appliance", "pump") and street_threat(ctx, state, here) < 3
-    side = entry_side(ctx, state)
-    boxed = bool(side) and here not in side
-    hot = danger.heat(ctx, state, u.loc) > 0
-    if not (hot or near or boxed or risk >= policy(ctx, "vehicle_move_chance")):
+    leave, risk, near, boxed, side = _leave_street(ctx, state, u, here)
+    if not leave:
         return False
     if u.role == "appliance" and engaged(state, u):
         return False
@@ -82,6 +78,31 @@ def keep_clear(ctx: TurnContext, state: GameState, u: UnitState) -> bool:
     for s in crews:
         s.task = "aboard"
     return mv.drive(ctx, state, u, to)
+
+
+def _leave_street(
+    ctx: TurnContext, state: GameState, u: UnitState, area: str
+) -> tuple[bool, float, bool, bool, set[str]]:
+    """Whether :func:`keep_clear` drives ``u`` out of street ``area``, with the reasons it
+    weighs: (leave, the street's risk, a fire within two spreads, boxed, the entries' side)."""
+    risk = street_risk(ctx, state, area)
+    near = u.role not in ("appliance", "pump") and street_threat(ctx, state, area) < 3
+    side = entry_side(ctx, state)
+    boxed = bool(side) and area not in side
+    hot = danger.heat(ctx, state, (area, 0)) > 0
+    return (
+        hot or near or boxed or risk >= policy(ctx, "vehicle_move_chance"),
+        risk,
+        near,
+        boxed,
+        side,
+    )
+
+
+def stays_clear(ctx: TurnContext, state: GameState, u: UnitState, area: str) -> bool:
+    """Whether ``u`` may park in street ``area`` without :func:`keep_clear` driving it away
+    again next turn (a vehicle that parks where it must flee never lets its crew out)."""
+    return not _leave_street(ctx, state, u, area)[0]
 
 
 def entry_side(ctx: TurnContext, state: GameState) -> set[str]:

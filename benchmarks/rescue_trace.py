@@ -1,0 +1,105 @@
+"""Why civilians are not rescued (issues 15 and 18): plays N games of each example and
+follows every civilian casualty from the turn it is made: what buried it (an HE blast next
+door, a collapse, fire damage), whether its location was ever free of fire afterwards,
+whether a rescue stand stood there while it was, and how it ended (found alive or dead,
+carried off, still buried, and whether its location burns at the end).
+
+Run: ``.venv/bin/python benchmarks/rescue_trace.py [--games N] [--only NAME ...]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+from fireground.engine.games.blitz.rules.rescue import rescuers_at
+from fireground.engine.play.montecarlo import _prepare, game_seeds
+from fireground.engine.play.simulate import new_game
+from fireground.engine.scenario.io import load_scenario
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+NAMES = ("stepney", "paternoster", "surrey_docks")
+
+
+def play(job: tuple[Path, list[int], int]) -> Counter[str]:
+    path, seeds, turns = job
+    sc = load_scenario(path)
+    _, graph, rules, memos = _prepare(sc)
+    out: Counter[str] = Counter()
+    for s in seeds:
+        game = new_game(sc, s, graph=graph, rules=rules, shared_memos=memos)
+        st = game.state
+        cause: dict[str, str] = {}
+        wrecks = {(d.area, d.level) for d in sc.start.damage}
+        clear: set[str] = set()  # ever free of fire after it was made
+        reached: set[str] = set()  # a rescue stand stood there while it was free of fire
+        for _ in range(turns):
+            seen = len(st.casualties)
+            log = game.step()
+            he_at = {e.at for e in log.events if e.rule == "he_damage"}
+            col = {e.at[0] for e in log.events if e.rule == "collapse"}
+            for c in st.casualties[seen:]:
+                if c.origin != "civilian":
+                    continue
+                if log.turn == 1 and c.loc in wrecks:
+                    cause[c.id] = "start_damage"
+                elif c.status == "dead":
+                    cause[c.id] = "he_hit"
+                elif c.loc in he_at:
+                    cause[c.id] = "he_neighbour"
+                elif c.loc[0] in col:
+                    cause[c.id] = "collapse"
+                else:
+                    cause[c.id] = "fire_damage"
+            for c in st.casualties:
+                if c.id not in cause or c.loc in st.fire:
+                    continue
+                clear.add(c.id)
+                if rescuers_at(st, c.loc):
+                    reached.add(c.id)
+        for c in st.casualties:
+            if c.id not in cause:
+                continue
+            why = cause[c.id]
+            out[f"made by {why}"] += 1
+            if why == "he_hit":
+                continue
+            end = "carried off" if c.evacuated else c.status
+            if c.status in ("buried", "located"):
+                end += " (burning at end)" if c.loc in st.fire else " (no fire at end)"
+            out[
+                f"  {why:13s} clear={c.id in clear!s:5s} reached={c.id in reached!s:5s} -> {end}"
+            ] += 1
+        out["civilians never hurt"] += sum(st.occupants.values())
+        out["GAMES"] += 1
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--games", type=int, default=40)
+    ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--seed", type=int, default=1940)
+    ap.add_argument("--only", nargs="*", default=list(NAMES))
+    ap.add_argument("--dir", type=Path, default=EXAMPLES)
+    a = ap.parse_args()
+    for name in a.only:
+        path = a.dir / f"{name}.fg.yaml"
+        sc = load_scenario(path)
+        seeds = game_seeds(a.seed, a.games)
+        jobs = [(path, seeds[k : k + 5], sc.turns) for k in range(0, a.games, 5)]
+        tot: Counter[str] = Counter()
+        with ProcessPoolExecutor(max_workers=a.workers) as pool:
+            for part in pool.map(play, jobs):
+                tot += part
+        print(f"## {name}: {a.games} games x {sc.turns} turns, civilians per game")
+        for k, v in sorted(tot.items()):
+            if k != "GAMES":
+                print(f"  {v / a.games:6.2f}  {k}")
+
+
+if __name__ == "__main__":
+    main()
