@@ -3,8 +3,9 @@ editor/games/<id>/, found through the game's pack (its ``editor_tools`` hook).""
 
 from __future__ import annotations
 
-import ast
 from pathlib import Path
+
+from import_scan import game_imports
 
 from fireground.editor.games import editor_module, new_board_actions
 from fireground.engine.core.game import hook
@@ -17,32 +18,8 @@ EDITOR = Path(__file__).resolve().parents[2] / "editor"
 REGISTRY = {"GamePanels", "editor_module", "new_board_actions"}
 
 
-def _imports(path: Path) -> list[tuple[str, list[str]]]:
-    """(absolute module, names taken from it) for each import in ``path``."""
-    rel = path.relative_to(EDITOR).with_suffix("").parts
-    package = ["fireground", "editor", *rel[:-1]]
-    out = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.ImportFrom):
-            base = package[: len(package) - node.level + 1] if node.level else []
-            mod = ".".join([*base, *([node.module] if node.module else [])])
-            out.append((mod, [a.name for a in node.names]))
-        elif isinstance(node, ast.Import):
-            out += [(a.name, []) for a in node.names]
-    return out
-
-
 def test_the_shared_editor_imports_no_game() -> None:
-    found = set()
-    for path in EDITOR.rglob("*.py"):
-        rel = path.relative_to(EDITOR).as_posix()
-        if rel.startswith("games/"):
-            continue
-        for mod, names in _imports(path):
-            if mod.startswith(("fireground.editor.games.", "fireground.engine.games")) or (
-                mod == "fireground.editor.games" and not set(names) <= REGISTRY
-            ):
-                found.add((rel, mod))
+    found = game_imports(EDITOR, "fireground.editor", REGISTRY)
     assert found == set()
 
 

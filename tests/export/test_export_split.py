@@ -4,10 +4,10 @@ export/games/<id>/, found through the game's pack (its ``export_tools`` hook).""
 
 from __future__ import annotations
 
-import ast
 from pathlib import Path
 
 import pytest
+from import_scan import game_imports
 
 from fireground.engine.core.game import hook
 from fireground.engine.core.packs import load_pack
@@ -21,32 +21,8 @@ EXPORT = Path(__file__).resolve().parents[2] / "export"
 REGISTRY = {"export_module"}
 
 
-def _imports(path: Path) -> list[tuple[str, list[str]]]:
-    """(absolute module, names taken from it) for each import in ``path``."""
-    rel = path.relative_to(EXPORT).with_suffix("").parts
-    package = ["fireground", "export", *rel[:-1]]
-    out = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.ImportFrom):
-            base = package[: len(package) - node.level + 1] if node.level else []
-            mod = ".".join([*base, *([node.module] if node.module else [])])
-            out.append((mod, [a.name for a in node.names]))
-        elif isinstance(node, ast.Import):
-            out += [(a.name, []) for a in node.names]
-    return out
-
-
 def test_the_shared_exporter_imports_no_game() -> None:
-    found = set()
-    for path in EXPORT.rglob("*.py"):
-        rel = path.relative_to(EXPORT).as_posix()
-        if rel.startswith("games/"):
-            continue
-        for mod, names in _imports(path):
-            if mod.startswith(("fireground.export.games.", "fireground.engine.games")) or (
-                mod == "fireground.export.games" and not set(names) <= REGISTRY
-            ):
-                found.add((rel, mod))
+    found = game_imports(EXPORT, "fireground.export", REGISTRY)
     assert found == set()
 
 
