@@ -69,14 +69,22 @@ def _routed(command: str, blitz: Handler) -> Handler:
 
 
 def _routed_export(args: argparse.Namespace) -> int:
-    """BLITZ!'s export, or the printed aids of the file's game (export/games/<id>/pack.py)."""
+    """The printed aids of the file's game: its export module (export/games/<id>/, named by
+    its pack's ``export_tools`` hook) writes them with its own ``cli_export`` when its board
+    is its own (Forest Fire's track); otherwise the shared polygon-map exporter writes the
+    plans and asks that module for the game's documents (BLITZ!)."""
     game = _peek_game(args.file)
-    if game == "blitz":
-        return _lazy("fireground.export.pack", "cli_export")(args)
-    from fireground.engine.core.packs import load_pack
+    from fireground.engine.core.errors import UsageError
+    from fireground.export.games import export_module
 
-    load_pack(game)  # an unknown game is refused by name
-    return _lazy(f"fireground.export.games.{game}.pack", "cli_export")(args)
+    try:
+        module = export_module(game)  # an unknown game is refused by name
+    except LookupError as e:
+        raise UsageError(str(e)) from None
+    own = getattr(module, "cli_export", None)
+    if own is not None:
+        return int(own(args))
+    return _lazy("fireground.export.pack", "cli_export")(args)
 
 
 def _routed_edit(args: argparse.Namespace) -> int:

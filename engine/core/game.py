@@ -28,7 +28,7 @@ Optional attributes, read with :func:`hook` (a pack without them still plays):
 ``documents`` (the play aids the exporter can print for it), ``editor_tools`` (the dotted
 name of its editor module, editor/games/<id>/), ``export_tools`` (the dotted name of its
 export module, export/games/<id>/: the documents ``fireground export`` writes of a polygon
-map), ``analyses`` (the analyses ``fireground
+map, or a ``cli_export`` of its own for a board of its own), ``analyses`` (the analyses ``fireground
 analyze`` offers), ``rulesets`` (the ruleset data it bundles for the ``ruleset:`` key of
 its scenarios: name -> the package holding ``<name>.yaml``), ``turn_policies`` (a function
 giving the ``core.turn.Policies`` the turn driver hands its steps; without it nobody

@@ -4,8 +4,9 @@ The shared exporter (plans, map drawing, layouts, flowing text) names no game. I
 pack: a pack's optional ``export_tools`` hook (``core.game.hook``) is the dotted name of
 its export module, which the exporter imports (the engine itself imports no reportlab).
 BLITZ!'s offers ``DOCUMENTS``, ``write_document`` and ``error_lines`` for
-:mod:`fireground.export.pack`; a game on a board of its own (Forest Fire's track) has its
-own ``pack.cli_export`` instead, which ``fireground export`` calls for its files.
+:mod:`fireground.export.pack`, which prints the polygon plans itself; a game on a board of
+its own (Forest Fire's track) names a module with a ``cli_export`` of its own, which
+``fireground export`` calls instead of the shared exporter.
 """
 
 from __future__ import annotations
@@ -24,5 +25,5 @@ def export_module(game: str) -> ModuleType:
     one."""
     name = hook(load_pack(game), "export_tools")
     if not name:
-        raise LookupError(f"{game}: the game offers no printed aids for a polygon map")
+        raise LookupError(f"{game}: the game offers no printed aids")
     return importlib.import_module(str(name))

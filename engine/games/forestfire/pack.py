@@ -34,6 +34,9 @@ class ForestFirePack:
     map_kind: str = "track"
     #: its editor (a board window of its own): a module the editor imports
     editor_tools: str = "fireground.editor.games.forestfire"
+    #: its printed aids (a board strip of its own, not the polygon plans): the module whose
+    #: ``cli_export`` writes them
+    export_tools: str = "fireground.export.games.forestfire.pack"
 
     def load_scenario(self, path: str) -> Setup:
         return load_setup(path)
