@@ -90,7 +90,7 @@ class SearchPolicy:
 
     def __init__(self, seed: int = 0, rollouts: int = 12, budget: int = 6000,
                  rounds_ahead: int = 1, chief: tuple[int, int, int] = (160, 200_000, 2),
-                 chief_vp_weight: float = 0.1, chief_margin: float = 0.03,
+                 chief_vp_weight: float = 0.1, chief_margin: float = 0.05,
                  chief_random_fire: float = 0.5) -> None:  # fmt: skip
         self.seed = seed
         #: (rollouts, budget, rounds_ahead) per side: the Chief looks two rounds ahead
