@@ -166,7 +166,8 @@ class SearchPolicy:
         me: str,
         wild: bool = False,
     ) -> tuple[float, int]:
-        """One continuation after ``a``: greedy play until the deciding side's turn comes
+        """One continuation after ``a``: greedy play (Fire's decisions at random from the
+        continuation's own stream when ``wild``) until the deciding side's turn comes
         round again ``rounds_ahead`` rounds later (or the game ends)."""
         rng = random.Random(seed)
         dice = _StreamDice(rng)
