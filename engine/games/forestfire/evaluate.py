@@ -84,3 +84,14 @@ def utility(st: State, rules: Rules) -> float:
         return final_utility(st.vp, rules)
     x = estimate(st, rules)
     return 1.0 / (1.0 + math.exp(-(x - (rules.vp_marginal - 0.5)) / 1.5))
+
+
+def search_score(st: State, rules: Rules, vp_weight: float) -> float:
+    """:func:`utility` plus ``vp_weight`` times Fire's VP (scored, or :func:`estimate`d
+    while the game goes on) over ``vp.win``: within a result band, fewer VP to Fire is
+    better for the Chief. ``vp_weight`` 0 is :func:`utility` itself."""
+    u = utility(st, rules)
+    if not vp_weight:
+        return u
+    x = float(st.vp) if st.over else estimate(st, rules)
+    return u + vp_weight * x / max(1, rules.vp_win)
