@@ -20,7 +20,9 @@ AP_JUMP: Memo[Any] = Memo(
 )  # parking: chance of a jump (R-5) into each street
 AP_P_IN: Memo[Any] = Memo("ap_p_in", shared=False)
 AP_PRIO: Memo[Any] = Memo("ap_prio", shared=False)
+AP_SIDE: Memo[Any] = Memo("ap_side", shared=False)  # parking: the entries' side
 AP_SMALL: Memo[Any] = Memo("ap_small", shared=False)
+AP_SOURCES: Memo[Any] = Memo("ap_sources", shared=False)  # priorities: open fires by cover
 AP_BURNS: Memo[Any] = Memo("ap_burns", shared=False)  # safety: areas that can burn
 AP_CATCH: Memo[Any] = Memo("ap_catch", shared=False)  # safety: chance to catch next step 1
 AP_LIMITS: Memo[Any] = Memo("ap_limits", shared=False)  # safety: the policy limits, per game

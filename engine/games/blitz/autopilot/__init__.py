@@ -36,7 +36,9 @@ from ..memos import (
     AP_OK,
     AP_P_IN,
     AP_PRIO,
+    AP_SIDE,
     AP_SMALL,
+    AP_SOURCES,
     AP_THREAT,
     AP_TRAP,
     AP_VEHICLES,
@@ -80,6 +82,8 @@ def standing_orders(ctx: TurnContext, state: GameState) -> None:
     ctx.cache[AP_JUMP] = None  # parking: the chance of a jump into each street
     ctx.cache[AP_ZONE] = None  # safety: where a collapse can strike
     ctx.cache[AP_NEAR] = None  # safety: locations next to or above a fire
+    ctx.cache[AP_SIDE] = None  # parking: the streets on the entries' side
+    ctx.cache[AP_SOURCES] = {}  # priorities: the open fires, by the fires with two lines
     try:
         _standing_orders(ctx, state)
     finally:
@@ -97,6 +101,8 @@ def standing_orders(ctx: TurnContext, state: GameState) -> None:
             AP_NEAR,
             AP_OK,
             AP_ZONE,
+            AP_SIDE,
+            AP_SOURCES,
         ):
             ctx.cache.pop(key, None)
 

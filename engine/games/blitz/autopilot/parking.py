@@ -6,7 +6,7 @@ from __future__ import annotations
 from ....board.model import AreaKind, FeatureType, Location
 from ....core.turn import TurnContext
 from ..events import HoseSlipped, LadderStruck, Withdraw
-from ..memos import AP_JUMP, AP_THREAT, JUMP_STREETS, WATER_HERE
+from ..memos import AP_JUMP, AP_SIDE, AP_THREAT, JUMP_STREETS, WATER_HERE
 from ..reach import danger
 from ..reach.hose_steps import hose_reach, steps_to
 from ..rules import acting, equipment, ignition, reach
@@ -109,7 +109,18 @@ def entry_side(ctx: TurnContext, state: GameState) -> set[str]:
     """The streets joined to an entry by streets that are open now and that no collapse is
     likely to close soon (none next to a building location burning at
     ``damage.fire_for_roll`` with damage ``policy.closing_damage`` or more, §6: its rubble
-    would block the street). Empty when the map has no entry."""
+    would block the street). Empty when the map has no entry. Worked out once a call of
+    the standing orders (fire, damage and what blocks a road do not change in step 6; do
+    not mutate)."""
+    hit: set[str] | None = ctx.cache.get(AP_SIDE)
+    if hit is None:
+        hit = _entry_side(ctx, state)
+        if AP_SIDE in ctx.cache:
+            ctx.cache[AP_SIDE] = hit
+    return hit
+
+
+def _entry_side(ctx: TurnContext, state: GameState) -> set[str]:
     entries = mv.entry_areas(ctx)
     if not entries:
         return set()

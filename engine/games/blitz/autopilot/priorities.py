@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ....board.model import FeatureType, Location
 from ....core.turn import TurnContext
-from ..memos import AP_FIRES, AP_PRIO, AP_SMALL, AP_VEHICLES, AUTOPILOT_PRIORITY_STATIC
+from ..memos import AP_FIRES, AP_PRIO, AP_SMALL, AP_SOURCES, AP_VEHICLES, AUTOPILOT_PRIORITY_STATIC
 from ..reach import danger
 from ..rules import ignition
 from ..state import GameState
@@ -110,13 +110,26 @@ def small_fires(ctx: TurnContext, state: GameState) -> list[Location]:
 def fire_sources(
     ctx: TurnContext, state: GameState, pri: set[Location]
 ) -> tuple[list[Location], list[Location]]:
-    """(priority fires, other fires) nobody has two lines on yet (all fires if none)."""
+    """(priority fires, other fires) nobody has two lines on yet (all fires if none).
+    Within one call of the standing orders (one ``pri``, fire fixed) the answer depends
+    only on the fires with two lines on them, and is remembered for each such set (do not
+    mutate)."""
     cov = coverage(state)
+    memo: dict[frozenset[Location], tuple[list[Location], list[Location]]] | None = ctx.cache.get(
+        AP_SOURCES
+    )
+    key = frozenset(f for f, n in cov.items() if n >= 2)
+    if memo is not None:
+        hit = memo.get(key)
+        if hit is not None:
+            return hit
     fires = sorted_fires(ctx, state)
-    open_fires = [f for f in fires if cov.get(f, 0) < 2] if cov else list(fires)
+    open_fires = [f for f in fires if f not in key] if key else list(fires)
     if not open_fires:
         open_fires = list(fires)
     prio = [f for f in open_fires if fire_priority(ctx, state, f, pri) == 0]
+    if memo is not None:
+        memo[key] = (prio, open_fires)
     return prio, open_fires
 
 
