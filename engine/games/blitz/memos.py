@@ -30,6 +30,7 @@ AP_NEAR: Memo[Any] = Memo("ap_near", shared=False)  # safety: locations next to 
 AP_OK: Memo[Any] = Memo("ap_ok", shared=False)  # safety: may a way out pass here
 AP_ZONE: Memo[Any] = Memo("ap_zone", shared=False)  # safety: where a collapse can strike
 AP_TRAP: Memo[Any] = Memo("ap_trap", shared=False)  # safety: no safe way out
+AP_WAYS: Memo[Any] = Memo("ap_ways", shared=False)  # safety: foot links as a way out sees them
 AP_THREAT: Memo[Any] = Memo("ap_threat", shared=False)
 AP_VEHICLES: Memo[Any] = Memo("ap_vehicles", shared=False)
 AREA_DIST: Memo[Any] = Memo("area_dist", shared=True)

@@ -42,6 +42,7 @@ from ..memos import (
     AP_THREAT,
     AP_TRAP,
     AP_VEHICLES,
+    AP_WAYS,
     AP_ZONE,
 )
 from ..state import GameState
@@ -79,6 +80,7 @@ def standing_orders(ctx: TurnContext, state: GameState) -> None:
     ctx.cache[AP_CATCH] = {}  # safety: each location's chance to catch next step 1
     ctx.cache[AP_TRAP] = {}  # safety: burnable locations with no safe way out
     ctx.cache[AP_OK] = {}  # safety: locations a way out may pass
+    ctx.cache[AP_WAYS] = {}  # safety: the map's foot links as a way out sees them
     ctx.cache[AP_JUMP] = None  # parking: the chance of a jump into each street
     ctx.cache[AP_ZONE] = None  # safety: where a collapse can strike
     ctx.cache[AP_NEAR] = None  # safety: locations next to or above a fire
@@ -100,6 +102,7 @@ def standing_orders(ctx: TurnContext, state: GameState) -> None:
             AP_TRAP,
             AP_NEAR,
             AP_OK,
+            AP_WAYS,
             AP_ZONE,
             AP_SIDE,
             AP_SOURCES,

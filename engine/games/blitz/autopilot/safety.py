@@ -16,7 +16,7 @@ from collections.abc import Iterable
 
 from ....board.model import AreaKind, Location
 from ....core.turn import TurnContext
-from ..memos import AP_BURNS, AP_CATCH, AP_LIMITS, AP_NEAR, AP_OK, AP_TRAP, AP_ZONE
+from ..memos import AP_BURNS, AP_CATCH, AP_LIMITS, AP_NEAR, AP_OK, AP_TRAP, AP_WAYS, AP_ZONE
 from ..reach import danger, foot
 from ..rules import acting, ignition
 from ..rules import fire as fire_rules
@@ -230,9 +230,41 @@ def _limits(ctx: TurnContext) -> tuple[float, int]:
     return hit
 
 
+#: a step on a way out (:func:`_way_links`): into a place that can burn (the way goes on
+#: if it is safe), out into an empty street or open ground, or into a burning one
+INNER, EXIT, SHUT = 0, 1, 2
+
+
+def _way_links(
+    ctx: TurnContext,
+    state: GameState,
+    loc: Location,
+    ladders: dict[Location, list[tuple[Location, int]]],
+    ways: dict[Location, list[tuple[Location, int, int]]],
+) -> list[tuple[Location, int, int]]:
+    """The foot links from ``loc`` as a way out sees them: (neighbour, movement points,
+    ``INNER``/``EXIT``/``SHUT``), in :func:`foot.foot_links` order. What can burn and what
+    burns do not change in step 6: the map's links are kept in ``ways`` for the call of the
+    standing orders; a pitched ladder's are added each time (ladders come and go)."""
+    extra = ladders.get(loc)
+    out = ways.get(loc) if not extra else None
+    if out is None:
+        fire = state.fire
+        out = [
+            (to, cost, INNER if _can_burn(ctx, state, to) else SHUT if to in fire else EXIT)
+            for to, cost, *_ in foot.foot_links(ctx, loc, ladders if extra else {})
+        ]
+        if not extra:
+            ways[loc] = out
+    return out
+
+
 def _way_out(ctx: TurnContext, state: GameState, start: Location) -> bool:
     limit, budget = _limits(ctx)
     seen: dict[Location, bool] = ctx.cache.get(AP_OK, {})
+    ways: dict[Location, list[tuple[Location, int, int]]] | None = ctx.cache.get(AP_WAYS)
+    if ways is None:
+        ways = {}  # outside the standing orders: for this search only
 
     def ok(loc: Location) -> bool:
         hit = seen.get(loc)
@@ -245,26 +277,28 @@ def _way_out(ctx: TurnContext, state: GameState, start: Location) -> bool:
     if not ok(start):
         return False
     ladders = foot.ladder_links(state, ctx)
-    for link in foot.foot_links(ctx, start, ladders):
+    for _to, cost, kind in _way_links(ctx, state, start, ladders, ways):
         # a step straight out (the search below would find it too, after more checks)
-        to = link[0]
-        if link[1] <= budget and not _can_burn(ctx, state, to) and to not in state.fire:
+        if cost <= budget and kind == EXIT:
             return True
     best = {start: 0}
     frontier = [start]
     while frontier:
         nxt: list[Location] = []
         for loc in frontier:
-            for link in foot.foot_links(ctx, loc, ladders):
-                to, cost = link[0], link[1]
-                d = best[loc] + cost
+            here = best[loc]
+            for to, cost, kind in _way_links(ctx, state, loc, ladders, ways):
+                d = here + cost
                 if d > budget or best.get(to, budget + 1) <= d:
                     continue
-                if not _can_burn(ctx, state, to):
-                    if to not in state.fire:
+                if kind != INNER:
+                    if kind == EXIT:
                         return True  # out in an empty street or open ground
                     continue
-                if not ok(to):
+                hit = seen.get(to)
+                if hit is None:
+                    hit = ok(to)
+                if not hit:
                     continue
                 best[to] = d
                 nxt.append(to)
