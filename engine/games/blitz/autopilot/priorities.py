@@ -111,26 +111,30 @@ def fire_sources(
     ctx: TurnContext, state: GameState, pri: set[Location]
 ) -> tuple[list[Location], list[Location]]:
     """(priority fires, other fires) nobody has two lines on yet (all fires if none).
-    Within one call of the standing orders (one ``pri``, fire fixed) the answer depends
-    only on the fires with two lines on them, and is remembered for each such set (do not
-    mutate)."""
+    Within one call of the standing orders (one ``pri``, fire fixed) the priority fires
+    are picked once, and the answer for each set of fires with two lines on them is
+    remembered (do not mutate)."""
     cov = coverage(state)
-    memo: dict[frozenset[Location], tuple[list[Location], list[Location]]] | None = ctx.cache.get(
-        AP_SOURCES
-    )
+    memo: dict[object, tuple[list[Location], list[Location]]] | None = ctx.cache.get(AP_SOURCES)
     key = frozenset(f for f, n in cov.items() if n >= 2)
     if memo is not None:
         hit = memo.get(key)
         if hit is not None:
             return hit
     fires = sorted_fires(ctx, state)
-    open_fires = [f for f in fires if f not in key] if key else list(fires)
-    if not open_fires:
-        open_fires = list(fires)
-    prio = [f for f in open_fires if fire_priority(ctx, state, f, pri) == 0]
+    every = memo.get("all") if memo is not None else None
+    if every is None:
+        every = ([f for f in fires if fire_priority(ctx, state, f, pri) == 0], fires)
+        if memo is not None:
+            memo["all"] = every
+    out = every
+    if key:
+        open_fires = [f for f in fires if f not in key]
+        if open_fires:
+            out = ([f for f in every[0] if f not in key], open_fires)
     if memo is not None:
-        memo[key] = (prio, open_fires)
-    return prio, open_fires
+        memo[key] = out
+    return out
 
 
 def sorted_fires(ctx: TurnContext, state: GameState) -> list[Location]:
