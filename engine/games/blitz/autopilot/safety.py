@@ -12,7 +12,8 @@ is remembered for one call of the standing orders (``ap_catch``, ``ap_trap``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection
+from itertools import chain
 
 from ....board.model import AreaKind, Location
 from ....core.turn import TurnContext
@@ -180,33 +181,36 @@ def _collapse_areas(ctx: TurnContext, state: GameState) -> tuple[frozenset[str],
     return frozenset(falling), frozenset(struck)
 
 
-def unexposed(ctx: TurnContext, state: GameState, locs: Iterable[Location]) -> list[Location]:
-    """Those of ``locs`` that are not :func:`exposed`, in order: only a location next to
-    a fire, above one, or where a collapse can strike can be (the rest are let through
-    without a look, which is what makes this cheaper than asking each)."""
+def unexposed(
+    ctx: TurnContext, state: GameState, locs: frozenset[Location]
+) -> Collection[Location]:
+    """Those of ``locs`` that are not :func:`exposed` (``locs`` itself when none is): only
+    a location next to a fire, above one, or where a collapse can strike can be (the rest
+    are let through without a look, which is what makes this cheaper than asking each)."""
     if not state.fire:
-        return list(locs)
+        return locs
     hit: tuple[set[Location], frozenset[str], dict[Location, bool]] | None = ctx.cache.get(AP_NEAR)
     if hit is None:
-        near: set[Location] = set()
-        for f in state.fire:
-            near.update(danger.neighbours(ctx, f))
-            near.add((f[0], f[1] + 1))
+        near = set(chain.from_iterable(danger.neighbours(ctx, f) for f in state.fire))
+        near.update([(a, lvl + 1) for a, lvl in state.fire])
         falling, struck = _zone(ctx, state)
         hit = (near, falling | struck, {})
         if AP_NEAR in ctx.cache:
             ctx.cache[AP_NEAR] = hit
     near, areas, seen = hit
-    out = []
-    for loc in locs:
-        if loc in near or loc[0] in areas:
-            bad = seen.get(loc)
-            if bad is None:
-                bad = seen[loc] = exposed(ctx, state, loc)
-            if bad:
-                continue
-        out.append(loc)
-    return out
+    asked = locs & near if len(locs) <= len(near) else near.intersection(locs)
+    if areas:
+        asked |= {loc for loc in locs if loc[0] in areas}
+    bad = set()
+    for loc in asked:
+        out = seen.get(loc)
+        if out is None:
+            out = seen[loc] = exposed(ctx, state, loc)
+        if out:
+            bad.add(loc)
+    # a plain set: foot_search numbers each frozenset of goals once for the game, and
+    # this one changes turn by turn
+    return set(locs).difference(bad) if bad else locs
 
 
 def exposed(ctx: TurnContext, state: GameState, loc: Location) -> bool:
