@@ -68,7 +68,7 @@ def fire_priority(ctx: TurnContext, state: GameState, fire: Location, pri: set[L
 
 
 def _fire_priority(ctx: TurnContext, state: GameState, fire: Location, pri: set[Location]) -> int:
-    if fire in pri or any(nb in pri for nb in danger.neighbours(ctx, fire)):
+    if fire in pri or not pri.isdisjoint(danger.neighbours(ctx, fire)):
         return 0
     if fire in state.street_fire_age:
         return 2

@@ -159,9 +159,10 @@ def _collapse_areas(ctx: TurnContext, state: GameState) -> tuple[frozenset[str],
     hot = r.int("damage.fire_for_roll")
     worn = int(policy(ctx, "collapse_damage"))
     destroyed = r.int("damage.destroyed")
+    damage = state.damage  # state.damage_at, inline
     falling = {
         loc[0] for loc, f in state.fire.items()
-        if f >= hot and worn <= state.damage_at(loc) < destroyed
+        if f >= hot and worn <= damage.get(loc, 1) < destroyed
         and danger.area_kind(ctx, loc[0]) is AreaKind.BUILDING
     }  # fmt: skip
     # the rubble adds damage to the ground level of each building next door: one that it
