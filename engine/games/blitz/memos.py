@@ -58,6 +58,7 @@ JUMP_STREETS: Memo[Any] = Memo("jump_streets", shared=True)  # parking: jumps in
 LADDER_UNITS: Memo[Any] = Memo("ladder_units", shared=False)
 LOCATION_BY_RANK: Memo[Any] = Memo("location_by_rank", shared=False)
 LOCATION_RANK: Memo[Any] = Memo("location_rank", shared=False)
+MAP_MODIFIERS: Memo[Any] = Memo("map_modifiers", shared=True)  # safety: a spread's map part
 NEIGHBOURS: Memo[Any] = Memo("neighbours", shared=True)
 ORDER_BOOK: Memo[Any] = Memo("order_book", shared=False)
 PASSABLE_NUMBERED: Memo[Any] = Memo("passable_numbered", shared=False)

@@ -17,11 +17,21 @@ from itertools import chain
 
 from ....board.model import AreaKind, Location
 from ....core.turn import TurnContext
-from ..memos import AP_BURNS, AP_CATCH, AP_LIMITS, AP_NEAR, AP_OK, AP_TRAP, AP_WAYS, AP_ZONE
+from ..memos import (
+    AP_BURNS,
+    AP_CATCH,
+    AP_LIMITS,
+    AP_NEAR,
+    AP_OK,
+    AP_TRAP,
+    AP_WAYS,
+    AP_ZONE,
+    MAP_MODIFIERS,
+)
 from ..reach import danger, foot
 from ..rules import acting, ignition
-from ..rules import fire as fire_rules
 from ..rules import movement as mv
+from ..rules.modifiers import spread_map_parts, spread_state_parts, total
 from ..state import GameState
 from ..units import STAND, UnitState
 from .priorities import vehicle_areas
@@ -52,30 +62,41 @@ def catch_chance(ctx: TurnContext, state: GameState, loc: Location) -> float:
             return hit
     r = ctx.rules
     fire = state.fire
-    fighting: set[Location] | None = None  # only whether a hose team works in loc matters
+    # the state's part of the modifier is loc's own (damp, embers, a hose team there):
+    # worked out once, when a neighbour burns; the map's part is the pair's, per game
+    here: int | None = None
     miss = 1.0
     for src in danger.neighbours(ctx, loc):
         f = fire.get(src)
         if f:
-            if fighting is None:
-                fighting = _fighting_at(state, loc)
-            mod = fire_rules.spread_modifier(ctx, state, src, loc, fighting)[0]
-            miss *= 1 - _p_roll(f, mod)
+            if here is None:
+                here = total(spread_state_parts(ctx, state, loc, _fighting_at(state, loc)))
+            miss *= 1 - _p_roll(f, here + _map_modifier(ctx, src, loc))
     below = (loc[0], loc[1] - 1)
     f = fire.get(below, 0)
-    if f >= r.int("spread.climb_min_fire") and loc in ctx.graph.climb_targets(below):
-        if fighting is None:
-            fighting = _fighting_at(state, loc)
-        miss *= 1 - _p_roll(f, fire_rules.spread_modifier(ctx, state, below, loc, fighting)[0])
+    if f >= r.int("spread.climb_min_fire") and loc in ignition.spread_targets(ctx, below)[1]:
+        if here is None:
+            here = total(spread_state_parts(ctx, state, loc, _fighting_at(state, loc)))
+        miss *= 1 - _p_roll(f, here + _map_modifier(ctx, below, loc))
     out = 1 - miss
     if memo is not None:
         memo[loc] = out
     return out
 
 
+def _map_modifier(ctx: TurnContext, src: Location, dst: Location) -> int:
+    """The map's part of a spread's modifier from ``src`` into ``dst`` (R-2, R-4), kept
+    for the game."""
+    memo: dict[tuple[Location, Location], int] = ctx.cache.setdefault(MAP_MODIFIERS, {})
+    hit = memo.get((src, dst))
+    if hit is None:
+        hit = memo[(src, dst)] = total(spread_map_parts(ctx, src, dst))
+    return hit
+
+
 def _fighting_at(state: GameState, loc: Location) -> set[Location]:
     """``{loc}`` when a hose team is at work there (+1 against a spread into it, §3), else
-    empty: all :func:`fire_rules.spread_modifier` asks of the set is whether it holds
+    empty: all :func:`.modifiers.spread_state_parts` asks of the set is whether it holds
     the location spread into."""
     for u in state.units.values():
         if u.loc == loc and u.kind == STAND and u.task == "fight" and u.in_play:
