@@ -275,8 +275,7 @@ def withdraw(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Location
         return False
     risk = street_risk(ctx, state, u.loc[0])
     side = entry_side(ctx, state)
-    blocked = reach.road_blocked(ctx, state)
-    routes = reach.road_routes(ctx, state, u.loc[0], blocked)
+    routes = reach.road_routes(ctx, state, u.loc[0])
     boxed = bool(side) and u.loc[0] not in side and any(a in side for a in routes)
     heat = danger.heat(ctx, state, u.loc)
     jump = jump_chances(ctx, state).get(u.loc[0], (0.0, False))[0]
@@ -447,7 +446,7 @@ def choose_parking(
         return None
     limit = hose_reach(ctx, u.hose_left)
     blocked = reach.road_blocked(ctx, state)
-    routes = reach.road_routes(ctx, state, u.loc[0], blocked)
+    routes = reach.road_routes(ctx, state, u.loc[0])  # (around ``blocked``)
     prio, others = fire_sources(ctx, state, pri)
     for group in (prio, others):
         if not group:
