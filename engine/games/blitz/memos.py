@@ -26,7 +26,7 @@ AP_SOURCES: Memo[Any] = Memo("ap_sources", shared=False)  # priorities: open fir
 AP_BURNS: Memo[Any] = Memo("ap_burns", shared=False)  # safety: areas that can burn
 AP_CATCH: Memo[Any] = Memo("ap_catch", shared=False)  # safety: chance to catch next step 1
 AP_LIMITS: Memo[Any] = Memo("ap_limits", shared=False)  # safety: the policy limits, per game
-AP_NEAR: Memo[Any] = Memo("ap_near", shared=False)  # safety: locations next to or above a fire
+AP_NEAR: Memo[Any] = Memo("ap_near", shared=False)  # safety: collapse areas, exposed() answers
 AP_OK: Memo[Any] = Memo("ap_ok", shared=False)  # safety: may a way out pass here
 AP_ZONE: Memo[Any] = Memo("ap_zone", shared=False)  # safety: where a collapse can strike
 AP_TRAP: Memo[Any] = Memo("ap_trap", shared=False)  # safety: no safe way out
@@ -61,6 +61,7 @@ LOCATION_BY_RANK: Memo[Any] = Memo("location_by_rank", shared=False)
 LOCATION_RANK: Memo[Any] = Memo("location_rank", shared=False)
 MAP_MODIFIERS: Memo[Any] = Memo("map_modifiers", shared=True)  # safety: a spread's map part
 NEIGHBOURS: Memo[Any] = Memo("neighbours", shared=True)
+NEIGHBOURS_OF: Memo[Any] = Memo("neighbours_of", shared=True)
 ORDER_BOOK: Memo[Any] = Memo("order_book", shared=False)
 PASSABLE_NUMBERED: Memo[Any] = Memo("passable_numbered", shared=False)
 REFILL_POINTS: Memo[Any] = Memo("refill_points", shared=True)

@@ -13,7 +13,6 @@ is remembered for one call of the standing orders (``ap_catch``, ``ap_trap``).
 from __future__ import annotations
 
 from collections.abc import Collection
-from itertools import chain
 
 from ....board.model import AreaKind, Location
 from ....core.turn import TurnContext
@@ -209,20 +208,24 @@ def unexposed(
     """Those of ``locs`` that are not :func:`exposed` (``locs`` itself when none is): only
     a location next to a fire, above one, or where a collapse can strike can be (the rest
     are let through without a look, which is what makes this cheaper than asking each)."""
-    if not state.fire:
+    fire = state.fire
+    if not fire:
         return locs
-    hit: tuple[set[Location], frozenset[str], dict[Location, bool]] | None = ctx.cache.get(AP_NEAR)
+    hit: tuple[frozenset[str], dict[Location, bool]] | None = ctx.cache.get(AP_NEAR)
     if hit is None:
-        near = set(chain.from_iterable(danger.neighbours(ctx, f) for f in state.fire))
-        near.update([(a, lvl + 1) for a, lvl in state.fire])
         falling, struck = _zone(ctx, state)
-        hit = (near, falling | struck, {})
+        hit = (falling | struck, {})
         if AP_NEAR in ctx.cache:
             ctx.cache[AP_NEAR] = hit
-    near, areas, seen = hit
-    asked = locs & near if len(locs) <= len(near) else near.intersection(locs)
-    if areas:
-        asked |= {loc for loc in locs if loc[0] in areas}
+    areas, seen = hit
+    burning = fire.keys()
+    next_to = danger.neighbours_of(ctx)
+    none: list[Location] = []
+    asked = [
+        loc for loc in locs
+        if (loc[0], loc[1] - 1) in fire or not burning.isdisjoint(next_to.get(loc, none))
+        or loc[0] in areas
+    ]  # fmt: skip
     bad = set()
     for loc in asked:
         out = seen.get(loc)
