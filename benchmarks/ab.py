@@ -6,6 +6,8 @@ Usage::
     .venv/bin/python benchmarks/ab.py game [--runs 7] [--turns 60] [--example paternoster]
         [--callgrind] NAME=TREE [NAME=TREE ...]
     .venv/bin/python benchmarks/ab.py bench [--runs 3] [--only engine,load] NAME=TREE ...
+    .venv/bin/python benchmarks/ab.py autopilot [--runs 5] [--games 20] [--turns 60]
+        [--scenario FILE] NAME=TREE ...
 
 A TREE is a checkout of fireground (e.g. ``git worktree add --detach /tmp/old <commit>``).
 Each tree runs in its own process with a mirror of the installed layout (``fireground/``
@@ -20,6 +22,11 @@ fresh process, and keeps the least CPU time (``time.process_time``) of each: a l
 game (``log_events=False``, the Monte Carlo mode). ``--callgrind`` instead counts the
 instructions (valgrind's ``Ir``) of a logged and a quiet game of ``--turns`` turns, minus
 those of the same process stopping before the turns, once per tree.
+
+``autopilot`` times ``autopilot_outcomes(scenario, games, turns, seed=1, workers=1)`` (the
+full-autopilot part of ``bench_analysis.py``, on one process) per tree, interleaved, CPU
+time, best of ``--runs``; the scenario is one file for every tree (default
+``benchmarks/baseline_examples/paternoster.fg.yaml`` of the tree ab.py runs from).
 
 ``bench`` runs each tree's own ``benchmarks/bench_*.py`` scripts (as ``make bench`` does),
 interleaved, ``--runs`` times, and prints every figure line with each number's best (least
@@ -81,6 +88,22 @@ if what in ("quiet", "all"):
     game.run(turns)
     out["quiet"] = time.process_time() - t
 print(json.dumps(out))
+"""
+
+#: one autopilot run in the tree's process (both engine layouts)
+AUTOPILOT = r"""
+import json, sys, time
+try:
+    from fireground.engine.analysis_games import autopilot_outcomes
+    from fireground.engine.io import load_scenario
+except ImportError:
+    from fireground.engine.play.montecarlo import autopilot_outcomes
+    from fireground.engine.scenario.io import load_scenario
+path, games, turns = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+scenario = load_scenario(path)
+t = time.process_time()
+autopilot_outcomes(scenario, games, turns, seed=1, workers=1)
+print(json.dumps({"autopilot": time.process_time() - t}))
 """
 
 #: a bench script run as ``python SCRIPT ARGS`` would run it
@@ -156,6 +179,30 @@ def cmd_game(a: argparse.Namespace, trees: list[tuple[str, Path, Path]]) -> None
             cells.append(f"{k} {v * 1000:.1f} ms{rel}")
         extra = ", ".join(f"{k} {int(v)}" for k, v in facts[name].items())
         print(f"  {name}: {'; '.join(cells)}; {extra}")
+
+
+def cmd_autopilot(a: argparse.Namespace, trees: list[tuple[str, Path, Path]]) -> None:
+    runs: dict[str, list[float]] = {n: [] for n, _, _ in trees}
+    argv = [str(Path(a.scenario).resolve()), str(a.games), str(a.turns)]
+    for r in range(a.runs):
+        for name, _tree, pp in trees:
+            res = subprocess.run(
+                [sys.executable, "-c", ONLY_TREE + AUTOPILOT, *argv],
+                env=env_for(pp), capture_output=True, text=True, check=True,
+            )  # fmt: skip
+            t = json.loads(res.stdout.splitlines()[-1])["autopilot"]
+            runs[name].append(t)
+            print(f"  run {r + 1} {name}: {t:.3f} s", flush=True)
+    first = min(runs[trees[0][0]])
+    print(
+        f"\nautopilot_outcomes({Path(a.scenario).name}, {a.games} games, {a.turns} turns, "
+        f"seed 1, 1 worker), CPU s, {a.runs} interleaved runs:"
+    )
+    for name, _, _ in trees:
+        best = min(runs[name])
+        rel = f" ({(best / first - 1) * 100:+.1f}%)" if name != trees[0][0] else ""
+        cells = ", ".join(f"{t:.2f}" for t in runs[name])
+        print(f"  {name}: best {best:.2f} s{rel}; runs {cells}")
 
 
 def callgrind_ir(pp: Path, argv: list[str], tmp: Path) -> int:
@@ -262,11 +309,16 @@ def cmd_bench(a: argparse.Namespace, trees: list[tuple[str, Path, Path]]) -> Non
 
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("what", choices=("game", "bench"))
+    p.add_argument("what", choices=("game", "bench", "autopilot"))
     p.add_argument("trees", nargs="+", help="NAME=TREE (the first is the reference)")
     p.add_argument("--runs", type=int, default=7)
     p.add_argument("--turns", type=int, default=60)
     p.add_argument("--seed", type=int, default=1940)
+    p.add_argument("--games", type=int, default=20, help="autopilot: games per run")
+    p.add_argument(
+        "--scenario", default=str(HERE / "baseline_examples" / "paternoster.fg.yaml"),
+        help="autopilot: the scenario file (the same for every tree)",
+    )  # fmt: skip
     p.add_argument("--example", default="paternoster")
     p.add_argument("--callgrind", action="store_true")
     p.add_argument("--only", default="", help="bench names, comma separated (default all)")
@@ -286,6 +338,8 @@ def main() -> int:
             cmd_callgrind(a, trees, tmp)
         elif a.what == "game":
             cmd_game(a, trees)
+        elif a.what == "autopilot":
+            cmd_autopilot(a, trees)
         else:
             cmd_bench(a, trees)
     return 0

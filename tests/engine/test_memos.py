@@ -79,3 +79,21 @@ def test_games_sharing_the_shareable_memos_play_as_games_alone(path):
     alone = new_game(sc, 12)
     assert with_shared.run(8) == alone.run(8)
     assert with_shared.log_json() == alone.log_json()
+
+
+@pytest.mark.parametrize("path", EXAMPLES[:1], ids=lambda p: p.stem)
+def test_neighbours_read_backwards_alone_and_on_shared_memos(path):
+    """``danger.neighbours_of`` is built whole on first use: also when the game starts from
+    the shared memos' empty dict (a map memo built at once must not take an empty dict
+    for a built one)."""
+    from fireground.engine.games.blitz.reach import danger
+
+    sc = load_scenario(path)
+    want: dict[tuple[str, int], list[tuple[str, int]]] = {}
+    alone = new_game(sc, 1, log_events=False)
+    for f in alone.ctx.graph.locations:
+        for x in alone.ctx.graph.neighbours(f):
+            want.setdefault(x, []).append(f)
+    assert want and danger.neighbours_of(alone.ctx) == want
+    shared = new_game(sc, 2, log_events=False, shared_memos={})
+    assert danger.neighbours_of(shared.ctx) == want

@@ -20,20 +20,24 @@ AP_JUMP: Memo[Any] = Memo(
 )  # parking: chance of a jump (R-5) into each street
 AP_P_IN: Memo[Any] = Memo("ap_p_in", shared=False)
 AP_PRIO: Memo[Any] = Memo("ap_prio", shared=False)
+AP_SIDE: Memo[Any] = Memo("ap_side", shared=False)  # parking: the entries' side
 AP_SMALL: Memo[Any] = Memo("ap_small", shared=False)
+AP_SOURCES: Memo[Any] = Memo("ap_sources", shared=False)  # priorities: open fires by cover
 AP_BURNS: Memo[Any] = Memo("ap_burns", shared=False)  # safety: areas that can burn
 AP_CATCH: Memo[Any] = Memo("ap_catch", shared=False)  # safety: chance to catch next step 1
 AP_LIMITS: Memo[Any] = Memo("ap_limits", shared=False)  # safety: the policy limits, per game
-AP_NEAR: Memo[Any] = Memo("ap_near", shared=False)  # safety: locations next to or above a fire
+AP_NEAR: Memo[Any] = Memo("ap_near", shared=False)  # safety: collapse areas, exposed() answers
 AP_OK: Memo[Any] = Memo("ap_ok", shared=False)  # safety: may a way out pass here
 AP_ZONE: Memo[Any] = Memo("ap_zone", shared=False)  # safety: where a collapse can strike
 AP_TRAP: Memo[Any] = Memo("ap_trap", shared=False)  # safety: no safe way out
+AP_WAYS: Memo[Any] = Memo("ap_ways", shared=False)  # safety: foot links as a way out sees them
 AP_THREAT: Memo[Any] = Memo("ap_threat", shared=False)
 AP_VEHICLES: Memo[Any] = Memo("ap_vehicles", shared=False)
 AREA_DIST: Memo[Any] = Memo("area_dist", shared=True)
 AREA_KINDS: Memo[Any] = Memo("area_kinds", shared=False)
 AREA_NEIGHBOURS: Memo[Any] = Memo("area_neighbours", shared=True)
 AUTOPILOT_PRIORITY_STATIC: Memo[Any] = Memo("autopilot_priority_static", shared=False)
+BLOCKED_MEMO: Memo[Any] = Memo("blocked_memo", shared=False)  # step 6: road_blocked
 BOMB_INDEX: Memo[Any] = Memo("bomb_index", shared=False)
 BUILDING_AREAS: Memo[Any] = Memo("building_areas", shared=False)
 COLLAPSE_QUEUE: Memo[Any] = Memo("collapse_queue", shared=False)
@@ -51,10 +55,13 @@ IN_RANGE: Memo[Any] = Memo("in_range", shared=True)
 JUMP_PLAN: Memo[Any] = Memo("jump_plan", shared=True)
 JUMPS: Memo[Any] = Memo("jumps", shared=True)
 JUMPS_ALLOWED: Memo[Any] = Memo("jumps_allowed", shared=True)
+JUMP_STREETS: Memo[Any] = Memo("jump_streets", shared=True)  # parking: jumps into streets
 LADDER_UNITS: Memo[Any] = Memo("ladder_units", shared=False)
 LOCATION_BY_RANK: Memo[Any] = Memo("location_by_rank", shared=False)
 LOCATION_RANK: Memo[Any] = Memo("location_rank", shared=False)
+MAP_MODIFIERS: Memo[Any] = Memo("map_modifiers", shared=True)  # safety: a spread's map part
 NEIGHBOURS: Memo[Any] = Memo("neighbours", shared=True)
+NEIGHBOURS_OF: Memo[Any] = Memo("neighbours_of", shared=True)
 ORDER_BOOK: Memo[Any] = Memo("order_book", shared=False)
 PASSABLE_NUMBERED: Memo[Any] = Memo("passable_numbered", shared=False)
 REFILL_POINTS: Memo[Any] = Memo("refill_points", shared=True)

@@ -36,10 +36,13 @@ from ..memos import (
     AP_OK,
     AP_P_IN,
     AP_PRIO,
+    AP_SIDE,
     AP_SMALL,
+    AP_SOURCES,
     AP_THREAT,
     AP_TRAP,
     AP_VEHICLES,
+    AP_WAYS,
     AP_ZONE,
 )
 from ..state import GameState
@@ -77,9 +80,12 @@ def standing_orders(ctx: TurnContext, state: GameState) -> None:
     ctx.cache[AP_CATCH] = {}  # safety: each location's chance to catch next step 1
     ctx.cache[AP_TRAP] = {}  # safety: burnable locations with no safe way out
     ctx.cache[AP_OK] = {}  # safety: locations a way out may pass
+    ctx.cache[AP_WAYS] = {}  # safety: the map's foot links as a way out sees them
     ctx.cache[AP_JUMP] = None  # parking: the chance of a jump into each street
     ctx.cache[AP_ZONE] = None  # safety: where a collapse can strike
-    ctx.cache[AP_NEAR] = None  # safety: locations next to or above a fire
+    ctx.cache[AP_NEAR] = None  # safety: a collapse's areas and exposed() answers
+    ctx.cache[AP_SIDE] = None  # parking: the streets on the entries' side
+    ctx.cache[AP_SOURCES] = {}  # priorities: the open fires, by the fires with two lines
     try:
         _standing_orders(ctx, state)
     finally:
@@ -96,7 +102,10 @@ def standing_orders(ctx: TurnContext, state: GameState) -> None:
             AP_TRAP,
             AP_NEAR,
             AP_OK,
+            AP_WAYS,
             AP_ZONE,
+            AP_SIDE,
+            AP_SOURCES,
         ):
             ctx.cache.pop(key, None)
 

@@ -6,12 +6,12 @@ from __future__ import annotations
 from ....board.model import AreaKind, FeatureType, Location
 from ....core.turn import TurnContext
 from ..events import HoseSlipped, LadderStruck, Withdraw
-from ..memos import AP_JUMP, AP_THREAT, WATER_HERE
+from ..memos import AP_JUMP, AP_SIDE, AP_THREAT, JUMP_STREETS, WATER_HERE
 from ..reach import danger
 from ..reach.hose_steps import hose_reach, steps_to
 from ..rules import acting, equipment, ignition, reach
-from ..rules import fire as fire_rules
 from ..rules import movement as mv
+from ..rules.modifiers import spread_map_parts, spread_state_parts, total
 from ..state import GameState
 from ..units import UnitState, crew_of
 from .priorities import coverage, fire_sources, vehicle_areas
@@ -109,7 +109,18 @@ def entry_side(ctx: TurnContext, state: GameState) -> set[str]:
     """The streets joined to an entry by streets that are open now and that no collapse is
     likely to close soon (none next to a building location burning at
     ``damage.fire_for_roll`` with damage ``policy.closing_damage`` or more, §6: its rubble
-    would block the street). Empty when the map has no entry."""
+    would block the street). Empty when the map has no entry. Worked out once a call of
+    the standing orders (fire, damage and what blocks a road do not change in step 6; do
+    not mutate)."""
+    hit: set[str] | None = ctx.cache.get(AP_SIDE)
+    if hit is None:
+        hit = _entry_side(ctx, state)
+        if AP_SIDE in ctx.cache:
+            ctx.cache[AP_SIDE] = hit
+    return hit
+
+
+def _entry_side(ctx: TurnContext, state: GameState) -> set[str]:
     entries = mv.entry_areas(ctx)
     if not entries:
         return set()
@@ -145,24 +156,18 @@ def jump_chances(ctx: TurnContext, state: GameState) -> dict[str, tuple[float, b
         return hit
     r = ctx.rules
     jmin, jmax = r.int("jump.min_fire"), r.int("jump.max")
-    gap, gap_down = r.int("jump.gap"), r.int("jump.gap_downwind")
     vehicles = vehicle_areas(ctx, state)
+    rubble = state.rubble
     miss: dict[str, float] = {}
     soon: set[str] = set()
-    for src, f in sorted(state.fire.items()):
-        if f < jmin - 1:
-            continue
-        for dst, gaps in ignition.jump_lines(ctx, src):
-            if dst[1] != 0 or danger.area_kind(ctx, dst[0]) not in (AreaKind.STREET, AreaKind.OPEN):
-                continue
-            if len(gaps) > (gap_down if ignition.downwind(ctx, src[0], dst[0]) else gap):
-                continue
-            if any(ignition.is_flammable(ctx, state, (g, 0), vehicles) for g in gaps):
-                continue
+    for src, f in sorted((loc, f) for loc, f in state.fire.items() if f >= jmin - 1):
+        for dst, gaps, map_mod in _jump_streets(ctx, src):
+            if any(g in rubble or g in vehicles for g in gaps):
+                continue  # a gap that burns now (§1: rubble or a vehicle in a street)
             if f < jmin:
                 soon.add(dst[0])
                 continue
-            mod = fire_rules.spread_modifier(ctx, state, src, dst, set())[0]
+            mod = map_mod + total(spread_state_parts(ctx, state, dst, ()))
             p = max(0, min(6, jmax - mod)) / 6
             miss[dst[0]] = miss.get(dst[0], 1.0) * (1 - p)
     hit = {a: (1 - m, a in soon) for a, m in miss.items()}
@@ -170,6 +175,35 @@ def jump_chances(ctx: TurnContext, state: GameState) -> dict[str, tuple[float, b
         hit[a] = (0.0, True)
     if AP_JUMP in ctx.cache:
         ctx.cache[AP_JUMP] = hit
+    return hit
+
+
+def _jump_streets(ctx: TurnContext, src: Location) -> list[tuple[Location, tuple[str, ...], int]]:
+    """The streets and open areas (level 0) a fire in ``src`` can jump into as the map
+    stands (R-5: gaps one area wide, two downwind; no building in the gap, which always
+    burns): (target, the gap areas that burn with rubble or a vehicle in them, the map's
+    part of the modifier), in ``jump_lines`` order; kept for the game."""
+    memo: dict[Location, list[tuple[Location, tuple[str, ...], int]]] = ctx.cache.setdefault(
+        JUMP_STREETS, {}
+    )
+    hit = memo.get(src)
+    if hit is None:
+        r = ctx.rules
+        gap, gap_down = r.int("jump.gap"), r.int("jump.gap_downwind")
+        hit = []
+        for dst, gaps in ignition.jump_lines(ctx, src):
+            if dst[1] != 0 or danger.area_kind(ctx, dst[0]) not in (AreaKind.STREET, AreaKind.OPEN):
+                continue
+            if len(gaps) > (gap_down if ignition.downwind(ctx, src[0], dst[0]) else gap):
+                continue
+            kinds = [danger.area_kind(ctx, g) for g in gaps]
+            if AreaKind.BUILDING in kinds:
+                continue
+            streets = tuple(
+                g for g, k in zip(gaps, kinds, strict=True) if k not in (None, AreaKind.WATER)
+            )
+            hit.append((dst, streets, total(spread_map_parts(ctx, src, dst))))
+        memo[src] = hit
     return hit
 
 
@@ -241,8 +275,7 @@ def withdraw(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Location
         return False
     risk = street_risk(ctx, state, u.loc[0])
     side = entry_side(ctx, state)
-    blocked = reach.road_blocked(ctx, state)
-    routes = reach.road_routes(ctx, state, u.loc[0], blocked)
+    routes = reach.road_routes(ctx, state, u.loc[0])
     boxed = bool(side) and u.loc[0] not in side and any(a in side for a in routes)
     heat = danger.heat(ctx, state, u.loc)
     jump = jump_chances(ctx, state).get(u.loc[0], (0.0, False))[0]
@@ -413,7 +446,7 @@ def choose_parking(
         return None
     limit = hose_reach(ctx, u.hose_left)
     blocked = reach.road_blocked(ctx, state)
-    routes = reach.road_routes(ctx, state, u.loc[0], blocked)
+    routes = reach.road_routes(ctx, state, u.loc[0])  # (around ``blocked``)
     prio, others = fire_sources(ctx, state, pri)
     for group in (prio, others):
         if not group:

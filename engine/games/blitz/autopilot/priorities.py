@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ....board.model import FeatureType, Location
 from ....core.turn import TurnContext
-from ..memos import AP_FIRES, AP_PRIO, AP_SMALL, AP_VEHICLES, AUTOPILOT_PRIORITY_STATIC
+from ..memos import AP_FIRES, AP_PRIO, AP_SMALL, AP_SOURCES, AP_VEHICLES, AUTOPILOT_PRIORITY_STATIC
 from ..reach import danger
 from ..rules import ignition
 from ..state import GameState
@@ -68,7 +68,7 @@ def fire_priority(ctx: TurnContext, state: GameState, fire: Location, pri: set[L
 
 
 def _fire_priority(ctx: TurnContext, state: GameState, fire: Location, pri: set[Location]) -> int:
-    if fire in pri or any(nb in pri for nb in danger.neighbours(ctx, fire)):
+    if fire in pri or not pri.isdisjoint(danger.neighbours(ctx, fire)):
         return 0
     if fire in state.street_fire_age:
         return 2
@@ -110,14 +110,31 @@ def small_fires(ctx: TurnContext, state: GameState) -> list[Location]:
 def fire_sources(
     ctx: TurnContext, state: GameState, pri: set[Location]
 ) -> tuple[list[Location], list[Location]]:
-    """(priority fires, other fires) nobody has two lines on yet (all fires if none)."""
+    """(priority fires, other fires) nobody has two lines on yet (all fires if none).
+    Within one call of the standing orders (one ``pri``, fire fixed) the priority fires
+    are picked once, and the answer for each set of fires with two lines on them is
+    remembered (do not mutate)."""
     cov = coverage(state)
+    memo: dict[object, tuple[list[Location], list[Location]]] | None = ctx.cache.get(AP_SOURCES)
+    key = frozenset(f for f, n in cov.items() if n >= 2)
+    if memo is not None:
+        hit = memo.get(key)
+        if hit is not None:
+            return hit
     fires = sorted_fires(ctx, state)
-    open_fires = [f for f in fires if cov.get(f, 0) < 2] if cov else list(fires)
-    if not open_fires:
-        open_fires = list(fires)
-    prio = [f for f in open_fires if fire_priority(ctx, state, f, pri) == 0]
-    return prio, open_fires
+    every = memo.get("all") if memo is not None else None
+    if every is None:
+        every = ([f for f in fires if fire_priority(ctx, state, f, pri) == 0], fires)
+        if memo is not None:
+            memo["all"] = every
+    out = every
+    if key:
+        open_fires = [f for f in fires if f not in key]
+        if open_fires:
+            out = ([f for f in every[0] if f not in key], open_fires)
+    if memo is not None:
+        memo[key] = out
+    return out
 
 
 def sorted_fires(ctx: TurnContext, state: GameState) -> list[Location]:

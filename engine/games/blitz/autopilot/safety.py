@@ -12,15 +12,25 @@ is remembered for one call of the standing orders (``ap_catch``, ``ap_trap``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection
 
 from ....board.model import AreaKind, Location
 from ....core.turn import TurnContext
-from ..memos import AP_BURNS, AP_CATCH, AP_LIMITS, AP_NEAR, AP_OK, AP_TRAP, AP_ZONE
+from ..memos import (
+    AP_BURNS,
+    AP_CATCH,
+    AP_LIMITS,
+    AP_NEAR,
+    AP_OK,
+    AP_TRAP,
+    AP_WAYS,
+    AP_ZONE,
+    MAP_MODIFIERS,
+)
 from ..reach import danger, foot
 from ..rules import acting, ignition
-from ..rules import fire as fire_rules
 from ..rules import movement as mv
+from ..rules.modifiers import spread_map_parts, spread_state_parts, total
 from ..state import GameState
 from ..units import STAND, UnitState
 from .priorities import vehicle_areas
@@ -51,30 +61,41 @@ def catch_chance(ctx: TurnContext, state: GameState, loc: Location) -> float:
             return hit
     r = ctx.rules
     fire = state.fire
-    fighting: set[Location] | None = None  # only whether a hose team works in loc matters
+    # the state's part of the modifier is loc's own (damp, embers, a hose team there):
+    # worked out once, when a neighbour burns; the map's part is the pair's, per game
+    here: int | None = None
     miss = 1.0
     for src in danger.neighbours(ctx, loc):
         f = fire.get(src)
         if f:
-            if fighting is None:
-                fighting = _fighting_at(state, loc)
-            mod = fire_rules.spread_modifier(ctx, state, src, loc, fighting)[0]
-            miss *= 1 - _p_roll(f, mod)
+            if here is None:
+                here = total(spread_state_parts(ctx, state, loc, _fighting_at(state, loc)))
+            miss *= 1 - _p_roll(f, here + _map_modifier(ctx, src, loc))
     below = (loc[0], loc[1] - 1)
     f = fire.get(below, 0)
-    if f >= r.int("spread.climb_min_fire") and loc in ctx.graph.climb_targets(below):
-        if fighting is None:
-            fighting = _fighting_at(state, loc)
-        miss *= 1 - _p_roll(f, fire_rules.spread_modifier(ctx, state, below, loc, fighting)[0])
+    if f >= r.int("spread.climb_min_fire") and loc in ignition.spread_targets(ctx, below)[1]:
+        if here is None:
+            here = total(spread_state_parts(ctx, state, loc, _fighting_at(state, loc)))
+        miss *= 1 - _p_roll(f, here + _map_modifier(ctx, below, loc))
     out = 1 - miss
     if memo is not None:
         memo[loc] = out
     return out
 
 
+def _map_modifier(ctx: TurnContext, src: Location, dst: Location) -> int:
+    """The map's part of a spread's modifier from ``src`` into ``dst`` (R-2, R-4), kept
+    for the game."""
+    memo: dict[tuple[Location, Location], int] = ctx.cache.setdefault(MAP_MODIFIERS, {})
+    hit = memo.get((src, dst))
+    if hit is None:
+        hit = memo[(src, dst)] = total(spread_map_parts(ctx, src, dst))
+    return hit
+
+
 def _fighting_at(state: GameState, loc: Location) -> set[Location]:
     """``{loc}`` when a hose team is at work there (+1 against a spread into it, §3), else
-    empty: all :func:`fire_rules.spread_modifier` asks of the set is whether it holds
+    empty: all :func:`.modifiers.spread_state_parts` asks of the set is whether it holds
     the location spread into."""
     for u in state.units.values():
         if u.loc == loc and u.kind == STAND and u.task == "fight" and u.in_play:
@@ -158,9 +179,10 @@ def _collapse_areas(ctx: TurnContext, state: GameState) -> tuple[frozenset[str],
     hot = r.int("damage.fire_for_roll")
     worn = int(policy(ctx, "collapse_damage"))
     destroyed = r.int("damage.destroyed")
+    damage = state.damage  # state.damage_at, inline
     falling = {
         loc[0] for loc, f in state.fire.items()
-        if f >= hot and worn <= state.damage_at(loc) < destroyed
+        if f >= hot and worn <= damage.get(loc, 1) < destroyed
         and danger.area_kind(ctx, loc[0]) is AreaKind.BUILDING
     }  # fmt: skip
     # the rubble adds damage to the ground level of each building next door: one that it
@@ -180,33 +202,40 @@ def _collapse_areas(ctx: TurnContext, state: GameState) -> tuple[frozenset[str],
     return frozenset(falling), frozenset(struck)
 
 
-def unexposed(ctx: TurnContext, state: GameState, locs: Iterable[Location]) -> list[Location]:
-    """Those of ``locs`` that are not :func:`exposed`, in order: only a location next to
-    a fire, above one, or where a collapse can strike can be (the rest are let through
-    without a look, which is what makes this cheaper than asking each)."""
-    if not state.fire:
-        return list(locs)
-    hit: tuple[set[Location], frozenset[str], dict[Location, bool]] | None = ctx.cache.get(AP_NEAR)
+def unexposed(
+    ctx: TurnContext, state: GameState, locs: frozenset[Location]
+) -> Collection[Location]:
+    """Those of ``locs`` that are not :func:`exposed` (``locs`` itself when none is): only
+    a location next to a fire, above one, or where a collapse can strike can be (the rest
+    are let through without a look, which is what makes this cheaper than asking each)."""
+    fire = state.fire
+    if not fire:
+        return locs
+    hit: tuple[frozenset[str], dict[Location, bool]] | None = ctx.cache.get(AP_NEAR)
     if hit is None:
-        near: set[Location] = set()
-        for f in state.fire:
-            near.update(danger.neighbours(ctx, f))
-            near.add((f[0], f[1] + 1))
         falling, struck = _zone(ctx, state)
-        hit = (near, falling | struck, {})
+        hit = (falling | struck, {})
         if AP_NEAR in ctx.cache:
             ctx.cache[AP_NEAR] = hit
-    near, areas, seen = hit
-    out = []
-    for loc in locs:
-        if loc in near or loc[0] in areas:
-            bad = seen.get(loc)
-            if bad is None:
-                bad = seen[loc] = exposed(ctx, state, loc)
-            if bad:
-                continue
-        out.append(loc)
-    return out
+    areas, seen = hit
+    burning = fire.keys()
+    next_to = danger.neighbours_of(ctx)
+    none: list[Location] = []
+    asked = [
+        loc for loc in locs
+        if (loc[0], loc[1] - 1) in fire or not burning.isdisjoint(next_to.get(loc, none))
+        or loc[0] in areas
+    ]  # fmt: skip
+    bad = set()
+    for loc in asked:
+        out = seen.get(loc)
+        if out is None:
+            out = seen[loc] = exposed(ctx, state, loc)
+        if out:
+            bad.add(loc)
+    # a plain set: foot_search numbers each frozenset of goals once for the game, and
+    # this one changes turn by turn
+    return set(locs).difference(bad) if bad else locs
 
 
 def exposed(ctx: TurnContext, state: GameState, loc: Location) -> bool:
@@ -230,9 +259,41 @@ def _limits(ctx: TurnContext) -> tuple[float, int]:
     return hit
 
 
+#: a step on a way out (:func:`_way_links`): into a place that can burn (the way goes on
+#: if it is safe), out into an empty street or open ground, or into a burning one
+INNER, EXIT, SHUT = 0, 1, 2
+
+
+def _way_links(
+    ctx: TurnContext,
+    state: GameState,
+    loc: Location,
+    ladders: dict[Location, list[tuple[Location, int]]],
+    ways: dict[Location, list[tuple[Location, int, int]]],
+) -> list[tuple[Location, int, int]]:
+    """The foot links from ``loc`` as a way out sees them: (neighbour, movement points,
+    ``INNER``/``EXIT``/``SHUT``), in :func:`foot.foot_links` order. What can burn and what
+    burns do not change in step 6: the map's links are kept in ``ways`` for the call of the
+    standing orders; a pitched ladder's are added each time (ladders come and go)."""
+    extra = ladders.get(loc)
+    out = ways.get(loc) if not extra else None
+    if out is None:
+        fire = state.fire
+        out = [
+            (to, cost, INNER if _can_burn(ctx, state, to) else SHUT if to in fire else EXIT)
+            for to, cost, *_ in foot.foot_links(ctx, loc, ladders if extra else {})
+        ]
+        if not extra:
+            ways[loc] = out
+    return out
+
+
 def _way_out(ctx: TurnContext, state: GameState, start: Location) -> bool:
     limit, budget = _limits(ctx)
     seen: dict[Location, bool] = ctx.cache.get(AP_OK, {})
+    ways: dict[Location, list[tuple[Location, int, int]]] | None = ctx.cache.get(AP_WAYS)
+    if ways is None:
+        ways = {}  # outside the standing orders: for this search only
 
     def ok(loc: Location) -> bool:
         hit = seen.get(loc)
@@ -245,26 +306,28 @@ def _way_out(ctx: TurnContext, state: GameState, start: Location) -> bool:
     if not ok(start):
         return False
     ladders = foot.ladder_links(state, ctx)
-    for link in foot.foot_links(ctx, start, ladders):
+    for _to, cost, kind in _way_links(ctx, state, start, ladders, ways):
         # a step straight out (the search below would find it too, after more checks)
-        to = link[0]
-        if link[1] <= budget and not _can_burn(ctx, state, to) and to not in state.fire:
+        if cost <= budget and kind == EXIT:
             return True
     best = {start: 0}
     frontier = [start]
     while frontier:
         nxt: list[Location] = []
         for loc in frontier:
-            for link in foot.foot_links(ctx, loc, ladders):
-                to, cost = link[0], link[1]
-                d = best[loc] + cost
+            here = best[loc]
+            for to, cost, kind in _way_links(ctx, state, loc, ladders, ways):
+                d = here + cost
                 if d > budget or best.get(to, budget + 1) <= d:
                     continue
-                if not _can_burn(ctx, state, to):
-                    if to not in state.fire:
+                if kind != INNER:
+                    if kind == EXIT:
                         return True  # out in an empty street or open ground
                     continue
-                if not ok(to):
+                hit = seen.get(to)
+                if hit is None:
+                    hit = ok(to)
+                if not hit:
                     continue
                 best[to] = d
                 nxt.append(to)

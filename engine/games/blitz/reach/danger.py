@@ -16,6 +16,7 @@ from ..memos import (
     HEAT_MEMO,
     HYDRANT_AREAS,
     NEIGHBOURS,
+    NEIGHBOURS_OF,
     UNSAFE_MEMO,
     WATER_AREAS,
     WATER_KIND_AREAS,
@@ -36,6 +37,18 @@ def neighbours(ctx: TurnContext, loc: Location) -> list[Location]:
     if hit is None:
         hit = memo[loc] = ctx.graph.neighbours(loc)
     return hit
+
+
+def neighbours_of(ctx: TurnContext) -> dict[Location, list[Location]]:
+    """For each location, the locations it is a neighbour of (:func:`neighbours` read
+    backwards; every location with a neighbour is on the map's list), kept for the game
+    (do not mutate)."""
+    memo: dict[Location, list[Location]] = ctx.cache.setdefault(NEIGHBOURS_OF, {})
+    if not memo:  # (games sharing memos start from one empty dict)
+        for f in ctx.graph.locations:
+            for x in neighbours(ctx, f):
+                memo.setdefault(x, []).append(f)
+    return memo
 
 
 def area_neighbours(ctx: TurnContext, area: str) -> list[str]:

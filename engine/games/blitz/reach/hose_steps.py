@@ -89,7 +89,7 @@ class _Table:
         n = len(self.locations)
         self.bound = bound  # rows hold the steps up to here, FAR beyond
         self.rows = np.full((n, n), FAR, dtype=np.int16)
-        self.made = np.zeros(n, dtype=bool)
+        self.done: set[int] = set()  # the rows made
 
     def nearest(
         self,
@@ -107,10 +107,10 @@ class _Table:
         except KeyError:  # a location off the map: answer the plain way
             dist = bfs_steps(ctx, sources, limit)
             return {t: dist[t] for t in targets if t in dist and dist[t] <= limit}
-        made = self.made
-        for r in rows:
-            if not made[r]:
-                self._make(ctx, r)
+        if not self.done.issuperset(rows):
+            for r in rows:
+                if r not in self.done:
+                    self._make(ctx, r)
         near = self.rows[np.ix_(rows, cols)].min(axis=0).tolist()
         return {t: d for t, d in zip(targets, near, strict=True) if d <= limit}
 
@@ -122,7 +122,7 @@ class _Table:
             k = index.get(loc)
             if k is not None:
                 row[k] = d
-        self.made[r] = True
+        self.done.add(r)
 
 
 def _table(ctx: TurnContext, limit: int) -> _Table | None:

@@ -66,6 +66,14 @@ def spread_parts(
 ) -> list[Part]:
     """Every part of a spread (or climb, or jump) roll from src into dst: dst's damp (one
     part per level), embers and hose team, then the map's parts."""
+    return spread_state_parts(ctx, state, dst, fighting) + spread_map_parts(ctx, src, dst)
+
+
+def spread_state_parts(
+    ctx: TurnContext, state: GameState, dst: Location, fighting: Collection[Location]
+) -> list[Part]:
+    """The parts of a spread roll into dst that the game's state sets: dst's damp, its
+    embers, a hose team fighting there."""
     rules = ctx.rules
     parts = []
     damp = state.damp.get(dst, 0)
@@ -75,7 +83,7 @@ def spread_parts(
         parts.append(Part("spread.embers", rules.int("spread.embers")))
     if dst in fighting:
         parts.append(Part("spread.hose_team", rules.int("spread.hose_team")))
-    return parts + spread_map_parts(ctx, src, dst)
+    return parts
 
 
 # -- step 2: growth ----------------------------------------------------------------------------

@@ -25,7 +25,15 @@ from __future__ import annotations
 from ....board.model import AreaKind, FeatureType, Location
 from ....core.turn import TurnContext
 from ..events import Arrive, BurnOut, Climb, Drive, ForcedExit, Trapped, Walk, Withdraw
-from ..memos import ENTRY_AREAS, HEAT_MEMO, PASSABLE_NUMBERED, ROUTE_MEMO, SEARCH_MEMO, UNSAFE_MEMO
+from ..memos import (
+    BLOCKED_MEMO,
+    ENTRY_AREAS,
+    HEAT_MEMO,
+    PASSABLE_NUMBERED,
+    ROUTE_MEMO,
+    SEARCH_MEMO,
+    UNSAFE_MEMO,
+)
 from ..reach import danger, foot
 from ..state import GameState
 from ..units import STAND, VEHICLE, UnitState
@@ -78,6 +86,7 @@ def step_movement(ctx: TurnContext, state: GameState) -> None:
     finally:
         ctx.cache.pop(HEAT_MEMO, None)
         ctx.cache.pop(ROUTE_MEMO, None)
+        ctx.cache.pop(BLOCKED_MEMO, None)
         ctx.cache.pop(SEARCH_MEMO, None)
         ctx.cache.pop(UNSAFE_MEMO, None)
         ctx.cache.pop(PASSABLE_NUMBERED, None)

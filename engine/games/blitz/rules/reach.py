@@ -14,7 +14,7 @@ from collections import deque
 
 from ....board.model import AreaKind, Location
 from ....core.turn import TurnContext
-from ..memos import AREA_DIST, IN_RANGE, ROAD_ADJ, ROUTE_MEMO
+from ..memos import AREA_DIST, BLOCKED_MEMO, IN_RANGE, ROAD_ADJ, ROUTE_MEMO
 from ..reach.danger import (
     area_kind,
     area_neighbours,
@@ -76,9 +76,16 @@ def _in_range(ctx: TurnContext, branch: Location) -> list[tuple[Location, int]]:
 
 # -- roads ----------------------------------------------------------------------------------
 def road_blocked(ctx: TurnContext, state: GameState) -> set[str]:
-    """Street areas a vehicle cannot drive through: rubble, craters, fire."""
+    """Street areas a vehicle cannot drive through: rubble, craters, fire (in step 6,
+    where none of them changes, worked out once: do not mutate)."""
+    memo: dict[str, dict[str, list[str]]] | None = ctx.cache.get(ROUTE_MEMO)
+    hit: set[str] | None = ctx.cache.get(BLOCKED_MEMO) if memo is not None else None
+    if hit is not None:
+        return hit
     blocked = set(state.rubble) | set(state.craters)
     blocked |= {a for (a, lvl) in state.fire if lvl == 0}
+    if memo is not None:
+        ctx.cache[BLOCKED_MEMO] = blocked
     return blocked
 
 
