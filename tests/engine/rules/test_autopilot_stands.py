@@ -109,3 +109,52 @@ def test_a_fire_where_a_casualty_lies_comes_first():
     st.casualties[0].status = "dead"  # the dead wait: no rush for them
     pri = priorities.priority_locations(ctx, st)
     assert priorities.fire_priority(ctx, st, ("B12", 0), pri) == 1
+
+
+def haven_world(forces, fires):
+    # a row of houses, the street in front, and one yard (O20) that touches only the
+    # street: nothing next to the yard can burn while no vehicle or rubble is in it
+    return uworld(
+        ["BBBBBBB", "SSSSSSS", "O......"],
+        entries={"east": "S16"},
+        fires=fires,
+        forces=forces,
+    )
+
+
+def test_the_havens_are_the_open_ground_with_no_building_next_to_it():
+    ctx, st = usetup(haven_world([], {("B04", 0): 2}))
+    assert safety.haven_areas(ctx) == {"O20"}
+    assert safety.shelters(ctx, st) == [("O20", 0)]
+    st.rubble.add("S10")  # rubble next door burns: the yard is no shelter now
+    assert safety.shelters(ctx, st) == []
+
+
+def test_a_crew_whose_vehicle_is_lost_waits_in_a_haven():
+    # the entry (S16) is three areas off, the yard four; the old orders went to the entry,
+    # a street with houses along it, where the fire (or rubble) finds the crew later
+    sc = haven_world([ForceUnit("E1", "general_appliance", area="S13")], {("B04", 0): 2})
+    ctx, st = usetup(sc)
+    st.units["E1"].status = "burned_out"
+    crew = [u for u in st.units.values() if u.parent == "E1"]
+    for u in crew:
+        u.task = "idle"
+    autopilot.standing_orders(ctx, st)
+    assert [u.loc for u in crew] == [("O20", 0)] * len(crew)
+    st.turn += 1
+    autopilot.standing_orders(ctx, st)  # and it stays there
+    assert [u.loc for u in crew] == [("O20", 0)] * len(crew)
+
+
+@pytest.mark.parametrize("kind", ["fire_party", "officer"])
+def test_a_stand_with_nothing_to_do_next_to_a_fire_goes_to_a_haven(kind):
+    # a fire of 3 is no work for a fire party (fires of 1 only), and an officer waits for
+    # orders: both used to wait in S13, next to the fire, until it closed round them
+    sc = haven_world([ForceUnit("X", kind, area="S13")], {("B03", 0): 3})
+    ctx, st = usetup(sc)
+    autopilot.standing_orders(ctx, st)
+    assert st.units["X"].loc == ("O20", 0)
+    # with the fire away from it, it stays where it is
+    ctx, st = usetup(haven_world([ForceUnit("X", kind, area="S13")], {("B00", 0): 3}))
+    autopilot.standing_orders(ctx, st)
+    assert st.units["X"].loc == ("S13", 0)

@@ -55,7 +55,13 @@ from .lorry import lorry_orders
 from .parking import keep_clear
 from .priorities import priority_locations
 from .safety import collapse_zone, get_out, retreat, trapped
-from .support import canteen_orders, dam_orders, fire_party_orders, pump_orders
+from .support import (
+    canteen_orders,
+    dam_orders,
+    fire_party_orders,
+    officer_orders,
+    pump_orders,
+)
 from .teams import appliance_orders, orphan_orders
 
 __all__ = [
@@ -129,6 +135,8 @@ def _standing_orders(ctx: TurnContext, state: GameState) -> None:
             pump_orders(ctx, state, u, pri)
         elif u.role == "fire_party":
             fire_party_orders(ctx, state, u)
+        elif u.role in ("officer", "messenger") and u.kind == STAND:
+            officer_orders(ctx, state, u)
         elif u.role == "rescue":
             if u.kind == STAND:
                 rescuer_orders(ctx, state, u)
