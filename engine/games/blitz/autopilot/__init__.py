@@ -40,6 +40,7 @@ from ..memos import (
     AP_THREAT,
     AP_TRAP,
     AP_VEHICLES,
+    AP_WAYBACK,
     AP_ZONE,
 )
 from ..state import GameState
@@ -85,6 +86,7 @@ def standing_orders(ctx: TurnContext, state: GameState) -> None:
     ctx.cache[AP_OK] = {}  # safety: locations a way out may pass
     ctx.cache[AP_JUMP] = None  # parking: the chance of a jump into each street
     ctx.cache[AP_ZONE] = None  # safety: where a collapse can strike
+    ctx.cache[AP_WAYBACK] = {}  # safety: places with no sure way to a haven
     ctx.cache[AP_NEAR] = None  # safety: locations next to or above a fire
     try:
         _standing_orders(ctx, state)
@@ -102,6 +104,7 @@ def standing_orders(ctx: TurnContext, state: GameState) -> None:
             AP_TRAP,
             AP_NEAR,
             AP_OK,
+            AP_WAYBACK,
             AP_ZONE,
         ):
             ctx.cache.pop(key, None)

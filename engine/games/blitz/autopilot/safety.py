@@ -16,7 +16,17 @@ from collections.abc import Iterable
 
 from ....board.model import AreaKind, Location
 from ....core.turn import TurnContext
-from ..memos import AP_BURNS, AP_CATCH, AP_HAVENS, AP_LIMITS, AP_NEAR, AP_OK, AP_TRAP, AP_ZONE
+from ..memos import (
+    AP_BURNS,
+    AP_CATCH,
+    AP_HAVENS,
+    AP_LIMITS,
+    AP_NEAR,
+    AP_OK,
+    AP_TRAP,
+    AP_WAYBACK,
+    AP_ZONE,
+)
 from ..reach import danger, foot
 from ..rules import acting, ignition
 from ..rules import fire as fire_rules
@@ -339,6 +349,38 @@ def shelters(ctx: TurnContext, state: GameState) -> list[Location]:
         (a, 0) for a in sorted(havens)
         if a not in burns and not any(nb in burns for nb in danger.area_neighbours(ctx, a))
     ]  # fmt: skip
+
+
+def cut_off(ctx: TurnContext, state: GameState, loc: Location) -> bool:
+    """The map has havens (:func:`shelters`) and none can be reached from ``loc`` by a way
+    whose every location has fires next to it adding up to ``policy.way_back_heat`` or
+    less: the fire is closing round the place, and a stand there should make for a haven
+    while it still can (remembered for one call of the standing orders)."""
+    havens = shelters(ctx, state)
+    if not havens or loc in havens or not state.fire:
+        return False
+    memo: dict[Location, bool] | None = ctx.cache.get(AP_WAYBACK)
+    if memo is not None and loc in memo:
+        return memo[loc]
+    limit = int(policy(ctx, "way_back_heat"))
+
+    def sure(x: Location) -> bool:
+        return x not in state.fire and danger.heat(ctx, state, x) <= limit
+
+    turns = policy(ctx, "way_back_turns")
+    budget = int(turns * ctx.rules.int("movement.foot_points")) if turns > 0 else None
+    dist, _ = foot.foot_search(ctx, state, loc, budget, ok=sure, goals=havens)
+    out = foot.nearest(dist, havens)[0] is None
+    if memo is not None:
+        memo[loc] = out
+    return out
+
+
+def stand_clear(ctx: TurnContext, state: GameState, u: UnitState) -> None:
+    """A stand with nothing to do where the fire can reach it (next to a fire, or
+    :func:`exposed`) walks to a haven (:func:`retreat`) before the fire closes round it."""
+    if u.loc is not None and (danger.heat(ctx, state, u.loc) > 0 or exposed(ctx, state, u.loc)):
+        retreat(ctx, state, u)
 
 
 def retreat(ctx: TurnContext, state: GameState, u: UnitState) -> bool:
