@@ -146,11 +146,10 @@ def test_a_crew_whose_vehicle_is_lost_waits_in_a_haven():
     assert [u.loc for u in crew] == [("O20", 0)] * len(crew)
 
 
-@pytest.mark.parametrize("kind", ["fire_party", "officer", "rescue_team"])
+@pytest.mark.parametrize("kind", ["fire_party", "officer"])
 def test_a_stand_with_nothing_to_do_next_to_a_fire_goes_to_a_haven(kind):
-    # a fire of 3 is no work for a fire party (fires of 1 only), an officer waits for
-    # orders, a rescue team has nobody to dig out: all used to wait in S13, next to the
-    # fire, until it closed round them
+    # a fire of 3 is no work for a fire party (fires of 1 only), and an officer waits for
+    # orders: both used to wait in S13, next to the fire, until it closed round them
     sc = haven_world([ForceUnit("X", kind, area="S13")], {("B03", 0): 3})
     ctx, st = usetup(sc)
     autopilot.standing_orders(ctx, st)
@@ -161,6 +160,10 @@ def test_a_stand_with_nothing_to_do_next_to_a_fire_goes_to_a_haven(kind):
     assert st.units["X"].loc == ("S13", 0)
 
 
+#: the sure way back switched on as measured in docs/autopilot.md (off by default)
+WAY_BACK = {"policy.way_back_turns": 2.0}
+
+
 def closing_world(house_rules=None, dice=()):
     # an appliance in S14 and a fire of 3 in B02: every way from S14 to the yard O20 (the
     # only haven) passes next to the fire (S12, B01, B03), so the fire is closing round
@@ -169,7 +172,7 @@ def closing_world(house_rules=None, dice=()):
         ["BBBBB", "SSSSS", "O...."],
         fires={("B02", 0): 3},
         forces=[ForceUnit("E1", "general_appliance", area="S14")],
-        house_rules=house_rules or {},
+        house_rules={**WAY_BACK, **(house_rules or {})},
     )
     ctx, st = usetup(sc, dice)
     crew = sorted((u for u in st.units.values() if u.parent == "E1"), key=lambda u: u.id)
@@ -182,9 +185,11 @@ def test_cut_off_when_no_way_to_a_haven_keeps_clear_of_the_fire():
     assert not safety.cut_off(ctx, st, ("S10", 0))  # the yard is a step away
     ctx, st, _ = closing_world({"policy.way_back_heat": 3})  # a bolder officer: S12 will do
     assert not safety.cut_off(ctx, st, ("S14", 0))
-    ctx, st, _ = closing_world({"policy.way_back_turns": 0.5})  # the yard is 5 points away
-    assert safety.cut_off(ctx, st, ("S10", 0)) is False  # 1 point: still in reach
-    assert safety.cut_off(ctx, st, ("S13", 0))
+    ctx, st, _ = closing_world({"policy.way_back_turns": 0.5})  # 3 points of walking
+    assert not safety.cut_off(ctx, st, ("S11", 0))  # the yard is 2 points away
+    assert safety.cut_off(ctx, st, ("S10", 0)) is False
+    ctx, st, _ = closing_world({"policy.way_back_turns": 0.0})  # off, the default
+    assert not safety.cut_off(ctx, st, ("S14", 0))
 
 
 @pytest.mark.parametrize(("house_rules", "leaves"), [

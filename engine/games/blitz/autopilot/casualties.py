@@ -14,7 +14,6 @@ from ..rules import movement as mv
 from ..state import GameState
 from ..units import UnitState, crew_of
 from .parking import stays_clear
-from .safety import stand_clear
 
 
 def _far(ctx: TurnContext) -> int:
@@ -50,7 +49,6 @@ def rescuer_orders(
         mv.walk(ctx, state, u, goal)
     else:
         u.task = "idle"
-        stand_clear(ctx, state, u)
 
 
 #: how far from casualties an ambulance or rescue lorry parks, in turns of a stand's walk

@@ -352,12 +352,16 @@ def shelters(ctx: TurnContext, state: GameState) -> list[Location]:
 
 
 def cut_off(ctx: TurnContext, state: GameState, loc: Location) -> bool:
-    """The map has havens (:func:`shelters`) and none can be reached from ``loc`` by a way
-    whose every location has fires next to it adding up to ``policy.way_back_heat`` or
-    less: the fire is closing round the place, and a stand there should make for a haven
-    while it still can (remembered for one call of the standing orders)."""
+    """The map has havens (:func:`shelters`) and none can be reached from ``loc`` within
+    ``policy.way_back_turns`` turns' walk by a way whose every location has fires next to
+    it adding up to ``policy.way_back_heat`` or less: the fire is closing round the place,
+    and a stand there should make for a haven while it still can (remembered for one call
+    of the standing orders). Off when ``policy.way_back_turns`` is 0 (the default)."""
+    turns = policy(ctx, "way_back_turns")
+    if turns <= 0 or not state.fire:
+        return False  # off (the default: see docs/autopilot.md, round 4)
     havens = shelters(ctx, state)
-    if not havens or loc in havens or not state.fire:
+    if not havens or loc in havens:
         return False
     memo: dict[Location, bool] | None = ctx.cache.get(AP_WAYBACK)
     if memo is not None and loc in memo:
@@ -367,8 +371,7 @@ def cut_off(ctx: TurnContext, state: GameState, loc: Location) -> bool:
     def sure(x: Location) -> bool:
         return x not in state.fire and danger.heat(ctx, state, x) <= limit
 
-    turns = policy(ctx, "way_back_turns")
-    budget = int(turns * ctx.rules.int("movement.foot_points")) if turns > 0 else None
+    budget = int(turns * ctx.rules.int("movement.foot_points"))
     dist, _ = foot.foot_search(ctx, state, loc, budget, ok=sure, goals=havens)
     out = foot.nearest(dist, havens)[0] is None
     if memo is not None:
