@@ -29,6 +29,9 @@ AP_LIMITS: Memo[Any] = Memo("ap_limits", shared=False)  # safety: the policy lim
 AP_NEAR: Memo[Any] = Memo("ap_near", shared=False)  # safety: collapse areas, exposed() answers
 AP_OK: Memo[Any] = Memo("ap_ok", shared=False)  # safety: may a way out pass here
 AP_ZONE: Memo[Any] = Memo("ap_zone", shared=False)  # safety: where a collapse can strike
+AP_WAYBACK: Memo[Any] = Memo("ap_wayback", shared=False)  # safety: no sure way to a haven
+# safety: streets and open ground with no building next to them (the map's)
+AP_HAVENS: Memo[Any] = Memo("ap_havens", shared=True)
 AP_TRAP: Memo[Any] = Memo("ap_trap", shared=False)  # safety: no safe way out
 AP_WAYS: Memo[Any] = Memo("ap_ways", shared=False)  # safety: foot links as a way out sees them
 AP_THREAT: Memo[Any] = Memo("ap_threat", shared=False)

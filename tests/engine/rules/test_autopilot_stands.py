@@ -109,3 +109,105 @@ def test_a_fire_where_a_casualty_lies_comes_first():
     st.casualties[0].status = "dead"  # the dead wait: no rush for them
     pri = priorities.priority_locations(ctx, st)
     assert priorities.fire_priority(ctx, st, ("B12", 0), pri) == 1
+
+
+def haven_world(forces, fires):
+    # a row of houses, the street in front, and one yard (O20) that touches only the
+    # street: nothing next to the yard can burn while no vehicle or rubble is in it
+    return uworld(
+        ["BBBBBBB", "SSSSSSS", "O......"],
+        entries={"east": "S16"},
+        fires=fires,
+        forces=forces,
+    )
+
+
+def test_the_havens_are_the_open_ground_with_no_building_next_to_it():
+    ctx, st = usetup(haven_world([], {("B04", 0): 2}))
+    assert safety.haven_areas(ctx) == {"O20"}
+    assert safety.shelters(ctx, st) == [("O20", 0)]
+    st.rubble.add("S10")  # rubble next door burns: the yard is no shelter now
+    assert safety.shelters(ctx, st) == []
+
+
+def test_a_crew_whose_vehicle_is_lost_waits_in_a_haven():
+    # the entry (S16) is three areas off, the yard four; the old orders went to the entry,
+    # a street with houses along it, where the fire (or rubble) finds the crew later
+    sc = haven_world([ForceUnit("E1", "general_appliance", area="S13")], {("B04", 0): 2})
+    ctx, st = usetup(sc)
+    st.units["E1"].status = "burned_out"
+    crew = [u for u in st.units.values() if u.parent == "E1"]
+    for u in crew:
+        u.task = "idle"
+    autopilot.standing_orders(ctx, st)
+    assert [u.loc for u in crew] == [("O20", 0)] * len(crew)
+    st.turn += 1
+    autopilot.standing_orders(ctx, st)  # and it stays there
+    assert [u.loc for u in crew] == [("O20", 0)] * len(crew)
+
+
+@pytest.mark.parametrize("kind", ["fire_party", "officer"])
+def test_a_stand_with_nothing_to_do_next_to_a_fire_goes_to_a_haven(kind):
+    # a fire of 3 is no work for a fire party (fires of 1 only), and an officer waits for
+    # orders: both used to wait in S13, next to the fire, until it closed round them
+    sc = haven_world([ForceUnit("X", kind, area="S13")], {("B03", 0): 3})
+    ctx, st = usetup(sc)
+    autopilot.standing_orders(ctx, st)
+    assert st.units["X"].loc == ("O20", 0)
+    # with the fire away from it, it stays where it is
+    ctx, st = usetup(haven_world([ForceUnit("X", kind, area="S13")], {("B00", 0): 3}))
+    autopilot.standing_orders(ctx, st)
+    assert st.units["X"].loc == ("S13", 0)
+
+
+#: the sure way back switched on as measured in docs/autopilot.md (off by default)
+WAY_BACK = {"policy.way_back_turns": 2.0}
+
+
+def closing_world(house_rules=None, dice=()):
+    # an appliance in S14 and a fire of 3 in B02: every way from S14 to the yard O20 (the
+    # only haven) passes next to the fire (S12, B01, B03), so the fire is closing round
+    # the appliance's crews
+    sc = uworld(
+        ["BBBBB", "SSSSS", "O...."],
+        fires={("B02", 0): 3},
+        forces=[ForceUnit("E1", "general_appliance", area="S14")],
+        house_rules={**WAY_BACK, **(house_rules or {})},
+    )
+    ctx, st = usetup(sc, dice)
+    crew = sorted((u for u in st.units.values() if u.parent == "E1"), key=lambda u: u.id)
+    return ctx, st, crew
+
+
+def test_cut_off_when_no_way_to_a_haven_keeps_clear_of_the_fire():
+    ctx, st, _ = closing_world()
+    assert safety.cut_off(ctx, st, ("S14", 0))
+    assert not safety.cut_off(ctx, st, ("S10", 0))  # the yard is a step away
+    ctx, st, _ = closing_world({"policy.way_back_heat": 3})  # a bolder officer: S12 will do
+    assert not safety.cut_off(ctx, st, ("S14", 0))
+    ctx, st, _ = closing_world({"policy.way_back_turns": 0.5})  # 3 points of walking
+    assert not safety.cut_off(ctx, st, ("S11", 0))  # the yard is 2 points away
+    assert safety.cut_off(ctx, st, ("S10", 0)) is False
+    ctx, st, _ = closing_world({"policy.way_back_turns": 0.0})  # off, the default
+    assert not safety.cut_off(ctx, st, ("S14", 0))
+
+
+@pytest.mark.parametrize(("house_rules", "leaves"), [
+    (None, True),
+    ({"policy.way_back_heat": 3}, False),  # the old orders: the crews go to work
+])  # fmt: skip
+def test_crews_make_for_a_haven_before_the_fire_closes_round_them(house_rules, leaves):
+    ctx, st, crew = closing_world(house_rules, dice=[6] * 40)  # every heat test passes
+    autopilot.standing_orders(ctx, st)
+    if leaves:
+        assert all(u.hose is None for u in crew)
+        assert all(u.loc is not None and u.loc[0] in ("S10", "S11", "O20") for u in crew)
+    else:
+        assert any(u.hose is not None for u in crew)
+    if leaves:  # and they wait there while the appliance's street is cut off
+        st.turn += 1
+        autopilot.standing_orders(ctx, st)
+        assert all(u.loc == ("O20", 0) for u in crew)
+        st.turn += 1
+        autopilot.standing_orders(ctx, st)
+        assert all(u.loc == ("O20", 0) for u in crew)

@@ -42,6 +42,7 @@ from ..memos import (
     AP_THREAT,
     AP_TRAP,
     AP_VEHICLES,
+    AP_WAYBACK,
     AP_WAYS,
     AP_ZONE,
 )
@@ -58,7 +59,13 @@ from .lorry import lorry_orders
 from .parking import keep_clear
 from .priorities import priority_locations
 from .safety import collapse_zone, get_out, retreat, trapped
-from .support import canteen_orders, dam_orders, fire_party_orders, pump_orders
+from .support import (
+    canteen_orders,
+    dam_orders,
+    fire_party_orders,
+    officer_orders,
+    pump_orders,
+)
 from .teams import appliance_orders, orphan_orders
 
 __all__ = [
@@ -86,6 +93,7 @@ def standing_orders(ctx: TurnContext, state: GameState) -> None:
     ctx.cache[AP_NEAR] = None  # safety: a collapse's areas and exposed() answers
     ctx.cache[AP_SIDE] = None  # parking: the streets on the entries' side
     ctx.cache[AP_SOURCES] = {}  # priorities: the open fires, by the fires with two lines
+    ctx.cache[AP_WAYBACK] = {}  # safety: places with no sure way to a haven
     try:
         _standing_orders(ctx, state)
     finally:
@@ -103,6 +111,7 @@ def standing_orders(ctx: TurnContext, state: GameState) -> None:
             AP_NEAR,
             AP_OK,
             AP_WAYS,
+            AP_WAYBACK,
             AP_ZONE,
             AP_SIDE,
             AP_SOURCES,
@@ -138,6 +147,8 @@ def _standing_orders(ctx: TurnContext, state: GameState) -> None:
             pump_orders(ctx, state, u, pri)
         elif u.role == "fire_party":
             fire_party_orders(ctx, state, u)
+        elif u.role in ("officer", "messenger") and u.kind == STAND:
+            officer_orders(ctx, state, u)
         elif u.role == "rescue":
             if u.kind == STAND:
                 rescuer_orders(ctx, state, u)

@@ -19,10 +19,12 @@ from ....core.turn import TurnContext
 from ..memos import (
     AP_BURNS,
     AP_CATCH,
+    AP_HAVENS,
     AP_LIMITS,
     AP_NEAR,
     AP_OK,
     AP_TRAP,
+    AP_WAYBACK,
     AP_WAYS,
     AP_ZONE,
     MAP_MODIFIERS,
@@ -373,27 +375,107 @@ def get_out(ctx: TurnContext, state: GameState, u: UnitState) -> bool:
     return moved
 
 
+def haven_areas(ctx: TurnContext) -> frozenset[str]:
+    """The streets and open areas with no building next to them, for the game. While one
+    holds no vehicle nothing in it can burn (§1, §3 Roads: its neighbours are streets,
+    open ground or water, which burn only with a vehicle or rubble in them), no rubble can
+    fall into it (§6: rubble falls from a building next door) and no heat test can fail
+    there: a stand with nothing to do waits there out of the fire's way."""
+    memo: dict[str, frozenset[str]] = ctx.cache.setdefault(AP_HAVENS, {})
+    hit = memo.get("areas")
+    if hit is None:
+        hit = memo["areas"] = frozenset(
+            a.id for a in ctx.scenario.areas
+            if a.kind in (AreaKind.STREET, AreaKind.OPEN)
+            and not any(danger.area_kind(ctx, nb) is AreaKind.BUILDING
+                        for nb in danger.area_neighbours(ctx, a.id))
+        )  # fmt: skip
+    return hit
+
+
+def shelters(ctx: TurnContext, state: GameState) -> list[Location]:
+    """The havens (:func:`haven_areas`) a stand may wait in now: no vehicle or rubble in
+    them (either would make the place burn), none next to them either."""
+    havens = haven_areas(ctx)
+    if not havens:
+        return []
+    burns = vehicle_areas(ctx, state) | state.rubble
+    return [
+        (a, 0) for a in sorted(havens)
+        if a not in burns and not any(nb in burns for nb in danger.area_neighbours(ctx, a))
+    ]  # fmt: skip
+
+
+def cut_off(ctx: TurnContext, state: GameState, loc: Location) -> bool:
+    """The map has havens (:func:`shelters`) and none can be reached from ``loc`` within
+    ``policy.way_back_turns`` turns' walk by a way whose every location has fires next to
+    it adding up to ``policy.way_back_heat`` or less: the fire is closing round the place,
+    and a stand there should make for a haven while it still can (remembered for one call
+    of the standing orders). Off when ``policy.way_back_turns`` is 0 (the default)."""
+    turns = policy(ctx, "way_back_turns")
+    if turns <= 0 or not state.fire:
+        return False  # off (the default: see docs/autopilot.md, round 4)
+    havens = shelters(ctx, state)
+    if not havens or loc in havens:
+        return False
+    memo: dict[Location, bool] | None = ctx.cache.get(AP_WAYBACK)
+    if memo is not None and loc in memo:
+        return memo[loc]
+    limit = int(policy(ctx, "way_back_heat"))
+
+    def sure(x: Location) -> bool:
+        return x not in state.fire and danger.heat(ctx, state, x) <= limit
+
+    budget = int(turns * ctx.rules.int("movement.foot_points"))
+    dist, _ = foot.foot_search(ctx, state, loc, budget, ok=sure, goals=havens)
+    out = foot.nearest(dist, havens)[0] is None
+    if memo is not None:
+        memo[loc] = out
+    return out
+
+
+def stand_clear(ctx: TurnContext, state: GameState, u: UnitState) -> None:
+    """A stand with nothing to do where the fire can reach it (next to a fire, or
+    :func:`exposed`) walks to a haven (:func:`retreat`) before the fire closes round it."""
+    if u.loc is not None and (danger.heat(ctx, state, u.loc) > 0 or exposed(ctx, state, u.loc)):
+        retreat(ctx, state, u)
+
+
 def retreat(ctx: TurnContext, state: GameState, u: UnitState) -> bool:
     """A stand with no more work here (its vehicle lost) walks out of the fire's district:
-    toward the nearest entry (where help arrives and the fire has the furthest to come),
-    by a way where no heat test can fail, this turn's part of it. Whether it moved."""
+    to the nearest haven (:func:`shelters`) it can reach by a way where no heat test can
+    fail, else toward the nearest entry (where help arrives and the fire has the furthest
+    to come), this turn's part of it, stopping where it is not :func:`exposed` when it can.
+    Whether it moved."""
     if u.loc is None or acting.acted(state, u):
         return False
-    entries = [(a, 0) for a in mv.entry_areas(ctx)]
-    if not entries or u.loc in entries:
+    havens = shelters(ctx, state)
+    if u.loc in havens:
         return False
     cool = ctx.rules.int("heat.always_pass_max")
 
     def cool_way(loc: Location) -> bool:  # no heat test on the way (none can fail)
         return loc not in state.fire and danger.heat(ctx, state, loc) <= cool
 
-    dist, prev = foot.foot_search(ctx, state, u.loc, None, ok=cool_way, goals=entries)
-    goal, _d = foot.nearest(dist, entries)
+    goal: Location | None = None
+    if havens:
+        dist, prev = foot.foot_search(ctx, state, u.loc, None, ok=cool_way, goals=havens)
+        goal, _d = foot.nearest(dist, havens)
+        if goal is None:  # no cool way: through the heat (a failed test only stops it)
+            dist, prev = foot.foot_search(ctx, state, u.loc, None, goals=havens)
+            goal, _d = foot.nearest(dist, havens)
+    if goal is None:
+        entries = [(a, 0) for a in mv.entry_areas(ctx)]
+        if not entries or u.loc in entries:
+            return False
+        dist, prev = foot.foot_search(ctx, state, u.loc, None, ok=cool_way, goals=entries)
+        goal, _d = foot.nearest(dist, entries)
     if goal is None:
         return False
     points = ctx.rules.int("movement.foot_points")
-    path = foot.path_to(prev, u.loc, goal)
-    goal = next((x for x in reversed(path) if dist[x] <= points), goal)  # this turn's part
+    path = [x for x in foot.path_to(prev, u.loc, goal) if dist[x] <= points]  # this turn's part
+    stops = [x for x in path if x != u.loc and not exposed(ctx, state, x)]
+    goal = stops[-1] if stops else (path[-1] if path else goal)
     if goal == u.loc:
         return False
     task = u.task

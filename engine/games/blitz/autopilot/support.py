@@ -15,7 +15,7 @@ from ..state import GameState
 from ..units import STAND, UnitState, crew_of
 from .parking import choose_parking, choose_water, keep_clear, street_risk, water_at
 from .priorities import small_fires
-from .safety import exposed, policy, trapped, unexposed
+from .safety import exposed, policy, stand_clear, trapped, unexposed
 
 
 def pump_orders(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Location]) -> None:
@@ -103,6 +103,7 @@ def fire_party_orders(ctx: TurnContext, state: GameState, u: UnitState) -> None:
         small = small_fires(ctx, state)
         if not small:
             u.task = "idle"
+            stand_clear(ctx, state, u)
             return
         near = reach.area_distances(ctx, u.loc[0], budget + 1)
         goals = {
@@ -110,6 +111,7 @@ def fire_party_orders(ctx: TurnContext, state: GameState, u: UnitState) -> None:
             if not trapped(ctx, state, nb)
         }  # fmt: skip
         if not goals:
+            stand_clear(ctx, state, u)
             return  # no small fire within three turns' walk
         dist, _ = foot.foot_search(ctx, state, u.loc, budget, goals=goals)
         goal, _d = foot.nearest(dist, goals)
@@ -126,6 +128,14 @@ def fire_party_orders(ctx: TurnContext, state: GameState, u: UnitState) -> None:
     if goal is not None:
         u.task = "refill"
         mv.walk(ctx, state, u, goal)
+    else:
+        stand_clear(ctx, state, u)  # nowhere to refill within reach
+
+
+def officer_orders(ctx: TurnContext, state: GameState, u: UnitState) -> None:
+    """An officer or messenger on foot waits for orders, out of the fire's way."""
+    if u.loc is not None and state.fire:
+        stand_clear(ctx, state, u)
 
 
 def _refill_points(

@@ -22,7 +22,7 @@ from .parking import (
     withdraw,
 )
 from .priorities import coverage
-from .safety import retreat, trapped
+from .safety import cut_off, retreat, shelters, trapped
 from .wheelbarrow import fetch_wheelbarrow, wheelbarrow_orders
 
 #: a crew whose branch inside a building has this much heat next to it steps back a location
@@ -157,6 +157,12 @@ def _fire_team(
     if s.task == "rest":
         return False
     h = state.hoses.get(s.hose) if s.hose is not None else None
+    if (h is None or not h.plan) and cut_off(ctx, state, s.loc):
+        # the fire is closing round it: leave the line and make for a haven while it can
+        hoses.leave_hose(state, s)
+        s.task = "idle"
+        retreat(ctx, state, s)
+        return False
     if s.status == "exhausted":
         carried = wheelbarrow.carried_pump(state, s)
         if carried is not None:
@@ -203,6 +209,8 @@ def _fire_team(
     if pump.loc is None:
         return False
     if s.loc != pump.loc:
+        if s.loc in shelters(ctx, state) and cut_off(ctx, state, pump.loc):
+            return False  # it waits in its haven while the fire closes round its appliance
         mv.walk(ctx, state, s, pump.loc)
         return True
     if s.status == "tired" and not state.fire:
