@@ -11,7 +11,8 @@ House rules flow through: the board's length, the engines' number, capacity and 
 the wind, the spray range and needs, burn-out (and the 8 July variant), the VP and the
 round cap. :func:`params` refuses what the kernels cannot hold: ``rounds.chief_first``,
 ``burn_out.at`` above 15 (four bits a square), a capacity above 15, more than three engines
-or a board too long for a 63-bit key.
+or a board too long for a 63-bit key. The engines are the start's (the engine plays the
+scenario's engines; ``engine.count`` is the default of a new file).
 
 ``held`` holds one side to a policy (as ``fixed`` of :func:`.layered.solve_layered`): the
 graph is built for best play, then from the start every position of the held side that
@@ -63,11 +64,12 @@ def _kernels() -> Any:
     return bulk_kernels
 
 
-def params(rules: Rules, *, sort: bool = True) -> npt.NDArray[np.int64]:
-    """The kernels' parameter vector for ``rules``; :class:`UnsupportedRules` if it cannot
-    be held (see the module docstring)."""
+def params(rules: Rules, engines: int, *, sort: bool = True) -> npt.NDArray[np.int64]:
+    """The kernels' parameter vector for ``rules`` and a game of ``engines`` engines (the
+    scenario's, as the engine plays them); :class:`UnsupportedRules` if it cannot be held
+    (see the module docstring)."""
     bk = _kernels()
-    n, e = rules.squares, rules.engine_count
+    n, e = rules.squares, engines
     if rules.chief_first:
         raise UnsupportedRules("rounds.chief_first is not supported by the bulk solver")
     if not 1 <= rules.burn_out_at <= 15:
@@ -75,7 +77,7 @@ def params(rules: Rules, *, sort: bool = True) -> npt.NDArray[np.int64]:
     if rules.capacity > 15:
         raise UnsupportedRules(f"engine.capacity must be 15 or less here, not {rules.capacity}")
     if not 1 <= e <= 3:
-        raise UnsupportedRules(f"engine.count must be 1-3 here, not {e}")
+        raise UnsupportedRules(f"1-3 engines are supported here, not {e}")
     if n < 1 or n > 15 or 4 * n + 9 * e + 4 > 63:
         raise UnsupportedRules(f"a board of {n} squares with {e} engines does not fit a key")
     if rules.spray_range > 15:
@@ -105,7 +107,7 @@ def encode_state(st: State, rules: Rules, p: npt.NDArray[np.int64]) -> int:
     bk = _kernels()
     if st.over or st.phase.kind == PLACE:
         raise UnsupportedRules("the bulk solver starts at a Fire turn or a Chief decision")
-    if len(st.tokens) != rules.squares or len(st.engines) != rules.engine_count:
+    if len(st.tokens) != rules.squares or len(st.engines) != p[_kernels().P_E]:
         raise UnsupportedRules("the position does not match the ruleset's board and engines")
     if any(t > 14 for t in st.tokens):
         raise UnsupportedRules("more than 14 tokens on a square do not fit a key")
@@ -120,14 +122,14 @@ def encode_state(st: State, rules: Rules, p: npt.NDArray[np.int64]) -> int:
     ew = np.array([e.water for e in st.engines], i64)
     dead = np.array([e.destroyed for e in st.engines], i64)
     kind = _KINDS.index(st.phase.kind)
-    codes = np.zeros(rules.engine_count, i64)
+    codes = np.zeros(len(st.engines), i64)
     return int(bk.encode(tok, burnt, esq, ew, dead, kind, st.phase.engine, p, codes))
 
 
 def decode_key(key: int, rules: Rules, p: npt.NDArray[np.int64]) -> State:
     """The position of a key, as :func:`.layered._key` would have it (round 1)."""
     bk = _kernels()
-    n, e = rules.squares, rules.engine_count
+    n, e = rules.squares, int(p[bk.P_E])
     tok, burnt = np.zeros(n, np.int64), np.zeros(n, np.int64)
     esq, ew, dead = np.zeros(e, np.int64), np.zeros(e, np.int64), np.zeros(e, np.int64)
     kind, j = bk.decode(np.int64(key), p, tok, burnt, esq, ew, dead)
@@ -143,7 +145,7 @@ class BulkGraph:
     def __init__(self, start: State, rules: Rules, *, sort: bool = True) -> None:
         bk = _kernels()
         self.rules = rules
-        self.p = params(rules, sort=sort)
+        self.p = params(rules, len(start.engines), sort=sort)
         start_key = encode_state(start, rules, self.p)
         cap_n, cap_d, cap_e = 1 << 16, 1 << 18, 1 << 14
         self.keys = np.zeros(cap_n, np.int64)
@@ -307,7 +309,9 @@ class BulkSolution:
     """The value of the start, with what it took: positions and decisions of the graph,
     rounds evaluated, passes run (fewer than the rounds when a pass changes nothing: every
     later one would repeat it), seconds (building the graph, then the passes) and the
-    process's peak resident memory in MiB when it ended."""
+    process's peak resident memory in MiB when it ended; ``cpu_seconds`` is the process's
+    processor time for the whole solve (on a shared machine the wall-clock seconds are
+    longer)."""
 
     value: float
     positions: int
@@ -317,6 +321,7 @@ class BulkSolution:
     build_seconds: float
     pass_seconds: float
     peak_mib: float
+    cpu_seconds: float = 0.0
 
     @property
     def seconds(self) -> float:
@@ -334,6 +339,7 @@ def solve_bulk(st: State, rules: Rules, held: dict[str, FixedPolicy] | None = No
     if st.over:
         return BulkSolution(_score(st.vp, rules), 0, 0, 0, 0, 0.0, 0.0, peak_mib())
     t0 = time.perf_counter()
+    c0 = time.process_time()
     g = BulkGraph(st, rules, sort=sort)
     keep = None
     for side, pol in (held or {}).items():
@@ -344,7 +350,15 @@ def solve_bulk(st: State, rules: Rules, held: dict[str, FixedPolicy] | None = No
     values = g.evaluate(rounds, keep)
     t2 = time.perf_counter()
     return BulkSolution(
-        float(values[g.start]), g.n, g.m, rounds, g.passes, t1 - t0, t2 - t1, peak_mib()
+        float(values[g.start]),
+        g.n,
+        g.m,
+        rounds,
+        g.passes,
+        t1 - t0,
+        t2 - t1,
+        peak_mib(),
+        time.process_time() - c0,
     )
 
 

@@ -19,8 +19,7 @@ from fireground.engine.games.forestfire.bulk import (
 from fireground.engine.games.forestfire.layered import SCORES, Graph, solve_layered
 from fireground.engine.games.forestfire.play import start_state
 from fireground.engine.games.forestfire.policies import make_policy
-from fireground.engine.games.forestfire.rules import load_rules
-from fireground.engine.games.forestfire.scenario import default_setup
+from fireground.engine.games.forestfire.scenario import EngineSetup, default_setup
 from fireground.engine.games.forestfire.state import FIRE
 
 #: a reduced ruleset: two small engines, a short wind, burn-out at 4, the 8 July variant,
@@ -35,6 +34,7 @@ REDUCED = {
 def _start(squares: int, house: dict[str, Any]) -> Any:
     s = default_setup(squares=squares)
     s.house_rules = house
+    s.engines = [EngineSetup(f"E{i + 1}", 1) for i in range(house.get("engine.count", 2))]
     r = s.rules()
     return start_state(s, r), r
 
@@ -85,7 +85,11 @@ def _bulk_rows(g: BulkGraph) -> dict[Any, Any]:
     return out
 
 
-@pytest.mark.parametrize(("squares", "house"), [(3, {}), (3, REDUCED)])
+#: one engine (the layered tests' small game)
+ONE_ENGINE = {"engine.count": 1, "engine.capacity": 2, "engine.move": 2, "burn_out.at": 3}
+
+
+@pytest.mark.parametrize(("squares", "house"), [(3, {}), (3, REDUCED), (4, ONE_ENGINE)])
 def test_the_kernels_list_the_engines_graph(squares: int, house: dict[str, Any]) -> None:
     st, r = _start(squares, house)
     py_graph = Graph(st, r)
@@ -141,10 +145,9 @@ def test_engine_order_does_not_change_the_value() -> None:
 @pytest.mark.parametrize(
     ("house", "words"),
     [({"rounds.chief_first": 1}, "chief_first"), ({"burn_out.at": 16}, "burn_out.at"),
-     ({"engine.capacity": 16}, "engine.capacity"), ({"engine.count": 4}, "engine.count")],
+     ({"engine.capacity": 16}, "engine.capacity"), ({"engine.count": 4}, "1-3 engines")],
 )  # fmt: skip
 def test_unsupported_house_rules_are_refused(house: dict[str, int], words: str) -> None:
-    r = load_rules(house)
-    st = start_state(default_setup(squares=4), r)
+    st, r = _start(4, house)
     with pytest.raises(UnsupportedRules, match=words):
         solve_bulk(st, r)
