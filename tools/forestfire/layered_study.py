@@ -14,18 +14,33 @@ functions (:mod:`~fireground.engine.games.forestfire.layered`, 3 and 4 squares o
 reasonable time).
 
 Run: ``nice -n 10 .venv/bin/python tools/forestfire/layered_study.py --squares 3,4,5
-[--policies greedy] [--held-only] [--house rounds.max=60] [--solver layered]``
+[--policies greedy] [--held-only] [--house rounds.max=60] [--solver layered] [--census]``;
+``--census`` prints the graph's positions and decisions by phase instead of solving.
 """
 
 from __future__ import annotations
 
 import argparse
 
-from fireground.engine.games.forestfire.bulk import solve_bulk
+from fireground.engine.games.forestfire.bulk import BulkGraph, solve_bulk
 from fireground.engine.games.forestfire.layered import solve_layered
 from fireground.engine.games.forestfire.play import start_state
 from fireground.engine.games.forestfire.policies import make_policy
 from fireground.engine.games.forestfire.scenario import default_setup
+
+
+def census(squares: str, extra: dict[str, int]) -> None:
+    """The bulk graph's positions and decisions by phase (Fire's turn, each engine's load,
+    act and spray), for each board."""
+    print("squares  phase   engine     positions      decisions")
+    for n in (int(x) for x in squares.split(",")):
+        s = default_setup(squares=n)
+        s.house_rules = dict(extra)
+        r = s.rules()
+        g = BulkGraph(start_state(s, r), r)
+        for kind, eng, positions, decisions in g.census():
+            who = "-" if kind == "fire" else f"E{eng + 1}"
+            print(f"{n:7d}  {kind:6s}  {who:6s}  {positions:12,d}  {decisions:13,d}")
 
 
 def main() -> None:
@@ -35,8 +50,12 @@ def main() -> None:
     ap.add_argument("--house", action="append", default=[], metavar="KEY=VALUE")
     ap.add_argument("--held-only", action="store_true", help="skip the both-best solve")
     ap.add_argument("--solver", choices=("bulk", "layered"), default="bulk")
+    ap.add_argument("--census", action="store_true", help="positions by phase, no solve")
     a = ap.parse_args()
     extra = {k: int(v) for k, v in (h.split("=") for h in a.house)}
+    if a.census:
+        census(a.squares, extra)
+        return
     print("squares  rounds  held          value      positions      decisions  passes"
           "  graph s  passes s   cpu s  peak MiB")  # fmt: skip
     for n in (int(x) for x in a.squares.split(",")):

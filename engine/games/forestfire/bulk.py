@@ -219,6 +219,18 @@ class BulkGraph:
         )
         return values
 
+    def census(self) -> list[tuple[str, int, int, int]]:
+        """Positions and decisions by phase: (phase kind, engine, positions, decisions)."""
+        off = 4 * self.rules.squares + 9 * int(self.p[_kernels().P_E])
+        phase = (self.keys >> off) & 15
+        rows = np.diff(self.first)
+        out = []
+        for code in np.unique(phase):
+            at = phase == code
+            kind, eng = _KINDS[int(code) & 3], int(code) >> 2
+            out.append((kind, eng, int(at.sum()), int(rows[at].sum())))
+        return out
+
     def state(self, node: int) -> State:
         return decode_key(int(self.keys[node]), self.rules, self.p)
 
