@@ -35,7 +35,6 @@ from .layered import SCORES
 from .rules import Rules
 from .state import (
     ACT,
-    FIRE,
     FIRE_ACTION,
     LOAD,
     PLACE,
@@ -372,6 +371,3 @@ def solve_bulk(st: State, rules: Rules, held: dict[str, FixedPolicy] | None = No
         peak_mib(),
         time.process_time() - c0,
     )
-
-
-__all__ = ["FIRE", "BulkGraph", "BulkSolution", "UnsupportedRules", "params", "solve_bulk"]
