@@ -4,5 +4,6 @@ The contract is ``spec/forestfire-rules.md``; rulings are named FF-1..FF-7 in th
 Modules, lowest first: ``rules`` (numbers from ``forestfire.yaml`` plus house rules),
 ``state`` and ``actions`` (value types), ``steps`` (the step table: legal actions and their
 effects), ``scenario`` and ``checks`` (the file section), ``policies`` and ``solve`` (players
-and the exact value), ``play`` (games, logs and the policy matrix), ``pack`` (the entry point).
+and the exact value; ``layered`` and ``bulk`` with its numba ``bulk_kernels`` for the full
+round cap), ``play`` (games, logs and the policy matrix), ``pack`` (the entry point).
 """

@@ -159,11 +159,15 @@ class Graph:
                 for j, (p, nxt) in enumerate(outs):
                     ps.append(p)
                     if nxt.round != st.round:  # the next round begins (or would)
-                        if cap_outs is None:
-                            assert a is not None  # Fire's flattened turn never ends a round
-                            cap_outs = outcomes(st, a, capped)
-                        end = cap_outs[j][1]
-                        cap_row.append(("s", score_ref[final_utility(end.vp, rules)]))
+                        if a is None:
+                            # Fire's turn with no engine left to act ends the round; the
+                            # next turn's engines-lost step has nothing to take
+                            cap_vp = nxt.vp
+                        else:
+                            if cap_outs is None:
+                                cap_outs = outcomes(st, a, capped)
+                            cap_vp = cap_outs[j][1].vp
+                        cap_row.append(("s", score_ref[final_utility(cap_vp, rules)]))
                         if nxt.over:
                             row.append(("s", score_ref[final_utility(nxt.vp, rules)]))
                         else:
