@@ -7,7 +7,9 @@ import argparse
 import sys
 from pathlib import Path
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
+    QApplication,
     QComboBox,
     QDialog,
     QDialogButtonBox,
@@ -192,12 +194,17 @@ class ForestFireWindow(QMainWindow):
             self._start()
         assert self.state is not None
         side, rnd = self.state.side, self.state.round
-        while not self.state.over and self.state.side == side and self.state.round == rnd:
-            if side not in self.players:
-                self._offer()
-                return
-            legal = legal_actions(self.state, self.rules)
-            self._apply(self.players[side](self.state, legal, self.rules))
+        if side not in self.players:
+            self._offer()
+            return
+        # a searching player takes up to a second or so a turn: say the window is busy
+        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
+        try:
+            while not self.state.over and self.state.side == side and self.state.round == rnd:
+                legal = legal_actions(self.state, self.rules)
+                self._apply(self.players[side](self.state, legal, self.rules))
+        finally:
+            QApplication.restoreOverrideCursor()
         self._offer()
 
     def _apply(self, a: Action) -> None:
@@ -259,8 +266,6 @@ def open_board(path: str) -> ForestFireWindow:
 
 def cli_edit(args: argparse.Namespace) -> int:
     """``fireground edit FILE`` for a Forest Fire scenario (``--screenshot PNG`` too)."""
-    from PySide6.QtWidgets import QApplication
-
     from fireground.engine.core.errors import ScenarioError
 
     app = QApplication.instance() or QApplication(sys.argv[:1])

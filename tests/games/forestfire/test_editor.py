@@ -72,6 +72,27 @@ def test_test_turn_with_a_human_fire_seat(qtbot, win) -> None:  # type: ignore[n
     assert win.choices.item(0).text() == "wind"  # Fire's decisions of round 2 are offered
 
 
+def test_a_program_turn_shows_the_busy_cursor_and_gives_it_back(qtbot, win) -> None:  # type: ignore[no-untyped-def]
+    """A searching player can take a second a turn: the window says it is busy while the
+    program decides, and the cursor comes back after the turn."""
+    from PySide6.QtWidgets import QApplication
+
+    seen: list[object] = []
+
+    def watching(state, legal, rules):  # type: ignore[no-untyped-def]
+        cursor = QApplication.overrideCursor()
+        seen.append(cursor.shape() if cursor is not None else None)
+        return legal[0]
+
+    qtbot.mouseClick(win.play_button, Qt.MouseButton.LeftButton)  # starts a game
+    while win.state.side != "fire":
+        win.play_turn()
+    win.players["fire"] = watching
+    qtbot.mouseClick(win.play_button, Qt.MouseButton.LeftButton)
+    assert seen and all(shape == Qt.CursorShape.WaitCursor for shape in seen)
+    assert QApplication.overrideCursor() is None
+
+
 def test_file_menu_offers_a_new_forest_fire_board(qtbot, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     from fireground.editor.main_window import MainWindow
 
