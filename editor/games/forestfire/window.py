@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QDoubleSpinBox,
     QFileDialog,
     QFormLayout,
+    QGroupBox,
     QHBoxLayout,
     QLabel,
     QListWidget,
@@ -73,15 +74,18 @@ class ForestFireWindow(QMainWindow):
         self.track = TrackWidget(self.doc)
         self.track.paint_square.connect(self._paint)
         lay.addWidget(self.track)
-        row = QHBoxLayout()
-        row.addWidget(QLabel("Token brush"))
+
+        # the board: the token brush and each engine's start (every edit undoable)
+        board = QGroupBox("Board")
+        props = QFormLayout(board)
+        brush_row = QHBoxLayout()
         self.brush = QSpinBox(minimum=1, maximum=99, value=1)  # no 1-5 cap here
-        row.addWidget(self.brush)
-        row.addWidget(QLabel("(left click paints, right click clears)"))
-        row.addStretch(1)
-        lay.addLayout(row)
+        self.brush.setToolTip("Fire tokens a left click puts on a square (any count)")
+        brush_row.addWidget(self.brush)
+        brush_row.addWidget(QLabel("tokens (left click paints a square, right click clears it)"))
+        brush_row.addStretch(1)
+        props.addRow("Token brush", brush_row)
         self.engine_spins: list[tuple[QSpinBox, QSpinBox]] = []
-        props = QFormLayout()
         cap = setup.rules().capacity
         for i, e in enumerate(setup.engines):
             sq = QSpinBox(minimum=1, maximum=setup.squares, value=e.square)
@@ -89,41 +93,57 @@ class ForestFireWindow(QMainWindow):
             sq.valueChanged.connect(lambda v, i=i: self._engine(i, "square", v))
             water.valueChanged.connect(lambda v, i=i: self._engine(i, "water", v))
             h = QHBoxLayout()
-            h.addWidget(QLabel("square"))
+            h.addWidget(QLabel("on square"))
             h.addWidget(sq)
-            h.addWidget(QLabel("water"))
+            h.addSpacing(16)
+            h.addWidget(QLabel(f"water (0-{cap})"))
             h.addWidget(water)
+            h.addStretch(1)
             props.addRow(f"Engine {e.id}", h)
             self.engine_spins.append((sq, water))
-        lay.addLayout(props)
+        lay.addWidget(board)
+
         # the test turn: a policy (or a human) per side
+        test = QGroupBox("Test turn")
+        tlay = QVBoxLayout(test)
         turn = QHBoxLayout()
         self.side_policy: dict[str, QComboBox] = {}
         for side in SIDES:
             cb = QComboBox()
             cb.addItems([*POLICIES, HUMAN])
             cb.setCurrentText("greedy")
+            cb.setToolTip(f"Who decides for {side}: a policy, or you ({HUMAN})")
             turn.addWidget(QLabel(side.capitalize()))
             turn.addWidget(cb)
+            turn.addSpacing(16)
             self.side_policy[side] = cb
+        turn.addStretch(1)
         self.play_button = QPushButton("Play a turn")
         self.play_button.clicked.connect(self.play_turn)
         self.reset_button = QPushButton("Reset game")
         self.reset_button.clicked.connect(self.reset_game)
         turn.addWidget(self.play_button)
         turn.addWidget(self.reset_button)
-        lay.addLayout(turn)
+        tlay.addLayout(turn)
+        self.status = QLabel("")
+        tlay.addWidget(self.status)
         self.choices = QListWidget()
         self.choices.itemDoubleClicked.connect(lambda _it: self.do_choice())
         self.do_button = QPushButton("Do the chosen decision")
         self.do_button.clicked.connect(self.do_choice)
-        self.status = QLabel("")
         self.log = QListWidget()
-        lay.addWidget(QLabel("Your legal decisions (human seat):"))
-        lay.addWidget(self.choices)
-        lay.addWidget(self.do_button)
-        lay.addWidget(self.status)
-        lay.addWidget(self.log)
+        panes = QHBoxLayout()
+        left = QVBoxLayout()
+        left.addWidget(QLabel("Your legal decisions (human seat; double click does one):"))
+        left.addWidget(self.choices)
+        left.addWidget(self.do_button)
+        right = QVBoxLayout()
+        right.addWidget(QLabel("Turn log"))
+        right.addWidget(self.log)
+        panes.addLayout(left, 1)
+        panes.addLayout(right, 1)
+        tlay.addLayout(panes, 1)
+        lay.addWidget(test, 1)
         self.setCentralWidget(central)
         self.state: State | None = None
         self._legal: list[Action] = []
