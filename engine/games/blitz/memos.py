@@ -25,6 +25,8 @@ AP_SMALL: Memo[Any] = Memo("ap_small", shared=False)
 AP_SOURCES: Memo[Any] = Memo("ap_sources", shared=False)  # priorities: open fires by cover
 AP_BURNS: Memo[Any] = Memo("ap_burns", shared=False)  # safety: areas that can burn
 AP_CATCH: Memo[Any] = Memo("ap_catch", shared=False)  # safety: chance to catch next step 1
+# safety: where hose teams fight and the spread's state modifiers, as the call starts
+AP_FIGHT: Memo[Any] = Memo("ap_fight", shared=False)
 AP_LIMITS: Memo[Any] = Memo("ap_limits", shared=False)  # safety: the policy limits, per game
 AP_NEAR: Memo[Any] = Memo("ap_near", shared=False)  # safety: collapse areas, exposed() answers
 AP_OK: Memo[Any] = Memo("ap_ok", shared=False)  # safety: may a way out pass here

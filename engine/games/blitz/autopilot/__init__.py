@@ -30,6 +30,7 @@ from ....core.turn import TurnContext
 from ..memos import (
     AP_BURNS,
     AP_CATCH,
+    AP_FIGHT,
     AP_FIRES,
     AP_JUMP,
     AP_NEAR,
@@ -85,6 +86,7 @@ def standing_orders(ctx: TurnContext, state: GameState) -> None:
     ctx.cache[AP_P_IN] = {}  # best_job's chances at building positions
     ctx.cache[AP_BURNS] = {}  # safety: areas that can burn (vehicles as the call starts)
     ctx.cache[AP_CATCH] = {}  # safety: each location's chance to catch next step 1
+    ctx.cache[AP_FIGHT] = None  # safety: where hose teams fight, as the call starts
     ctx.cache[AP_TRAP] = {}  # safety: burnable locations with no safe way out
     ctx.cache[AP_OK] = {}  # safety: locations a way out may pass
     ctx.cache[AP_WAYS] = {}  # safety: the map's foot links as a way out sees them
@@ -107,6 +109,7 @@ def standing_orders(ctx: TurnContext, state: GameState) -> None:
             AP_P_IN,
             AP_BURNS,
             AP_CATCH,
+            AP_FIGHT,
             AP_TRAP,
             AP_NEAR,
             AP_OK,

@@ -19,6 +19,7 @@ from ....core.turn import TurnContext
 from ..memos import (
     AP_BURNS,
     AP_CATCH,
+    AP_FIGHT,
     AP_HAVENS,
     AP_LIMITS,
     AP_NEAR,
@@ -51,7 +52,10 @@ def _p_roll(limit: int, mod: int) -> float:
 def catch_chance(ctx: TurnContext, state: GameState, loc: Location) -> float:
     """Chance that ``loc`` catches in the next step 1 by a spread, if it can burn: every
     burning neighbour rolls (§3 with its modifiers, R-1 climbs from below); the rolls are
-    independent. (Jumps, R-5, are left out: a modified 1 from a fire of 5 only.)"""
+    independent. (Jumps, R-5, are left out: a modified 1 from a fire of 5 only.) In the
+    standing orders the hose teams count where they fight as the call starts (a snapshot:
+    the answer does not depend on which unit asked first), and the answer is kept for
+    the call."""
     if loc in state.fire:
         return 1.0
     if not state.fire:
@@ -71,17 +75,44 @@ def catch_chance(ctx: TurnContext, state: GameState, loc: Location) -> float:
         f = fire.get(src)
         if f:
             if here is None:
-                here = total(spread_state_parts(ctx, state, loc, _fighting_at(state, loc)))
+                here = _state_modifier(ctx, state, loc)
             miss *= 1 - _p_roll(f, here + _map_modifier(ctx, src, loc))
     below = (loc[0], loc[1] - 1)
     f = fire.get(below, 0)
     if f >= r.int("spread.climb_min_fire") and loc in ignition.spread_targets(ctx, below)[1]:
         if here is None:
-            here = total(spread_state_parts(ctx, state, loc, _fighting_at(state, loc)))
+            here = _state_modifier(ctx, state, loc)
         miss *= 1 - _p_roll(f, here + _map_modifier(ctx, below, loc))
     out = 1 - miss
     if memo is not None:
         memo[loc] = out
+    return out
+
+
+def _state_modifier(ctx: TurnContext, state: GameState, loc: Location) -> int:
+    """The state's part of a spread's modifier into ``loc`` (:func:`.modifiers.spread_state_parts`:
+    its damp, embers, a hose team fighting there). In the standing orders (``ap_fight``
+    set) the hose teams are taken where they fight as the call starts, with the rule's
+    values read once; else as they stand now."""
+    if AP_FIGHT not in ctx.cache:
+        return total(spread_state_parts(ctx, state, loc, _fighting_at(state, loc)))
+    snap: tuple[frozenset[Location], int, int, int] | None = ctx.cache[AP_FIGHT]
+    if snap is None:
+        r = ctx.rules
+        units = state.units.values()
+        at = {u.loc for u in units if u.kind == STAND and u.task == "fight" and u.in_play}
+        snap = ctx.cache[AP_FIGHT] = (
+            frozenset(x for x in at if x is not None),
+            r.int("spread.damp_per_level"),
+            r.int("spread.embers"),
+            r.int("spread.hose_team"),
+        )
+    fighting, per_damp, embers, hose = snap
+    out = state.damp.get(loc, 0) * per_damp
+    if loc in state.embers:
+        out += embers
+    if loc in fighting:
+        out += hose
     return out
 
 

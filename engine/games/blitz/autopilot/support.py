@@ -106,18 +106,14 @@ def fire_party_orders(ctx: TurnContext, state: GameState, u: UnitState) -> None:
             stand_clear(ctx, state, u)
             return
         near = reach.area_distances(ctx, u.loc[0], budget + 1)
-        goals = {
-            nb for f in small if f[0] in near for nb in danger.neighbours(ctx, f)
-            if not trapped(ctx, state, nb)
-        }  # fmt: skip
-        if not goals:
-            stand_clear(ctx, state, u)
-            return  # no small fire within three turns' walk
-        dist, _ = foot.foot_search(ctx, state, u.loc, budget, goals=goals)
-        goal, _d = foot.nearest(dist, goals)
-        if goal is not None:
-            u.task = "move"
-            mv.walk(ctx, state, u, goal)
+        places = {nb for f in small if f[0] in near for nb in danger.neighbours(ctx, f)}
+        goal = _nearest_untrapped(ctx, state, u.loc, budget, places)
+        if goal is None:
+            if not any(not trapped(ctx, state, x) for x in sorted(places)):
+                stand_clear(ctx, state, u)  # no small fire within three turns' walk
+            return
+        u.task = "move"
+        mv.walk(ctx, state, u, goal)
         return
     if refill_point(ctx, state, u.loc) and not exposed(ctx, state, u.loc):
         u.task = "refill"
@@ -130,6 +126,22 @@ def fire_party_orders(ctx: TurnContext, state: GameState, u: UnitState) -> None:
         mv.walk(ctx, state, u, goal)
     else:
         stand_clear(ctx, state, u)  # nowhere to refill within reach
+
+
+def _nearest_untrapped(
+    ctx: TurnContext, state: GameState, start: Location, budget: int, places: set[Location]
+) -> Location | None:
+    """The nearest of ``places`` within ``budget`` that is not a trap (:func:`.trapped`),
+    ties by location: the nearest of all first, and the next while it is a trap (the trap
+    check is the dear part, and most of the places are never the nearest)."""
+    goals = set(places)
+    while goals:
+        dist, _ = foot.foot_search(ctx, state, start, budget, goals=goals)
+        goal, _d = foot.nearest(dist, goals)
+        if goal is None or not trapped(ctx, state, goal):
+            return goal
+        goals.discard(goal)
+    return None
 
 
 def officer_orders(ctx: TurnContext, state: GameState, u: UnitState) -> None:
