@@ -61,6 +61,7 @@ JUMP_PLAN: Memo[Any] = Memo("jump_plan", shared=True)
 JUMPS: Memo[Any] = Memo("jumps", shared=True)
 JUMPS_ALLOWED: Memo[Any] = Memo("jumps_allowed", shared=True)
 JUMP_STREETS: Memo[Any] = Memo("jump_streets", shared=True)  # parking: jumps into streets
+JUMPS_INTO: Memo[Any] = Memo("jumps_into", shared=True)  # parking: the same, by street
 LADDER_UNITS: Memo[Any] = Memo("ladder_units", shared=False)
 LOCATION_BY_RANK: Memo[Any] = Memo("location_by_rank", shared=False)
 LOCATION_RANK: Memo[Any] = Memo("location_rank", shared=False)

@@ -3,15 +3,18 @@ back), the water to connect to there, and the ladders to pitch or strike."""
 
 from __future__ import annotations
 
+from bisect import insort
+from typing import Any
+
 from ....board.model import AreaKind, FeatureType, Location
 from ....core.turn import TurnContext
 from ..events import HoseSlipped, LadderStruck, Withdraw
-from ..memos import AP_JUMP, AP_SIDE, AP_THREAT, JUMP_STREETS, WATER_HERE
+from ..memos import AP_JUMP, AP_SIDE, AP_THREAT, JUMP_STREETS, JUMPS_INTO, WATER_HERE
 from ..reach import danger
 from ..reach.hose_steps import hose_reach, steps_to
 from ..rules import acting, equipment, ignition, reach
 from ..rules import movement as mv
-from ..rules.modifiers import spread_map_parts, spread_state_parts, total
+from ..rules.modifiers import spread_map_parts, total
 from ..state import GameState
 from ..units import UnitState, crew_of
 from .priorities import coverage, fire_sources, vehicle_areas
@@ -144,38 +147,98 @@ def street_threat(ctx: TurnContext, state: GameState, area: str) -> int:
     return _street_threat(ctx, state, area)[0]
 
 
-def jump_chances(ctx: TurnContext, state: GameState) -> dict[str, tuple[float, bool]]:
+def jump_chances(ctx: TurnContext, state: GameState) -> JumpChances:
     """For each street or open area a fire can jump into (R-5) if a vehicle stands there:
     (the chance a jump reaches it in the next step 1, from the fires of ``jump.min_fire``
     now; whether a fire one below that, which may grow first, could jump there). Jumps come
     over gaps that cannot burn (no vehicle or rubble in them), one area wide, two downwind;
-    a jump needs a modified roll of ``jump.max`` (§3 modifiers). Worked out once a call of
-    the standing orders (fire does not change in step 6)."""
-    hit: dict[str, tuple[float, bool]] | None = ctx.cache.get(AP_JUMP)
-    if hit is not None:
+    a jump needs a modified roll of ``jump.max`` (§3 modifiers). Kept for one call of the
+    standing orders (fire does not change in step 6), each street worked out when first
+    asked (:class:`JumpChances`)."""
+    hit: JumpChances | None = ctx.cache.get(AP_JUMP)
+    if hit is None:
+        hit = JumpChances(ctx, state)
+        if AP_JUMP in ctx.cache:
+            ctx.cache[AP_JUMP] = hit
+    return hit
+
+
+class JumpChances:
+    """:func:`jump_chances`' answer, read like a dict (``get``, ``[]``): a street's entry
+    is made when first asked, from the map's list of the jumps into it (:func:`_jumps_into`,
+    in the order of their sources), so only the streets asked about cost anything (the
+    same numbers, multiplied in the same order, as a walk over every fire). A street no
+    fire of ``jump.min_fire`` or one below can jump into has no entry."""
+
+    def __init__(self, ctx: TurnContext, state: GameState) -> None:
+        r = ctx.rules
+        self.ctx, self.state = ctx, state
+        self.jmin, self.jmax = r.int("jump.min_fire"), r.int("jump.max")
+        self.vehicles = vehicle_areas(ctx, state)
+        self.per_damp, self.embers = r.int("spread.damp_per_level"), r.int("spread.embers")
+        self.into = _jumps_into(ctx, state.fire, self.jmin - 1)
+        self.done: dict[str, tuple[float, bool] | None] = {}
+
+    def get(self, area: str, default: tuple[float, bool] = (0.0, False)) -> tuple[float, bool]:
+        done = self.done
+        hit = done[area] if area in done else done.setdefault(area, self._work(area))
+        return default if hit is None else hit
+
+    def __getitem__(self, area: str) -> tuple[float, bool]:
+        hit = self.get(area, (-1.0, False))
+        if hit[0] < 0:
+            raise KeyError(area)
         return hit
-    r = ctx.rules
-    jmin, jmax = r.int("jump.min_fire"), r.int("jump.max")
-    vehicles = vehicle_areas(ctx, state)
-    rubble = state.rubble
-    miss: dict[str, float] = {}
-    soon: set[str] = set()
-    for src, f in sorted((loc, f) for loc, f in state.fire.items() if f >= jmin - 1):
-        for dst, gaps, map_mod in _jump_streets(ctx, src):
+
+    def _work(self, area: str) -> tuple[float, bool] | None:
+        state = self.state
+        fire, rubble, vehicles = state.fire, state.rubble, self.vehicles
+        jmin = self.jmin
+        miss: float | None = None
+        soon = False
+        here: int | None = None
+        for src, _k, dst, gaps, map_mod in self.into.get(area, ()):
+            f = fire.get(src)
+            if f is None or f < jmin - 1:
+                continue
             if any(g in rubble or g in vehicles for g in gaps):
                 continue  # a gap that burns now (§1: rubble or a vehicle in a street)
             if f < jmin:
-                soon.add(dst[0])
+                soon = True
                 continue
-            mod = map_mod + total(spread_state_parts(ctx, state, dst, ()))
-            p = max(0, min(6, jmax - mod)) / 6
-            miss[dst[0]] = miss.get(dst[0], 1.0) * (1 - p)
-    hit = {a: (1 - m, a in soon) for a, m in miss.items()}
-    for a in soon - set(miss):
-        hit[a] = (0.0, True)
-    if AP_JUMP in ctx.cache:
-        ctx.cache[AP_JUMP] = hit
-    return hit
+            if here is None:  # the state's part (spread_state_parts with no hose team)
+                here = state.damp.get(dst, 0) * self.per_damp
+                if dst in state.embers:
+                    here += self.embers
+            p = max(0, min(6, self.jmax - (map_mod + here))) / 6
+            miss = (1.0 if miss is None else miss) * (1 - p)
+        if miss is None:
+            return (0.0, True) if soon else None
+        return (1 - miss, soon)
+
+
+#: :func:`_jumps_into`'s entry: (source, its place in the source's list, target, gaps, the
+#: map's part of the modifier); sorted, entries run by source, then in the source's order
+_Into = tuple[Location, int, Location, tuple[str, ...], int]
+
+
+def _jumps_into(ctx: TurnContext, fire: dict[Location, int], least: int) -> dict[str, list[_Into]]:
+    """For each street or open area, the jumps into it (:func:`_jump_streets`) from every
+    location burning at ``least`` or more in ``fire``, in order of their sources (the order
+    :func:`jump_chances` took them in when it walked the fires), and maybe from other
+    locations (never a fire in this call: they are skipped). The map's lists, filled as
+    sources catch, kept for the game."""
+    memo: dict[str, Any] = ctx.cache.setdefault(JUMPS_INTO, {})
+    if not memo:
+        memo["done"], memo["into"] = set(), {}
+    done: set[Location] = memo["done"]
+    into: dict[str, list[_Into]] = memo["into"]
+    for src, f in fire.items():
+        if f >= least and src not in done:
+            done.add(src)
+            for k, (dst, gaps, map_mod) in enumerate(_jump_streets(ctx, src)):
+                insort(into.setdefault(dst[0], []), (src, k, dst, gaps, map_mod))
+    return into
 
 
 def _jump_streets(ctx: TurnContext, src: Location) -> list[tuple[Location, tuple[str, ...], int]]:
