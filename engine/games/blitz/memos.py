@@ -28,7 +28,6 @@ AP_CATCH: Memo[Any] = Memo("ap_catch", shared=False)  # safety: chance to catch 
 # safety: where hose teams fight and the spread's state modifiers, as the call starts
 AP_FIGHT: Memo[Any] = Memo("ap_fight", shared=False)
 AP_LIMITS: Memo[Any] = Memo("ap_limits", shared=False)  # safety: the policy limits, per game
-AP_NEAR: Memo[Any] = Memo("ap_near", shared=False)  # safety: collapse areas, exposed() answers
 AP_OK: Memo[Any] = Memo("ap_ok", shared=False)  # safety: may a way out pass here
 AP_ZONE: Memo[Any] = Memo("ap_zone", shared=False)  # safety: where a collapse can strike
 AP_WAYBACK: Memo[Any] = Memo("ap_wayback", shared=False)  # safety: no sure way to a haven

@@ -33,7 +33,6 @@ from ..memos import (
     AP_FIGHT,
     AP_FIRES,
     AP_JUMP,
-    AP_NEAR,
     AP_OK,
     AP_P_IN,
     AP_PRIO,
@@ -92,7 +91,6 @@ def standing_orders(ctx: TurnContext, state: GameState) -> None:
     ctx.cache[AP_WAYS] = {}  # safety: the map's foot links as a way out sees them
     ctx.cache[AP_JUMP] = None  # parking: the chance of a jump into each street
     ctx.cache[AP_ZONE] = None  # safety: where a collapse can strike
-    ctx.cache[AP_NEAR] = None  # safety: a collapse's areas and exposed() answers
     ctx.cache[AP_SIDE] = None  # parking: the streets on the entries' side
     ctx.cache[AP_SOURCES] = {}  # priorities: the open fires, by the fires with two lines
     ctx.cache[AP_WAYBACK] = {}  # safety: places with no sure way to a haven
@@ -111,7 +109,6 @@ def standing_orders(ctx: TurnContext, state: GameState) -> None:
             AP_CATCH,
             AP_FIGHT,
             AP_TRAP,
-            AP_NEAR,
             AP_OK,
             AP_WAYS,
             AP_WAYBACK,

@@ -11,7 +11,7 @@ from ..rules import hoses, reach
 from ..state import GameState
 from ..units import HoseLine, UnitState
 from .priorities import coverage, fire_priority, p_extinguish, p_heat
-from .safety import hazardous
+from .safety import too_hot, trapped
 
 #: weight on the chance of a branch position inside a building next to a fire: a team
 #: there can be trapped when the fire spreads in, a team in the street cannot
@@ -125,24 +125,43 @@ def best_job(
     kept: dict[Location, float] | None = ctx.cache.get(AP_P_IN)
     prios: dict[Location, float] = {}
 
-    def p_in_at(x: Location) -> float:
-        """Chance to get to and hold branch position ``x`` (0: not a position)."""
-        hit = p_ins.get(x)
+    opens: dict[Location, float] = {}
+
+    def p_open(x: Location) -> float:
+        """Chance to get to and hold branch position ``x`` if it is no trap (0: not a
+        position): the trap check (:func:`.safety.trapped`), the dear part, is left to
+        :func:`sure`, asked only of a position that would be the best so far."""
+        hit = opens.get(x)
         if hit is None:
             hit = 0.0
             if (
                 x[0] not in water
                 and not danger.unsafe(ctx, state, x)
-                and not hazardous(ctx, state, x)
+                and not too_hot(ctx, state, x)
             ):
                 h_x = danger.heat(ctx, state, x)
                 hit = p_heat(ctx, h_x)
                 if hit > 0 and h_x > 0:
                     hit *= _risk_weight(ctx, state, x)
-            p_ins[x] = hit
-            if kept is not None and danger.area_kind(ctx, x[0]) is AreaKind.BUILDING:
-                kept[x] = hit
+            opens[x] = hit
+            if hit <= 0:
+                keep(x, hit)
         return hit
+
+    def keep(x: Location, p: float) -> None:
+        p_ins[x] = p
+        if kept is not None and danger.area_kind(ctx, x[0]) is AreaKind.BUILDING:
+            kept[x] = p
+
+    def sure(x: Location, p: float) -> bool:
+        """Position ``x`` (:func:`p_open` ``p`` > 0) is no trap: its chance is ``p``."""
+        if x in p_ins:
+            return True
+        if trapped(ctx, state, x):
+            keep(x, 0.0)
+            return False
+        keep(x, p)
+        return True
 
     best: tuple[tuple[float, ...], Location, Location] | None = None
 
@@ -152,7 +171,7 @@ def best_job(
             return
         p_in = p_ins.get(x)
         if p_in is None:
-            p_in = p_in_at(x)  # no dice, no state change: only its memo
+            p_in = p_open(x)  # no dice, no state change: only its memo
         if p_in <= 0:
             return
         # the key is compared field by field: leave as soon as it cannot beat the best
@@ -168,7 +187,7 @@ def best_job(
         if p <= 0:
             return
         key = (covered, prio, -round(p, 3), float(dist[x]))
-        if best is None or (key, x, t) < (best[0], best[1], best[2]):
+        if (best is None or (key, x, t) < (best[0], best[1], best[2])) and sure(x, p_in):
             best = (key, x, t)
 
     # every (position, fire) pair in range: walk whichever side is smaller (range is
@@ -197,18 +216,19 @@ def best_job(
                     continue
                 p_in = p_ins.get(x)
                 if p_in is None:
-                    p_in = p_in_at(x)
+                    p_in = p_open(x)
                 if p_in <= 0:
                     continue
                 p = chance[rng] * p_in
                 if p <= 0:
                     continue
                 key = (covered, prio, -round(p, 3), float(dist[x]))
-                if best is None or (key, x, t) < (best[0], best[1], best[2]):
+                if (best is None or (key, x, t) < (best[0], best[1], best[2])) and sure(x, p_in):
                     best = (key, x, t)
     else:
         for x in dist:
-            if p_in_at(x) <= 0:
+            p_in = p_ins.get(x)
+            if (p_open(x) if p_in is None else p_in) <= 0:
                 continue
             for t, rng in reach.in_range(ctx, x):
                 burning = fires.get(t)

@@ -12,8 +12,6 @@ is remembered for one call of the standing orders (``ap_catch``, ``ap_trap``).
 
 from __future__ import annotations
 
-from collections.abc import Collection
-
 from ....board.model import AreaKind, Location
 from ....core.turn import TurnContext
 from ..memos import (
@@ -22,7 +20,6 @@ from ..memos import (
     AP_FIGHT,
     AP_HAVENS,
     AP_LIMITS,
-    AP_NEAR,
     AP_OK,
     AP_TRAP,
     AP_WAYBACK,
@@ -178,13 +175,20 @@ def hazardous(ctx: TurnContext, state: GameState, loc: Location) -> bool:
     a trap, or a place that can burn whose chance to catch this turn is
     ``policy.enter_chance`` or more (a margin over ``policy.trap_chance``, so a team is
     not sent where it would have to leave next turn)."""
+    return too_hot(ctx, state, loc) or trapped(ctx, state, loc)
+
+
+def too_hot(ctx: TurnContext, state: GameState, loc: Location) -> bool:
+    """:func:`hazardous` but for the trap (the dear part, asked last): where a collapse can
+    strike this turn, or a place that can burn whose chance to catch this turn is
+    ``policy.enter_chance`` or more."""
     if not state.fire:
         return False
     if collapse_zone(ctx, state, loc):
         return True
     if not _can_burn(ctx, state, loc):
         return False
-    return catch_chance(ctx, state, loc) >= policy(ctx, "enter_chance") or trapped(ctx, state, loc)
+    return catch_chance(ctx, state, loc) >= policy(ctx, "enter_chance")
 
 
 def collapse_zone(ctx: TurnContext, state: GameState, loc: Location) -> bool:
@@ -233,42 +237,6 @@ def _collapse_areas(ctx: TurnContext, state: GameState) -> tuple[frozenset[str],
                 todo.append(nb)
     struck = {nb for a in falling for nb in danger.area_neighbours(ctx, a)}
     return frozenset(falling), frozenset(struck)
-
-
-def unexposed(
-    ctx: TurnContext, state: GameState, locs: frozenset[Location]
-) -> Collection[Location]:
-    """Those of ``locs`` that are not :func:`exposed` (``locs`` itself when none is): only
-    a location next to a fire, above one, or where a collapse can strike can be (the rest
-    are let through without a look, which is what makes this cheaper than asking each)."""
-    fire = state.fire
-    if not fire:
-        return locs
-    hit: tuple[frozenset[str], dict[Location, bool]] | None = ctx.cache.get(AP_NEAR)
-    if hit is None:
-        falling, struck = _zone(ctx, state)
-        hit = (falling | struck, {})
-        if AP_NEAR in ctx.cache:
-            ctx.cache[AP_NEAR] = hit
-    areas, seen = hit
-    burning = fire.keys()
-    next_to = danger.neighbours_of(ctx)
-    none: list[Location] = []
-    asked = [
-        loc for loc in locs
-        if (loc[0], loc[1] - 1) in fire or not burning.isdisjoint(next_to.get(loc, none))
-        or loc[0] in areas
-    ]  # fmt: skip
-    bad = set()
-    for loc in asked:
-        out = seen.get(loc)
-        if out is None:
-            out = seen[loc] = exposed(ctx, state, loc)
-        if out:
-            bad.add(loc)
-    # a plain set: foot_search numbers each frozenset of goals once for the game, and
-    # this one changes turn by turn
-    return set(locs).difference(bad) if bad else locs
 
 
 def exposed(ctx: TurnContext, state: GameState, loc: Location) -> bool:

@@ -15,7 +15,7 @@ from ..state import GameState
 from ..units import STAND, UnitState, crew_of
 from .parking import choose_parking, choose_water, keep_clear, street_risk, water_at
 from .priorities import small_fires
-from .safety import exposed, policy, stand_clear, trapped, unexposed
+from .safety import exposed, policy, stand_clear, trapped
 
 
 def pump_orders(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Location]) -> None:
@@ -107,7 +107,9 @@ def fire_party_orders(ctx: TurnContext, state: GameState, u: UnitState) -> None:
             return
         near = reach.area_distances(ctx, u.loc[0], budget + 1)
         places = {nb for f in small if f[0] in near for nb in danger.neighbours(ctx, f)}
-        goal = _nearest_untrapped(ctx, state, u.loc, budget, places)
+        goal = foot.first_goal(
+            ctx, state, u.loc, budget, places, lambda x: not trapped(ctx, state, x)
+        )
         if goal is None:
             if not any(not trapped(ctx, state, x) for x in sorted(places)):
                 stand_clear(ctx, state, u)  # no small fire within three turns' walk
@@ -118,30 +120,13 @@ def fire_party_orders(ctx: TurnContext, state: GameState, u: UnitState) -> None:
     if refill_point(ctx, state, u.loc) and not exposed(ctx, state, u.loc):
         u.task = "refill"
         return
-    points = unexposed(ctx, state, _refill_points(ctx, state, u.loc[0], budget))
-    dist, _ = foot.foot_search(ctx, state, u.loc, budget, goals=points)
-    goal, _d = foot.nearest(dist, points)
+    points = _refill_points(ctx, state, u.loc[0], budget)
+    goal = foot.first_goal(ctx, state, u.loc, budget, points, lambda x: not exposed(ctx, state, x))
     if goal is not None:
         u.task = "refill"
         mv.walk(ctx, state, u, goal)
     else:
         stand_clear(ctx, state, u)  # nowhere to refill within reach
-
-
-def _nearest_untrapped(
-    ctx: TurnContext, state: GameState, start: Location, budget: int, places: set[Location]
-) -> Location | None:
-    """The nearest of ``places`` within ``budget`` that is not a trap (:func:`.trapped`),
-    ties by location: the nearest of all first, and the next while it is a trap (the trap
-    check is the dear part, and most of the places are never the nearest)."""
-    goals = set(places)
-    while goals:
-        dist, _ = foot.foot_search(ctx, state, start, budget, goals=goals)
-        goal, _d = foot.nearest(dist, goals)
-        if goal is None or not trapped(ctx, state, goal):
-            return goal
-        goals.discard(goal)
-    return None
 
 
 def officer_orders(ctx: TurnContext, state: GameState, u: UnitState) -> None:

@@ -171,6 +171,23 @@ def foot_search(
     return dist, prev
 
 
+def first_goal(
+    ctx: TurnContext,
+    state: GameState,
+    start: Location,
+    budget: int,
+    goals: Collection[Location],
+    accept: Callable[[Location], bool],
+) -> Location | None:
+    """The nearest of ``goals`` within ``budget`` movement points (ties by location) that
+    ``accept`` takes: what :func:`nearest` picks from a :func:`foot_search` for the goals
+    ``accept`` takes, with ``accept`` asked only of the goals the search settles before it
+    stops (the question is the dear part, and most goals are never the nearest)."""
+    ladders = ladder_links(state, ctx)
+    can = partial(passable, ctx, state)
+    return _search(ctx, state, start, budget, 1, can, True, ladders, None, goals, accept)[2]
+
+
 _Found = tuple[dict[Location, int], dict[Location, Location], Location | None]
 
 
@@ -210,6 +227,7 @@ def _search(
     ladders: dict[Location, list[tuple[Location, int]]],
     goal: Location | None,
     goals: Collection[Location] | None,
+    accept: Callable[[Location], bool] | None = None,
 ) -> _Found:
     """:func:`foot_search`'s Dijkstra, on location numbers: they sort as the locations do,
     so (cost, number) settles locations in (cost, location) order, with cheaper keys; the
@@ -255,7 +273,7 @@ def _search(
         for k in bucket:
             if d > dist[k]:
                 continue
-            if k == g or (gs is not None and k in gs):
+            if k == g or (gs is not None and k in gs and (accept is None or accept(locs[k]))):
                 stop = k
                 break
             links: list[tuple[int, int]] | None
