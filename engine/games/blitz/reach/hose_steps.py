@@ -90,6 +90,7 @@ class _Table:
         self.bound = bound  # rows hold the steps up to here, FAR beyond
         self.rows = np.full((n, n), FAR, dtype=np.int16)
         self.done: set[int] = set()  # the rows made
+        self.links: list[list[int]] | None = None  # the steps, by number (_links)
 
     def nearest(
         self,
@@ -115,14 +116,35 @@ class _Table:
         return {t: d for t, d in zip(targets, near, strict=True) if d <= limit}
 
     def _make(self, ctx: TurnContext, r: int) -> None:
-        dist = bfs_steps(ctx, [self.locations[r]], self.bound)
-        row = self.rows[r]
-        index = self.index
-        for loc, d in dist.items():
-            k = index.get(loc)
-            if k is not None:
-                row[k] = d
+        """Row ``r``: :func:`bfs_steps` from location ``r``, on location numbers."""
+        links = self._links(ctx)
+        dist = [FAR] * len(links)
+        dist[r] = 0
+        frontier = [r]
+        d = 0
+        while frontier and d < self.bound:
+            d += 1
+            nxt = []
+            for k in frontier:
+                for nb in links[k]:
+                    if dist[nb] == FAR:
+                        dist[nb] = d
+                        nxt.append(nb)
+            frontier = nxt
+        self.rows[r] = dist
         self.done.add(r)
+
+    def _links(self, ctx: TurnContext) -> list[list[int]]:
+        """Each location's neighbours that are not water (:func:`bfs_steps`' steps), by number
+        (a neighbour off the numbering is left out: no row holds it)."""
+        if self.links is None:
+            water = water_area_set(ctx)
+            index = self.index
+            self.links = [
+                [index[nb] for nb in neighbours(ctx, loc) if nb[0] not in water and nb in index]
+                for loc in self.locations
+            ]
+        return self.links
 
 
 def _table(ctx: TurnContext, limit: int) -> _Table | None:
