@@ -458,7 +458,9 @@ def retreat(ctx: TurnContext, state: GameState, u: UnitState) -> bool:
 
     goal: Location | None = None
     if havens:
-        dist, prev = foot.foot_search(ctx, state, u.loc, None, ok=cool_way, goals=havens)
+        dist, prev = foot.foot_search(
+            ctx, state, u.loc, None, ok=cool_way, goals=havens, ok_key=("cool", cool)
+        )
         goal, _d = foot.nearest(dist, havens)
         if goal is None:  # no cool way: through the heat (a failed test only stops it)
             dist, prev = foot.foot_search(ctx, state, u.loc, None, goals=havens)
@@ -467,7 +469,9 @@ def retreat(ctx: TurnContext, state: GameState, u: UnitState) -> bool:
         entries = [(a, 0) for a in mv.entry_areas(ctx)]
         if not entries or u.loc in entries:
             return False
-        dist, prev = foot.foot_search(ctx, state, u.loc, None, ok=cool_way, goals=entries)
+        dist, prev = foot.foot_search(
+            ctx, state, u.loc, None, ok=cool_way, goals=entries, ok_key=("cool", cool)
+        )
         goal, _d = foot.nearest(dist, entries)
     if goal is None:
         return False

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import heapq
 from bisect import insort
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Hashable, Iterable
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, cast
@@ -115,11 +115,14 @@ def foot_search(
     ladders: dict[Location, list[tuple[Location, int]]] | None = None,
     goal: Location | None = None,
     goals: Collection[Location] | None = None,
+    ok_key: Hashable | None = None,
 ) -> tuple[dict[Location, int], dict[Location, Location]]:
     """Cheapest foot costs from ``start`` (weight 1: movement points, 2: hose steps,
     3: laying points) within ``budget``, stopping early once ``goal`` (or the first of
     ``goals``, which is then the one :func:`nearest` picks) is settled; returns (cost,
-    previous location).
+    previous location). ``ok_key`` names the test ``ok`` makes (one name, one test, as
+    long as fire and heat stay as they are): a search with a named test is remembered in
+    step 6 like a plain one.
 
     After an early stop only the locations settled before it have final costs. In step 6
     a goal search may hand back an earlier search from the same place that settled the
@@ -129,17 +132,21 @@ def foot_search(
     key: Any = None
     if ladders is None:
         ladders = ladder_links(state, ctx)
-        memo = ctx.cache.get(SEARCH_MEMO) if ok is None else None
+        memo = ctx.cache.get(SEARCH_MEMO) if ok is None or ok_key is not None else None
         if memo is not None:
             # step 6 (fire fixed): the same search on the same ladders gives the same answer
             if memo.get("ladders") != ladders:
                 memo.clear()
                 memo["ladders"] = ladders
             key = (start, budget, weight, goal, None if goals is None else frozenset(goals))
+            if ok is not None:
+                key = (*key, ok_key)
             hit = memo.get(key)
             if hit is not None:
                 return hit  # type: ignore[no-any-return]
-            if goal is not None and goals is None:
+            if ok is not None:
+                pass  # only a plain search is reused for another question
+            elif goal is not None and goals is None:
                 # an earlier search from here that settled ``goal``: the path to it is the
                 # one this search would find (both settle in the same (cost, id) order up
                 # to it); callers of a goal search only ask whether it is reached, and how
@@ -163,6 +170,8 @@ def foot_search(
     dist, prev, stop = _search(ctx, state, start, limit, col, can, ok is None, ladders, goal, goals)
     if memo is not None:
         memo[key] = (dist, prev)  # callers only read the answer
+        if ok is not None:
+            return dist, prev
         memo.setdefault(("from", start, weight), []).append((dist, prev, stop))
         if weight == 2 and budget is not None and goal is None and goals is None:
             wider = memo.get(("wider", start))
@@ -185,7 +194,15 @@ def first_goal(
     stops (the question is the dear part, and most goals are never the nearest)."""
     ladders = ladder_links(state, ctx)
     can = partial(passable, ctx, state)
-    return _search(ctx, state, start, budget, 1, can, True, ladders, None, goals, accept)[2]
+    found = _search(ctx, state, start, budget, 1, can, True, ladders, None, goals, accept)
+    memo: dict[Any, Any] | None = ctx.cache.get(SEARCH_MEMO)
+    if memo is not None:
+        # a plain search up to where it stopped: a walk to what it settled reuses it
+        if memo.get("ladders") != ladders:
+            memo.clear()
+            memo["ladders"] = ladders
+        memo.setdefault(("from", start, 1), []).append(found)
+    return found[2]
 
 
 _Found = tuple[dict[Location, int], dict[Location, Location], Location | None]
