@@ -92,6 +92,7 @@ def _plan_run(
             if street_risk(ctx, state, path[-1]) >= end_risk:
                 continue  # the lorry ends its run there: not where the fire may reach it
             end = (path[-1], 0)
+            locs: list[Location] | None = None
             for t, rng in reach.in_range(ctx, end):
                 if rng < 1 or t not in state.fire:
                     continue
@@ -101,7 +102,10 @@ def _plan_run(
                     float(rng),
                     float(len(path)),
                 )
-                locs = [(a, 0) for a in path]
+                if best is not None and key > best[0]:
+                    continue  # the key decides first: this run cannot win
+                if locs is None:
+                    locs = [(a, 0) for a in path]
                 if best is None or (key, p.id, locs, t) < (best[0], best[1].id, best[2], best[3]):
                     best = (key, p, locs, t)
     if best is None:

@@ -124,7 +124,13 @@ def fire_sources(
     fires = sorted_fires(ctx, state)
     every = memo.get("all") if memo is not None else None
     if every is None:
-        every = ([f for f in fires if fire_priority(ctx, state, f, pri) == 0], fires)
+        # priority 0 (fire_priority): in a location that matters or next to one; the
+        # locations next to those that matter, from the map read backwards
+        near = danger.neighbours_of(ctx)
+        top = set(pri)
+        for loc in pri:
+            top.update(near.get(loc, ()))
+        every = ([f for f in fires if f in top], fires)
         if memo is not None:
             memo["all"] = every
     out = every
