@@ -58,12 +58,61 @@ class JumpFinder:
         gaps2 = [k for k in self._touching(gaps1) if areas[k].kind is not AreaKind.BUILDING]
         out: list[tuple[int, tuple[int, ...]]] = []
         # a street or open area beyond the gap may be a target itself (rubble, a vehicle)
-        for j in sorted(set(self._touching(gaps1 + gaps2)) | set(gaps1) | set(gaps2)):
-            if j == i or j in adjacent or areas[j].kind is AreaKind.WATER:
-                continue
-            gaps = self._gaps_on_line(i, j)
+        js = [
+            j for j in sorted(set(self._touching(gaps1 + gaps2)) | set(gaps1) | set(gaps2))
+            if j != i and j not in adjacent and areas[j].kind is not AreaKind.WATER
+        ]  # fmt: skip
+        for j, gaps in zip(js, self._gaps_on_lines(i, js), strict=True):
             if gaps is not None and 1 <= len(gaps) <= 2:
                 out.append((j, gaps))
+        return out
+
+    def _gaps_on_lines(self, i: int, js: list[int]) -> list[tuple[int, ...] | None]:
+        """:meth:`_gaps_on_line` from ``i`` to each of ``js``, the shapes' questions asked in
+        a few array calls (the same questions, so the same answers)."""
+        if not js:
+            return []
+        ends = np.array([self.areas[j].centroid for j in js], dtype=float)
+        start = np.broadcast_to(np.asarray(self.areas[i].centroid, dtype=float), ends.shape)
+        segs = shapely.linestrings(np.stack([start, ends], axis=1))
+        totals = shapely.length(segs).tolist()
+        seg_of, found = self.tree.query(segs, predicate="intersects")
+        hits: list[set[int]] = [set() for _ in js]
+        for s, k in zip(seg_of.tolist(), found.tolist(), strict=True):
+            hits[s].add(k)
+        cands = [
+            np.array(sorted((hits[n] | set(self.dirty)) - {i, j}), dtype=np.int64)
+            for n, j in enumerate(js)
+        ]
+        own = self.geoms[np.array(js, dtype=np.int64)]
+        in_i = shapely.length(shapely.intersection(segs, self.geoms[i])).tolist()
+        in_j = shapely.length(shapely.intersection(segs, own)).tolist()
+        sizes = [len(c) for c in cands]
+        pair_seg = np.repeat(np.arange(len(js)), sizes)
+        pair_geom = np.concatenate(cands) if cands else np.zeros(0, dtype=np.int64)
+        crossing = np.asarray(
+            shapely.length(shapely.intersection(segs[pair_seg], self.geoms[pair_geom]))
+        )
+        out: list[tuple[int, ...] | None] = []
+        at = 0
+        for n, idx in enumerate(cands):
+            total = totals[n]
+            lengths = np.array(crossing[at : at + sizes[n]])
+            at += sizes[n]
+            if total == 0:
+                out.append(None)
+                continue
+            inside = float(in_i[n])
+            inside += float(in_j[n])
+            crossed = idx[lengths > 1e-9 * max(total, 1.0)]
+            if any(self.areas[k].kind is AreaKind.BUILDING for k in crossed.tolist()):
+                out.append(None)
+                continue
+            covered = inside + float(lengths.sum())
+            if abs(covered - total) > 1e-6 * max(total, 1.0):
+                out.append(None)  # the line crosses undrawn table, or overlapping areas
+                continue
+            out.append(tuple(int(k) for k in crossed.tolist()))
         return out
 
     def _touching(self, ks: list[int]) -> list[int]:
