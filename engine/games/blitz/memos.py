@@ -33,6 +33,7 @@ AP_ZONE: Memo[Any] = Memo("ap_zone", shared=False)  # safety: where a collapse c
 AP_WAYBACK: Memo[Any] = Memo("ap_wayback", shared=False)  # safety: no sure way to a haven
 # safety: streets and open ground with no building next to them (the map's)
 AP_HAVENS: Memo[Any] = Memo("ap_havens", shared=True)
+AP_SHELTERS: Memo[Any] = Memo("ap_shelters", shared=False)  # safety: havens free now
 AP_TRAP: Memo[Any] = Memo("ap_trap", shared=False)  # safety: no safe way out
 AP_WAYS: Memo[Any] = Memo("ap_ways", shared=False)  # safety: foot links as a way out sees them
 AP_THREAT: Memo[Any] = Memo("ap_threat", shared=False)

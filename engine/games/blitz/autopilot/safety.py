@@ -21,6 +21,7 @@ from ..memos import (
     AP_HAVENS,
     AP_LIMITS,
     AP_OK,
+    AP_SHELTERS,
     AP_TRAP,
     AP_WAYBACK,
     AP_WAYS,
@@ -398,11 +399,19 @@ def shelters(ctx: TurnContext, state: GameState) -> list[Location]:
     havens = haven_areas(ctx)
     if not havens:
         return []
-    burns = vehicle_areas(ctx, state) | state.rubble
-    return [
+    vehicles = vehicle_areas(ctx, state)
+    # in the standing orders ``vehicles`` is the call's one set (rubble does not change in
+    # step 6): the answer is kept while it is the same set (do not mutate)
+    hit: tuple[set[str], list[Location]] | None = ctx.cache.get(AP_SHELTERS)
+    if hit is not None and hit[0] is vehicles:
+        return hit[1]
+    burns = vehicles | state.rubble
+    out = [
         (a, 0) for a in sorted(havens)
         if a not in burns and not any(nb in burns for nb in danger.area_neighbours(ctx, a))
     ]  # fmt: skip
+    ctx.cache[AP_SHELTERS] = (vehicles, out)
+    return out
 
 
 def cut_off(ctx: TurnContext, state: GameState, loc: Location) -> bool:

@@ -138,7 +138,8 @@ def strike_ladders(ctx: TurnContext, state: GameState, u: UnitState) -> None:
 
 # -- water connections ----------------------------------------------------------------------
 def hydrant_users(state: GameState, area: str) -> list[str]:
-    return sorted(u.id for u in state.units.values() if u.in_play and u.source == f"hydrant:{area}")
+    source = f"hydrant:{area}"
+    return sorted(u.id for u in state.units.values() if u.source == source and u.in_play)
 
 
 def connect_problem(ctx: TurnContext, state: GameState, pump: UnitState, source: str) -> str | None:
