@@ -174,7 +174,7 @@ def _leave_traps(ctx: TurnContext, state: GameState) -> None:
             continue  # riding, or laying (the layer's heat test decides)
         home = state.units.get(u.parent) if u.parent is not None else None
         lost = home is not None and not home.in_play
-        if not (trapped(ctx, state, u.loc) or collapse_zone(ctx, state, u.loc)):
+        if not (collapse_zone(ctx, state, u.loc) or trapped(ctx, state, u.loc)):
             continue
         if not (lost and retreat(ctx, state, u)):  # a crew with no vehicle walks out
             get_out(ctx, state, u)

@@ -518,7 +518,9 @@ def choose_parking(
         best: tuple[int, int, str] | None = None
         for area, route in routes.items():
             d = dist.get((area, 0))
-            if d is None or danger.unsafe(ctx, state, (area, 0)):
+            if d is None or (best is not None and (d, len(route), area) > best):
+                continue  # the penalties are never negative: this street cannot win
+            if danger.unsafe(ctx, state, (area, 0)):
                 continue
             water = water_at(ctx, state, area)
             if need_water and not water:

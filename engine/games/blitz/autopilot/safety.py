@@ -359,15 +359,23 @@ def get_out(ctx: TurnContext, state: GameState, u: UnitState) -> bool:
         if not _can_burn(ctx, state, loc) and loc not in state.fire
         and not collapse_zone(ctx, state, loc)
     ]  # fmt: skip
-    if not outs:
-        safe = [
-            loc for loc in dist
-            if loc != u.loc and not trapped(ctx, state, loc) and not collapse_zone(ctx, state, loc)
-        ]  # fmt: skip
-        if not safe:
+
+    def rank(loc: Location) -> tuple[bool, int, Location]:
+        return danger.unsafe(ctx, state, loc), dist[loc], loc
+
+    goal: Location | None
+    if outs:
+        goal = min(outs, key=rank)
+    else:  # the best place that is no trap, the trap check (the dear part) in that order
+        goal = next(
+            (
+                loc for loc in sorted((x for x in dist if x != u.loc), key=rank)
+                if not collapse_zone(ctx, state, loc) and not trapped(ctx, state, loc)
+            ),
+            None,
+        )  # fmt: skip
+        if goal is None:
             return False
-        outs = safe
-    goal = min(outs, key=lambda loc: (danger.unsafe(ctx, state, loc), dist[loc], loc))
     task = u.task
     u.task = "move"
     moved = mv.walk(ctx, state, u, goal)
