@@ -125,7 +125,7 @@ def spread_quiet(
     ):
         # (a petrol store set alight mid-step explodes and may change the map: with one
         # not yet burning, the plain walk below is used)
-        for src, t, limit, gaps in _by_target(ctx, state, reverse, vehicles):
+        for _key, src, t, limit, gaps in _by_target(ctx, state, reverse, vehicles):
             dst = t[0]
             if dst in burning or (t[2] == 2 and dst[0] not in rubble and dst[0] not in vehicles):
                 continue
@@ -162,11 +162,12 @@ def spread_quiet(
                 attempt(src, t, jump_max)
 
 
-#: a roll of the reverse index: (its place among its source's rolls, target, gap areas)
+#: a roll of the reverse index: (its order key: the source's rank (R-3 order) times 2**31
+#: plus its place among its source's rolls, target, gap areas)
 _Roll = tuple[int, _Target, tuple[str, ...]]
-#: the rolls of one source into one target: (source, its rank (R-3 order), rolls as a plain
-#: spread, as the spread of a fire that climbs (R-1), as jumps (R-5))
-_FromSource = tuple[Location, int, tuple[_Roll, ...], tuple[_Roll, ...], tuple[_Roll, ...]]
+#: the rolls of one source into one target: (source, rolls as a plain spread, as the
+#: spread of a fire that climbs (R-1), as jumps (R-5))
+_FromSource = tuple[Location, tuple[_Roll, ...], tuple[_Roll, ...], tuple[_Roll, ...]]
 
 
 @dataclass
@@ -180,8 +181,11 @@ class _Reverse:
     #: by target location: (its kind as in :data:`_Target`, the indexed sources that can
     #: roll into it, their rolls)
     into: dict[Location, tuple[int, set[Location], list[_FromSource]]]
-    #: every location an indexed source can roll into
+    #: the buildings (kind 1) an indexed source can roll into
     targets: set[Location]
+    #: the streets and open ground (kind 2: they burn only with rubble or a vehicle) an
+    #: indexed source can roll into, by area
+    open_targets: dict[str, set[Location]]
     #: the sources indexed
     indexed: set[Location]
     #: petrol stores (one set alight explodes, which can change the map mid-step)
@@ -195,7 +199,7 @@ def _reverse_index(ctx: TurnContext) -> _Reverse:
         ordered = sorted(ctx.graph.locations)
         petrol = frozenset(loc for loc in ordered if store_at(ctx.scenario, loc) is Material.PETROL)
         rank = {loc: k for k, loc in enumerate(ordered)}
-        hit = memo["index"] = _Reverse(rank, {}, set(), set(), petrol)
+        hit = memo["index"] = _Reverse(rank, {}, set(), {}, set(), petrol)
     return hit
 
 
@@ -218,15 +222,18 @@ def _index_sources(ctx: TurnContext, reverse: _Reverse, sources: Iterable[Locati
                 # jumps come after every spread: their places follow any spread plan
                 place = k + (1 << 30 if how == 2 else 0)
                 lists = found.setdefault(t[0], ([], [], []))
-                lists[how].append((place, t, jumps[k][1] if how == 2 else ()))
+                lists[how].append(((rank << 31) + place, t, jumps[k][1] if how == 2 else ()))
         for dst, (a, b, c) in found.items():
             entry = reverse.into.get(dst)
             if entry is None:
                 kind = (a or b or c)[0][1][2]
                 entry = reverse.into[dst] = (kind, set(), [])
-                reverse.targets.add(dst)
+                if kind == 2:
+                    reverse.open_targets.setdefault(dst[0], set()).add(dst)
+                else:
+                    reverse.targets.add(dst)
             entry[1].add(src)
-            entry[2].append((src, rank, tuple(a), tuple(b), tuple(c)))
+            entry[2].append((src, tuple(a), tuple(b), tuple(c)))
         reverse.indexed.add(src)
     return True
 
@@ -239,41 +246,41 @@ def by_target_pays(ctx: TurnContext, burning: int) -> bool:
 
 def _by_target(
     ctx: TurnContext, state: GameState, reverse: _Reverse, vehicles: set[str]
-) -> list[tuple[Location, _Target, int, tuple[str, ...]]]:
+) -> list[tuple[int, Location, _Target, int, tuple[str, ...]]]:
     """Every spread and jump roll the fires burning now could make into a location that
     does not burn now (and can: a building, or a street with rubble or a vehicle), as
-    (source, target, the number to roll under, gap areas), in the order the plain walk
-    makes them: by source (R-3), spreads in plan order, then jumps."""
+    (order key, source, target, the number to roll under, gap areas), in the order the
+    plain walk makes them: by source (R-3), spreads in plan order, then jumps."""
     rules = ctx.rules
     climb_min = rules.int("spread.climb_min_fire")
     jump_min = rules.int("jump.min_fire")
     jump_max = rules.int("jump.max")
     burning = state.fire
+    fire_of = burning.get
     alight = burning.keys()
-    rubble = state.rubble
     into = reverse.into
-    rolls: list[tuple[int, int, Location, _Target, int, tuple[str, ...]]] = []
-    for dst in reverse.targets.difference(burning):
-        kind, sources, by_src = into[dst]
-        if kind == 2 and dst[0] not in rubble and dst[0] not in vehicles:
-            continue
+    candidates = reverse.targets.difference(burning)
+    open_targets = reverse.open_targets
+    if open_targets:  # streets and open ground burn only with rubble or a vehicle
+        for area in open_targets.keys() & (state.rubble | vehicles):
+            candidates.update(open_targets[area].difference(burning))
+    rolls: list[tuple[int, Location, _Target, int, tuple[str, ...]]] = []
+    add = rolls.append
+    for dst in candidates:
+        _kind, sources, by_src = into[dst]
         if alight.isdisjoint(sources):
             continue
-        for src, rank, plain, climbing, jumps in by_src:
-            fire = burning.get(src)
+        for src, plain, climbing, jumps in by_src:
+            fire = fire_of(src)
             if fire is None:
                 continue
-            for place, t, _none in climbing if fire >= climb_min else plain:
-                rolls.append((rank, place, src, t, fire, ()))
+            for key, t, _none in climbing if fire >= climb_min else plain:
+                add((key, src, t, fire, ()))
             if jumps and fire >= jump_min:
-                for place, t, gaps in jumps:
-                    rolls.append((rank, place, src, t, jump_max, gaps))
-    rolls.sort(key=_roll_order)
-    return [(src, t, limit, gaps) for _r, _p, src, t, limit, gaps in rolls]
-
-
-def _roll_order(r: tuple[int, int, Location, _Target, int, tuple[str, ...]]) -> tuple[int, int]:
-    return r[0], r[1]
+                for key, t, gaps in jumps:
+                    add((key, src, t, jump_max, gaps))
+    rolls.sort()  # the keys differ: the order is theirs alone
+    return rolls
 
 
 def with_climbs(
