@@ -118,14 +118,12 @@ def step_growth(ctx: TurnContext, state: GameState) -> None:
     rules = ctx.rules
     on = rules.int("growth.on")
     nb_bonus = rules.int("growth.neighbour_burning")
-    wood_bonus = rules.int("growth.wood_store")
-    burning = set(state.fire)
     need = f">={on}"
     top, road_top = rules.int("fire.max"), rules.int("roads.max_fire")
     if not ctx.log_events:
-        _growth_quiet(ctx, state, burning, on, nb_bonus, wood_bonus, top, road_top)
+        _growth_quiet(ctx, state, on, nb_bonus, top, road_top)
     else:
-        _growth_logged(ctx, state, burning, need, top, road_top)
+        _growth_logged(ctx, state, set(state.fire), need, top, road_top)
     burn_turns = rules.int("roads.burn_turns")
     for loc in sorted(state.street_fire_age):
         age = state.street_fire_age[loc] + 1
@@ -140,20 +138,25 @@ def step_growth(ctx: TurnContext, state: GameState) -> None:
 def _growth_quiet(
     ctx: TurnContext,
     state: GameState,
-    burning: set[Location],
     on: int,
     nb_bonus: int,
-    wood_bonus: int,
     top: int,
     road_top: int,
 ) -> None:
     """The growth rolls of the quiet mode: as :func:`_growth_logged`, with each location's
-    neighbours and wood bonus looked up once for the game."""
-    plans: dict[Location, tuple[tuple[Location, ...], int]] = ctx.cache.setdefault(GROWTH_PLAN, {})
-    uniform = ctx.dice.uniform()  # die() >= k is uniform() * 6 >= k - 1
+    neighbours and the number its roll must reach (with and without a burning neighbour)
+    worked out once for the game."""
+    # by location: (neighbours, the least uniform() * 6 that grows the fire with no
+    # neighbour burning, the same with one): die() + mod >= on is uniform() * 6 >= on - 1 - mod
+    plans: dict[Location, tuple[tuple[Location, ...], int, int]] = ctx.cache.setdefault(
+        GROWTH_PLAN, {}
+    )
+    uniform = ctx.dice.uniform()
     fires = state.fire
     roads = state.street_fire_age
-    isdisjoint = burning.isdisjoint
+    # growth changes how big fires are, never which locations burn: the keys now are the
+    # fires at the start of the step (a burning neighbour is one of them)
+    isdisjoint = fires.keys().isdisjoint
     # only fires below their cap roll (most big fires are at the top already); growth
     # changes no other fire than the one rolling, so the values now are the values then
     if roads:
@@ -161,17 +164,12 @@ def _growth_quiet(
     else:
         growing = [loc for loc, f in fires.items() if f < top]
     for loc in sorted_locations(ctx, growing):
-        fire = fires[loc]
-        cap = road_top if loc in roads else top  # fire_cap
         plan = plans.get(loc)
         if plan is None:
-            wood = total(growth_store_parts(ctx, loc))
-            plan = plans[loc] = (tuple(neighbours(ctx, loc)), wood)
-        mod = plan[1]
-        if not isdisjoint(plan[0]):  # a burning neighbour
-            mod += nb_bonus
-        if uniform() * 6 >= on - 1 - mod:  # die() + mod >= on
-            fires[loc] = min(cap, fire + 1)
+            need = on - 1 - total(growth_store_parts(ctx, loc))
+            plan = plans[loc] = (tuple(neighbours(ctx, loc)), need, need - nb_bonus)
+        if uniform() * 6 >= (plan[1] if isdisjoint(plan[0]) else plan[2]):
+            fires[loc] = min(road_top if loc in roads else top, fires[loc] + 1)  # fire_cap
 
 
 def _growth_logged(
