@@ -78,6 +78,7 @@ SPREAD_ORDER: Memo[Any] = Memo("spread_order", shared=True)
 SPREAD_PLAN: Memo[Any] = Memo("spread_plan", shared=True)
 SPREAD_REVERSE: Memo[Any] = Memo("spread_reverse", shared=True)
 SPREAD_TARGETS: Memo[Any] = Memo("spread_targets", shared=True)
+UNSAFE_LIMITS: Memo[Any] = Memo("unsafe_limits", shared=False)  # the rule's three figures
 UNSAFE_MEMO: Memo[Any] = Memo("unsafe_memo", shared=False)
 WATER_AREAS: Memo[Any] = Memo("water_areas", shared=False)
 WATER_HERE: Memo[Any] = Memo("water_here", shared=True)

@@ -17,6 +17,7 @@ from ..memos import (
     HYDRANT_AREAS,
     NEIGHBOURS,
     NEIGHBOURS_OF,
+    UNSAFE_LIMITS,
     UNSAFE_MEMO,
     WATER_AREAS,
     WATER_KIND_AREAS,
@@ -101,14 +102,21 @@ def unsafe(ctx: TurnContext, state: GameState, loc: Location) -> bool:
 
 
 def _unsafe(ctx: TurnContext, state: GameState, loc: Location) -> bool:
-    r = ctx.rules
+    limits: tuple[int, int, int] | None = ctx.cache.get(UNSAFE_LIMITS)
+    if limits is None:
+        r = ctx.rules
+        limits = ctx.cache[UNSAFE_LIMITS] = (
+            r.int("movement.withdraw_damage"),
+            r.int("movement.withdraw_fire"),
+            r.int("movement.withdraw_fire_damage"),
+        )
+    worst, hot, bad = limits
     damage = state.damage  # state.damage_at, inline
-    if damage.get(loc, 1) >= r.int("movement.withdraw_damage"):
+    if damage.get(loc, 1) >= worst:
         return True
     fire = state.fire
     if not fire:
         return False
-    hot, bad = r.int("movement.withdraw_fire"), r.int("movement.withdraw_fire_damage")
     return any(fire.get(nb, 0) >= hot and damage.get(nb, 1) >= bad for nb in neighbours(ctx, loc))
 
 

@@ -36,11 +36,13 @@ def ladder_links(
     """Links given by pitched, ready ladders: street (at, 0) <-> (face, level), by level."""
     out: dict[Location, list[tuple[Location, int]]] = {}
     for u in _ladder_units(state, ctx):
-        if not u.in_play:
-            continue
         for ld in u.ladders:
-            if not ld.ready or ld.at is None or ld.face is None:
+            # Ladder.ready, inline: most ladders are not pitched, so the unit's own state
+            # is asked only of one that is
+            if ld.at is None or ld.face is None or ld.pitch_left != 0 or ld.height <= 0:
                 continue
+            if not u.in_play:
+                break
             foot = (ld.at, 0)
             for lvl in range(1, ld.height + 1):
                 top = (ld.face, lvl)
