@@ -110,7 +110,9 @@ def _collapse(ctx: TurnContext, state: GameState, locs: list[Location], cause: s
     falling.sort()
     for f in falling:
         state.damage[f] = destroyed
-    ctx.note(Collapse, at=(area, lowest), levels=[lv for _, lv in falling], cause=cause or None)
+    if ctx.log_events:  # (the quiet mode logs nothing: the event is not made)
+        levels = [lv for _, lv in falling]
+        ctx.note(Collapse, at=(area, lowest), levels=levels, cause=cause or None)
     rolled: set[str] = set()  # one escape roll per unit per collapse
     # where the units are as the collapse starts: a unit that moves during it (escapes)
     # has rolled, so the others are still where they were (see _escape_all)
@@ -157,19 +159,22 @@ def spread_rubble(
     """
     by = ctx.rules.int("collapse.rubble_damage")
     rolled = set() if rolled is None else rolled
+    logged = ctx.log_events  # (the quiet mode logs nothing: no Rubble event is made)
     for nb in area_neighbours(ctx, area):
-        a = ctx.scenario.area_by_id[nb]
-        if a.kind is AreaKind.WATER:
+        kind = area_kind(ctx, nb)
+        if kind is AreaKind.WATER:
             continue
         ground = (nb, 0)
-        if a.kind is AreaKind.BUILDING:
-            ctx.note(Rubble, from_=(area, 0), to=ground)
+        if kind is AreaKind.BUILDING:
+            if logged:
+                ctx.note(Rubble, from_=(area, 0), to=ground)
             _escape_all(ctx, state, ground, rolled, where)
             add_damage(ctx, state, ground, by, cause="rubble")
         else:
             if nb not in state.rubble:
                 state.rubble.add(nb)
-                ctx.note(Rubble, from_=(area, 0), to=ground)
+                if logged:
+                    ctx.note(Rubble, from_=(area, 0), to=ground)
             _escape_all(ctx, state, ground, rolled, where)
 
 
