@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ....board.model import AreaKind, Location
 from ....core.turn import TurnContext
-from ..memos import REFILL_POINTS
+from ..memos import REFILL_NOW, REFILL_POINTS
 from ..reach import danger, foot
 from ..rules import equipment, reach
 from ..rules import movement as mv
@@ -157,5 +157,15 @@ def _refill_points(
     if not hydrant_areas or ctx.scenario.mains == "failed":
         return static
     lost = state.hydrants_lost
+    # the same set while no more hydrants are lost (kept for the game: a goal search
+    # numbers a set it has seen once, and the same set is found at once by identity)
+    now: dict[tuple[str, int], tuple[frozenset[str], frozenset[Location]]] = ctx.cache.setdefault(
+        REFILL_NOW, {}
+    )
+    seen = now.get((area, budget))
+    if seen is not None and seen[0] == lost:
+        return seen[1]
     working = [(a, 0) for a in hydrant_areas if a not in lost]
-    return static.union(working) if working else static
+    out = static.union(working) if working else static
+    now[(area, budget)] = (frozenset(lost), out)
+    return out
