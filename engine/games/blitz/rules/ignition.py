@@ -3,7 +3,7 @@ map lookups the fire steps share, remembered for the game."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable, KeysView
 
 from ....board.model import AreaKind, Location, Material
 from ....core.turn import TurnContext
@@ -22,11 +22,18 @@ def sorted_locations(ctx: TurnContext, locs: Iterable[Location]) -> list[Locatio
     if rank is None:
         ordered = ctx.cache[LOCATION_BY_RANK] = sorted(ctx.graph.locations)
         rank = ctx.cache[LOCATION_RANK] = {loc: k for k, loc in enumerate(ordered)}
+    by_rank: list[Location] = ctx.cache[LOCATION_BY_RANK]
+    if isinstance(locs, Collection) and 3 * len(locs) >= len(by_rank):
+        # a third of the map or more (a big fire): the map's own order, filtered, beats a
+        # sort; the same list when every location is on the map once
+        chosen = locs if isinstance(locs, (set, frozenset, KeysView)) else set(locs)
+        out = [loc for loc in by_rank if loc in chosen]
+        if len(out) == len(locs):
+            return out
     try:
         ranks = sorted(map(rank.__getitem__, locs))  # sorting numbers beats a key function
     except KeyError:
         return sorted(locs)
-    by_rank: list[Location] = ctx.cache[LOCATION_BY_RANK]
     return [by_rank[k] for k in ranks]
 
 
