@@ -11,7 +11,7 @@ from ..reach import danger
 from ..reach.hose_steps import hose_reach, steps_to
 from ..rules import acting, equipment, ignition, reach
 from ..rules import movement as mv
-from ..rules.modifiers import spread_map_parts, spread_state_parts, total
+from ..rules.modifiers import fighting_locations, spread_map_parts, spread_state_parts, total
 from ..state import GameState
 from ..units import UnitState, crew_of
 from .priorities import coverage, fire_sources, vehicle_areas
@@ -149,7 +149,8 @@ def jump_chances(ctx: TurnContext, state: GameState) -> dict[str, tuple[float, b
     (the chance a jump reaches it in the next step 1, from the fires of ``jump.min_fire``
     now; whether a fire one below that, which may grow first, could jump there). Jumps come
     over gaps that cannot burn (no vehicle or rubble in them), one area wide, two downwind;
-    a jump needs a modified roll of ``jump.max`` (§3 modifiers). Worked out once a call of
+    a jump needs a modified roll of ``jump.max`` (§3 modifiers: damp, and a hose team at
+    work in the street, stop it). Worked out once a call of
     the standing orders (fire does not change in step 6)."""
     hit: dict[str, tuple[float, bool]] | None = ctx.cache.get(AP_JUMP)
     if hit is not None:
@@ -158,6 +159,7 @@ def jump_chances(ctx: TurnContext, state: GameState) -> dict[str, tuple[float, b
     jmin, jmax = r.int("jump.min_fire"), r.int("jump.max")
     vehicles = vehicle_areas(ctx, state)
     rubble = state.rubble
+    fighting = fighting_locations(state)  # §3: a hose team at work there, +1
     miss: dict[str, float] = {}
     soon: set[str] = set()
     for src, f in sorted((loc, f) for loc, f in state.fire.items() if f >= jmin - 1):
@@ -167,7 +169,7 @@ def jump_chances(ctx: TurnContext, state: GameState) -> dict[str, tuple[float, b
             if f < jmin:
                 soon.add(dst[0])
                 continue
-            mod = map_mod + total(spread_state_parts(ctx, state, dst, ()))
+            mod = map_mod + total(spread_state_parts(ctx, state, dst, fighting))
             p = max(0, min(6, jmax - mod)) / 6
             miss[dst[0]] = miss.get(dst[0], 1.0) * (1 - p)
     hit = {a: (1 - m, a in soon) for a, m in miss.items()}
@@ -205,6 +207,13 @@ def _jump_streets(ctx: TurnContext, src: Location) -> list[tuple[Location, tuple
             hit.append((dst, streets, total(spread_map_parts(ctx, src, dst))))
         memo[src] = hit
     return hit
+
+
+def threatened(ctx: TurnContext, state: GameState, loc: Location) -> bool:
+    """A street location (holding a vehicle) that a fire could enter in the next step 1:
+    a neighbour burns, or a fire of ``jump.min_fire`` (or one below it, which may grow
+    first) stands a jump away (R-5) over a gap that cannot burn now."""
+    return danger.heat(ctx, state, loc) > 0 or loc[0] in jump_chances(ctx, state)
 
 
 def street_risk(ctx: TurnContext, state: GameState, area: str) -> float:
