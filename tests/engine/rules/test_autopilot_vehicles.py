@@ -11,7 +11,7 @@ from test_units_world import add_hose, events, usetup, uworld
 from fireground.engine.board.model import ForceUnit
 from fireground.engine.core.dice import Dice
 from fireground.engine.games.blitz.autopilot import parking
-from fireground.engine.games.blitz.rules import movement
+from fireground.engine.games.blitz.rules import firefighting, movement, water
 
 # B00 burns at 5; O01 is an empty open area (the gap); S02..S06 a street running east.
 ROW = ["BOSSSSS"]
@@ -114,3 +114,61 @@ def test_a_small_pump_team_set_up_where_its_street_may_catch_slips_its_line_and_
     movement.step_movement(ctx, st)
     assert [e["hose"] for e in events(ctx, "hose_slipped")] == ["H1"]
     assert sp.task == "stow"  # a turn to recover the pump, then it drives off
+
+
+def _guarded(house_rules=None, damp=0):
+    # E1 works from S02 (hydrant); its line plays from S02 on B00, a fire of 4 across the
+    # open gap O01: once it grows to 5 it can jump into S02, where E1 stands
+    sc = uworld(
+        ROW,
+        hydrants=["S02"],
+        fires={("B00", 0): 4},
+        forces=[ForceUnit("E1", "general_appliance", area="S02")],
+        house_rules=house_rules or {},
+    )
+    ctx, st = usetup(sc, Dice(2))
+    st.fire_at_start = dict(st.fire)
+    st.units["E1"].source = "hydrant:S02"
+    if damp:
+        st.damp[("S02", 0)] = damp
+    h = add_hose(st, "H1", "E1", [("S02", 0)], ("B00", 0), crew=["E1.1"])
+    return ctx, st, h
+
+
+def test_a_line_wets_down_its_appliances_street_before_a_fire_can_jump_into_it():
+    ctx, st, h = _guarded()
+    assert parking.threatened(ctx, st, ("S02", 0))  # a fire of 4 one jump away
+    movement.step_movement(ctx, st)
+    assert st.units["E1"].loc == ("S02", 0)
+    assert h.target == ("S02", 0) and st.units["E1.1"].task == "damp"
+    water.step_water(ctx, st)
+    firefighting.step_firefighting(ctx, st)
+    assert st.damp[("S02", 0)] == 1
+    # the fire grows to 5: one level of damp turns a roll of 1 into 2, so no jump gets in
+    st.fire[("B00", 0)] = 5
+    ctx.cache.clear()
+    assert parking.street_risk(ctx, st, "S02") == 0
+    assert parking.jump_chances(ctx, st)["S02"] == (0.0, False)
+
+
+def test_a_damp_street_or_the_policy_off_leaves_the_line_on_its_fire():
+    # policy.guard_damp is 3: a street that damp is left alone; 0 turns the wetting off
+    for house_rules, damp in (
+        ({}, 3),
+        ({"policy.guard_damp": 2}, 2),
+        ({"policy.guard_damp": 0}, 0),
+    ):
+        ctx, st, h = _guarded(house_rules, damp)
+        movement.step_movement(ctx, st)
+        assert h.target == ("B00", 0) and st.units["E1.1"].task == "fight"
+
+
+def test_a_hose_team_at_work_in_the_street_stops_the_jump_the_standing_orders_fear():
+    sc = uworld(
+        ROW, fires={("B00", 0): 5}, forces=[ForceUnit("E1", "general_appliance", area="S02")]
+    )
+    ctx, st = usetup(sc)
+    assert parking.street_risk(ctx, st, "S02") == pytest.approx(1 / 6)
+    add_hose(st, "H1", "E1", [("S02", 0)], ("B00", 0), crew=["E1.1"])  # fighting in S02
+    ctx.cache.clear()
+    assert parking.street_risk(ctx, st, "S02") == 0  # §3: +1, and R-5 needs a modified 1

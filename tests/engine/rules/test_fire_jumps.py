@@ -113,3 +113,41 @@ def test_a_burning_rubble_street_at_5_jumps_too(roll, jumped):
     (ev,) = ctx.events
     assert ev["rule"] == "jump" and ev["from"] == {"area": "S00", "level": 0}
     assert (("B02", 0) in st.fire) is jumped
+
+
+@pytest.mark.parametrize(
+    ("guard", "jumped"), [("none", True), ("fight", False), ("damp", False), ("idle", True)]
+)
+def test_a_guarded_or_damp_street_with_a_vehicle_cannot_be_jumped_into(guard, jumped):
+    # §3: a hose team fighting in the target (+1) or one level of damp there (+1) turns the
+    # jump's roll of 1 into 2, and R-5 needs a modified 1: the vehicle is not burned out
+    def prep(s):
+        put_unit(s, "E1", ("S02", 0), VEHICLE)
+        if guard == "damp":
+            s.damp[("S02", 0)] = 1
+        elif guard in ("fight", "idle"):  # a team in the street: only one at work counts
+            put_unit(s, "T1", ("S02", 0), task=guard)
+
+    ctx, st = run_spread(world(["BSS"], fires={B00: 5}), [1], prep)
+    (ev,) = rules_of(ctx.events, "jump")
+    assert ev["to"] == {"area": "S02", "level": 0} and ev["dice"] == [1]
+    assert ev["modifier"] == (0 if jumped else 1) and ev["success"] is jumped
+    assert (("S02", 0) in st.fire) is jumped
+    assert (st.units["E1"].status == "burned_out") is jumped
+    assert bool(ev.get("damp_loss")) is (guard == "damp")  # only the damp stopped it: lost
+
+
+@pytest.mark.parametrize(("guard", "caught"), [("none", True), ("fight", False), ("damp", False)])
+def test_a_guarded_or_damp_street_with_a_vehicle_is_harder_to_spread_into(guard, caught):
+    # a spread from a fire of 3 next door into the vehicle's street on a roll of 3: +1 makes 4
+    def prep(s):
+        put_unit(s, "E1", ("S01", 0), VEHICLE)
+        if guard == "damp":
+            s.damp[("S01", 0)] = 1
+        elif guard == "fight":
+            put_unit(s, "T1", ("S01", 0), task="fight")
+
+    ctx, st = run_spread(world(["BS"], fires={B00: 3}), [3], prep)
+    (ev,) = rules_of(ctx.events, "spread")
+    assert ev["to"] == {"area": "S01", "level": 0} and ev["success"] is caught
+    assert (st.units["E1"].status == "burned_out") is caught

@@ -14,7 +14,7 @@ from ..reach import danger
 from ..reach.hose_steps import hose_reach, steps_to
 from ..rules import acting, equipment, ignition, reach
 from ..rules import movement as mv
-from ..rules.modifiers import spread_map_parts, total
+from ..rules.modifiers import fighting_locations, spread_map_parts, total
 from ..state import GameState
 from ..units import UnitState, crew_of
 from .priorities import coverage, fire_sources, vehicle_areas
@@ -152,7 +152,8 @@ def jump_chances(ctx: TurnContext, state: GameState) -> JumpChances:
     (the chance a jump reaches it in the next step 1, from the fires of ``jump.min_fire``
     now; whether a fire one below that, which may grow first, could jump there). Jumps come
     over gaps that cannot burn (no vehicle or rubble in them), one area wide, two downwind;
-    a jump needs a modified roll of ``jump.max`` (§3 modifiers). Kept for one call of the
+    a jump needs a modified roll of ``jump.max`` (§3 modifiers: damp, and a hose team at
+    work in the street, stop it). Kept for one call of the
     standing orders (fire does not change in step 6), each street worked out when first
     asked (:class:`JumpChances`)."""
     hit: JumpChances | None = ctx.cache.get(AP_JUMP)
@@ -176,6 +177,8 @@ class JumpChances:
         self.jmin, self.jmax = r.int("jump.min_fire"), r.int("jump.max")
         self.vehicles = vehicle_areas(ctx, state)
         self.per_damp, self.embers = r.int("spread.damp_per_level"), r.int("spread.embers")
+        self.hose_team = r.int("spread.hose_team")
+        self.fighting = fighting_locations(state)  # §3: a hose team at work there, +1
         self.into = _jumps_into(ctx, state.fire, self.jmin - 1)
         self.done: dict[str, tuple[float, bool] | None] = {}
 
@@ -183,6 +186,9 @@ class JumpChances:
         done = self.done
         hit = done[area] if area in done else done.setdefault(area, self._work(area))
         return default if hit is None else hit
+
+    def __contains__(self, area: str) -> bool:
+        return self.get(area, (-1.0, False))[0] >= 0
 
     def __getitem__(self, area: str) -> tuple[float, bool]:
         hit = self.get(area, (-1.0, False))
@@ -206,10 +212,12 @@ class JumpChances:
             if f < jmin:
                 soon = True
                 continue
-            if here is None:  # the state's part (spread_state_parts with no hose team)
+            if here is None:  # the state's part (spread_state_parts)
                 here = state.damp.get(dst, 0) * self.per_damp
                 if dst in state.embers:
                     here += self.embers
+                if dst in self.fighting:
+                    here += self.hose_team
             p = max(0, min(6, self.jmax - (map_mod + here))) / 6
             miss = (1.0 if miss is None else miss) * (1 - p)
         if miss is None:
@@ -268,6 +276,13 @@ def _jump_streets(ctx: TurnContext, src: Location) -> list[tuple[Location, tuple
             hit.append((dst, streets, total(spread_map_parts(ctx, src, dst))))
         memo[src] = hit
     return hit
+
+
+def threatened(ctx: TurnContext, state: GameState, loc: Location) -> bool:
+    """A street location (holding a vehicle) that a fire could enter in the next step 1:
+    a neighbour burns, or a fire of ``jump.min_fire`` (or one below it, which may grow
+    first) stands a jump away (R-5) over a gap that cannot burn now."""
+    return danger.heat(ctx, state, loc) > 0 or loc[0] in jump_chances(ctx, state)
 
 
 def street_risk(ctx: TurnContext, state: GameState, area: str) -> float:

@@ -19,10 +19,11 @@ from .parking import (
     keep_clear,
     ladder_face,
     strike_spare_ladders,
+    threatened,
     withdraw,
 )
 from .priorities import coverage
-from .safety import cut_off, retreat, shelters, trapped
+from .safety import cut_off, policy, retreat, shelters, trapped
 from .wheelbarrow import fetch_wheelbarrow, wheelbarrow_orders
 
 #: a crew whose branch inside a building has this much heat next to it steps back a location
@@ -189,6 +190,11 @@ def _fire_team(
             h.target = guard  # a fire next to our own vehicle comes first (R-10)
             s.task = "fight"
             return True
+        street = _wet_down(ctx, state, h, home)
+        if street is not None:
+            h.target = street  # §3: damp in the street of our own vehicle (R-10, R-5)
+            s.task = "damp"
+            return True
         if h.target is not None and h.target in state.fire:
             s.task = "fight"
             return True
@@ -283,6 +289,25 @@ def _back_off(ctx: TurnContext, state: GameState, s: UnitState, h: HoseLine) -> 
     for c in crew:
         moved |= mv.walk(ctx, state, c, y)
     return moved
+
+
+def _wet_down(ctx: TurnContext, state: GameState, h: HoseLine, home: UnitState) -> Location | None:
+    """The appliance's own street, to play on this turn, when a fire could spread or jump
+    into it (R-5; a vehicle makes the street flammable, R-10), its damp is below
+    ``policy.guard_damp`` and this branch reaches it: each level of damp adds one to the
+    spread die (§3), so one level stops every jump (a modified 1) until a roll that only
+    the damp stopped takes it. One line a turn per street."""
+    want = policy(ctx, "guard_damp")
+    if home.loc is None or want <= 0:
+        return None
+    street = home.loc
+    if state.damp.get(street, 0) >= want or reach.stream_range(ctx, h.branch, street) is None:
+        return None
+    if not threatened(ctx, state, street):
+        return None
+    if any(o.target == street and o is not h for o in state.hoses.values()):
+        return None
+    return street
 
 
 def _guard_target(
