@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from test_units_world import usetup, uworld
+from test_units_world import add_hose, usetup, uworld
 
 from fireground.engine.board.model import ForceUnit
 from fireground.engine.games.blitz import autopilot
@@ -211,3 +211,39 @@ def test_crews_make_for_a_haven_before_the_fire_closes_round_them(house_rules, l
         st.turn += 1
         autopilot.standing_orders(ctx, st)
         assert all(u.loc == ("O20", 0) for u in crew)
+
+
+def test_a_crew_cut_off_from_its_appliance_goes_to_a_haven():
+    # the appliance waits in S16, but S14 burns (rubble) and B05 with it: no way there on
+    # foot. The old orders tried the walk every turn and left the crew in S13, next to
+    # the fire, until the fire closed round it; now it waits in the yard (round 5)
+    sc = haven_world([ForceUnit("E1", "general_appliance", area="S16")],
+                     {("B03", 0): 2, ("B05", 0): 5})  # fmt: skip
+    ctx, st = usetup(sc)
+    st.rubble.add("S14")
+    st.fire[("S14", 0)] = 3
+    crew = [u for u in st.units.values() if u.parent == "E1"]
+    for u in crew:
+        u.loc, u.task = ("S13", 0), "idle"
+    autopilot.standing_orders(ctx, st)
+    assert [u.loc for u in crew] == [("O20", 0)] * len(crew)
+
+
+@pytest.mark.parametrize(("fire", "leaves"), [("B10", True), ("B16", False)])
+def test_a_crew_leaves_a_slipped_line_whose_pump_end_is_next_to_the_fire(fire, leaves):
+    # the appliance pulled back from S00 to S05 and slipped its line; the crew that makes
+    # a line up ends at its pump end (S00): with a fire next to S00 it leaves the line
+    # where it lies and walks back to its appliance instead
+    sc = uworld(["SSSSSSS", "BBBBBBB"], fires={(fire, 0): 3},
+                forces=[ForceUnit("E1", "general_appliance", area="S05")])  # fmt: skip
+    ctx, st = usetup(sc)
+    s = min((u for u in st.units.values() if u.parent == "E1"), key=lambda u: u.id)
+    path = [("S00", 0), ("S01", 0), ("S02", 0), ("B12", 0)]
+    h = add_hose(st, "H1", "E1", path, None, crew=[s.id], lengths=2)
+    h.cut, h.recover_left, s.task = True, 3, "recover"
+    autopilot.standing_orders(ctx, st)
+    if leaves:
+        assert s.hose is None and s.loc == ("S05", 0)
+        assert h.crew == [] and h.recover_left == 0  # nobody makes it up
+    else:
+        assert s.hose == "H1" and s.task == "recover" and h.recover_left == 3
