@@ -117,7 +117,8 @@ def fire_party_orders(ctx: TurnContext, state: GameState, u: UnitState) -> None:
         goal, _d = foot.nearest(dist, goals)
         if goal is not None:
             u.task = "move"
-            mv.walk(ctx, state, u, goal)
+            if not mv.walk(ctx, state, u, goal):
+                stand_clear(ctx, state, u)  # no way there this turn: out of the fire's reach
         return
     if refill_point(ctx, state, u.loc) and not exposed(ctx, state, u.loc):
         u.task = "refill"
@@ -127,7 +128,8 @@ def fire_party_orders(ctx: TurnContext, state: GameState, u: UnitState) -> None:
     goal, _d = foot.nearest(dist, points)
     if goal is not None:
         u.task = "refill"
-        mv.walk(ctx, state, u, goal)
+        if not mv.walk(ctx, state, u, goal):
+            stand_clear(ctx, state, u)  # no way there this turn: out of the fire's reach
     else:
         stand_clear(ctx, state, u)  # nowhere to refill within reach
 
