@@ -247,3 +247,14 @@ def test_a_crew_leaves_a_slipped_line_whose_pump_end_is_next_to_the_fire(fire, l
         assert h.crew == [] and h.recover_left == 0  # nobody makes it up
     else:
         assert s.hose == "H1" and s.task == "recover" and h.recover_left == 3
+
+
+def test_a_fire_party_that_cannot_get_to_a_refill_point_goes_to_a_haven():
+    # empty in S11, next to a fire of 1: the nearest refill point out of the fire's way is
+    # B04, through S12 (heat 3), whose heat test fails (a 1); the old orders left it in
+    # S11 to try again, next to the fire; now it waits in the yard (round 5)
+    sc = haven_world([ForceUnit("FP", "fire_party", area="S11")], {("B01", 0): 1, ("B02", 0): 3})
+    ctx, st = usetup(sc, [1] * 10)
+    st.units["FP"].charged = False
+    autopilot.standing_orders(ctx, st)
+    assert st.units["FP"].loc == ("O20", 0)
