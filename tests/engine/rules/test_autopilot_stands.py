@@ -160,8 +160,9 @@ def test_a_stand_with_nothing_to_do_next_to_a_fire_goes_to_a_haven(kind):
     assert st.units["X"].loc == ("S13", 0)
 
 
-#: the sure way back switched on as measured in docs/autopilot.md (off by default)
-WAY_BACK = {"policy.way_back_turns": 2.0}
+#: the sure way back as measured in round 4 of docs/autopilot.md: on, whether or not the
+#: lines hold the fire round the crews (the default asks that too: round 5, below)
+WAY_BACK = {"policy.way_back_turns": 2.0, "policy.way_back_watch": 0}
 
 
 def closing_world(house_rules=None, dice=()):
@@ -188,7 +189,7 @@ def test_cut_off_when_no_way_to_a_haven_keeps_clear_of_the_fire():
     ctx, st, _ = closing_world({"policy.way_back_turns": 0.5})  # 3 points of walking
     assert not safety.cut_off(ctx, st, ("S11", 0))  # the yard is 2 points away
     assert safety.cut_off(ctx, st, ("S10", 0)) is False
-    ctx, st, _ = closing_world({"policy.way_back_turns": 0.0})  # off, the default
+    ctx, st, _ = closing_world({"policy.way_back_turns": 0.0})  # off
     assert not safety.cut_off(ctx, st, ("S14", 0))
 
 
@@ -258,3 +259,20 @@ def test_a_fire_party_that_cannot_get_to_a_refill_point_goes_to_a_haven():
     st.units["FP"].charged = False
     autopilot.standing_orders(ctx, st)
     assert st.units["FP"].loc == ("O20", 0)
+
+
+def test_the_crews_stay_where_the_lines_hold_the_fire_round_them():
+    # round 5: the default asks whether the force holds the fire round the crews first;
+    # the fires within two steps of S14 that no line plays on must add up to more than
+    # policy.way_back_hold (5) before they make for the yard
+    ctx, st, crew = closing_world({"policy.way_back_watch": 2})
+    assert not safety.cut_off(ctx, st, ("S14", 0))  # B02 is three steps off
+    st.fire[("B03", 0)] = 3
+    assert not safety.cut_off(ctx, st, ("S14", 0))  # 3 unfought within two steps
+    st.fire[("B04", 0)] = 3
+    assert safety.cut_off(ctx, st, ("S14", 0))  # 6: the fire is not held there
+    add_hose(st, "H1", "E1", [("S14", 0)], ("B04", 0), crew=[crew[0].id])
+    assert not safety.cut_off(ctx, st, ("S14", 0))  # a line on B04: 3 unfought again
+    ctx, st, _ = closing_world({"policy.way_back_watch": 2, "policy.way_back_hold": 2})
+    st.fire[("B03", 0)] = 3
+    assert safety.cut_off(ctx, st, ("S14", 0))  # a more cautious officer
