@@ -273,8 +273,9 @@ def _fire_team(
 
 def _dead_end(ctx: TurnContext, state: GameState, h: HoseLine) -> bool:
     """A slipped line (its pump drove off) whose pump end burns, is next to a fire or is
-    :func:`.safety.exposed`: the crew that makes a line up ends at its pump end (§7), so
-    it leaves this one where it lies rather than be put down where the fire is."""
+    :func:`.safety.exposed`: the crew that makes a line up is put down at its pump end
+    (``equipment.finish_recovery``), so it leaves this one where it lies rather than be
+    put down where the fire is."""
     if not h.cut:
         return False
     end = h.path[0]
