@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from test_units_world import usetup, uworld
+from test_units_world import add_hose, usetup, uworld
 
 from fireground.engine.board.model import ForceUnit
 from fireground.engine.games.blitz import autopilot
@@ -160,8 +160,9 @@ def test_a_stand_with_nothing_to_do_next_to_a_fire_goes_to_a_haven(kind):
     assert st.units["X"].loc == ("S13", 0)
 
 
-#: the sure way back switched on as measured in docs/autopilot.md (off by default)
-WAY_BACK = {"policy.way_back_turns": 2.0}
+#: the sure way back as measured in round 4 of docs/autopilot.md: on, whether or not the
+#: lines hold the fire round the crews (the default asks that too: round 5, below)
+WAY_BACK = {"policy.way_back_turns": 2.0, "policy.way_back_watch": 0}
 
 
 def closing_world(house_rules=None, dice=()):
@@ -188,7 +189,7 @@ def test_cut_off_when_no_way_to_a_haven_keeps_clear_of_the_fire():
     ctx, st, _ = closing_world({"policy.way_back_turns": 0.5})  # 3 points of walking
     assert not safety.cut_off(ctx, st, ("S11", 0))  # the yard is 2 points away
     assert safety.cut_off(ctx, st, ("S10", 0)) is False
-    ctx, st, _ = closing_world({"policy.way_back_turns": 0.0})  # off, the default
+    ctx, st, _ = closing_world({"policy.way_back_turns": 0.0})  # off
     assert not safety.cut_off(ctx, st, ("S14", 0))
 
 
@@ -211,3 +212,67 @@ def test_crews_make_for_a_haven_before_the_fire_closes_round_them(house_rules, l
         st.turn += 1
         autopilot.standing_orders(ctx, st)
         assert all(u.loc == ("O20", 0) for u in crew)
+
+
+def test_a_crew_cut_off_from_its_appliance_goes_to_a_haven():
+    # the appliance waits in S16, but S14 burns (rubble) and B05 with it: no way there on
+    # foot. The old orders tried the walk every turn and left the crew in S13, next to
+    # the fire, until the fire closed round it; now it waits in the yard (round 5)
+    sc = haven_world([ForceUnit("E1", "general_appliance", area="S16")],
+                     {("B03", 0): 2, ("B05", 0): 5})  # fmt: skip
+    ctx, st = usetup(sc)
+    st.rubble.add("S14")
+    st.fire[("S14", 0)] = 3
+    crew = [u for u in st.units.values() if u.parent == "E1"]
+    for u in crew:
+        u.loc, u.task = ("S13", 0), "idle"
+    autopilot.standing_orders(ctx, st)
+    assert [u.loc for u in crew] == [("O20", 0)] * len(crew)
+
+
+@pytest.mark.parametrize(("fire", "leaves"), [("B10", True), ("B16", False)])
+def test_a_crew_leaves_a_slipped_line_whose_pump_end_is_next_to_the_fire(fire, leaves):
+    # the appliance pulled back from S00 to S05 and slipped its line; the crew that makes
+    # a line up ends at its pump end (S00): with a fire next to S00 it leaves the line
+    # where it lies and walks back to its appliance instead
+    sc = uworld(["SSSSSSS", "BBBBBBB"], fires={(fire, 0): 3},
+                forces=[ForceUnit("E1", "general_appliance", area="S05")])  # fmt: skip
+    ctx, st = usetup(sc)
+    s = min((u for u in st.units.values() if u.parent == "E1"), key=lambda u: u.id)
+    path = [("S00", 0), ("S01", 0), ("S02", 0), ("B12", 0)]
+    h = add_hose(st, "H1", "E1", path, None, crew=[s.id], lengths=2)
+    h.cut, h.recover_left, s.task = True, 3, "recover"
+    autopilot.standing_orders(ctx, st)
+    if leaves:
+        assert s.hose is None and s.loc == ("S05", 0)
+        assert h.crew == [] and h.recover_left == 0  # nobody makes it up
+    else:
+        assert s.hose == "H1" and s.task == "recover" and h.recover_left == 3
+
+
+def test_a_fire_party_that_cannot_get_to_a_refill_point_goes_to_a_haven():
+    # empty in S11, next to a fire of 1: the nearest refill point out of the fire's way is
+    # B04, through S12 (heat 3), whose heat test fails (a 1); the old orders left it in
+    # S11 to try again, next to the fire; now it waits in the yard (round 5)
+    sc = haven_world([ForceUnit("FP", "fire_party", area="S11")], {("B01", 0): 1, ("B02", 0): 3})
+    ctx, st = usetup(sc, [1] * 10)
+    st.units["FP"].charged = False
+    autopilot.standing_orders(ctx, st)
+    assert st.units["FP"].loc == ("O20", 0)
+
+
+def test_the_crews_stay_where_the_lines_hold_the_fire_round_them():
+    # round 5: the default asks whether the force holds the fire round the crews first;
+    # the fires within two steps of S14 that no line plays on must add up to more than
+    # policy.way_back_hold (5) before they make for the yard
+    ctx, st, crew = closing_world({"policy.way_back_watch": 2})
+    assert not safety.cut_off(ctx, st, ("S14", 0))  # B02 is three steps off
+    st.fire[("B03", 0)] = 3
+    assert not safety.cut_off(ctx, st, ("S14", 0))  # 3 unfought within two steps
+    st.fire[("B04", 0)] = 3
+    assert safety.cut_off(ctx, st, ("S14", 0))  # 6: the fire is not held there
+    add_hose(st, "H1", "E1", [("S14", 0)], ("B04", 0), crew=[crew[0].id])
+    assert not safety.cut_off(ctx, st, ("S14", 0))  # a line on B04: 3 unfought again
+    ctx, st, _ = closing_world({"policy.way_back_watch": 2, "policy.way_back_hold": 2})
+    st.fire[("B03", 0)] = 3
+    assert safety.cut_off(ctx, st, ("S14", 0))  # a more cautious officer

@@ -34,7 +34,7 @@ from ..rules import movement as mv
 from ..rules.modifiers import spread_map_parts, spread_state_parts, total
 from ..state import GameState
 from ..units import STAND, UnitState
-from .priorities import vehicle_areas
+from .priorities import coverage, vehicle_areas
 
 
 def policy(ctx: TurnContext, key: str) -> float:
@@ -423,31 +423,51 @@ def shelters(ctx: TurnContext, state: GameState) -> list[Location]:
 
 
 def cut_off(ctx: TurnContext, state: GameState, loc: Location) -> bool:
-    """The map has havens (:func:`shelters`) and none can be reached from ``loc`` within
+    """The map has havens (:func:`shelters`), the force is not holding the fire round
+    ``loc`` (:func:`held`), and no haven can be reached from ``loc`` within
     ``policy.way_back_turns`` turns' walk by a way whose every location has fires next to
     it adding up to ``policy.way_back_heat`` or less: the fire is closing round the place,
     and a stand there should make for a haven while it still can (remembered for one call
-    of the standing orders). Off when ``policy.way_back_turns`` is 0 (the default)."""
+    of the standing orders). Off when ``policy.way_back_turns`` is 0."""
     turns = policy(ctx, "way_back_turns")
     if turns <= 0 or not state.fire:
-        return False  # off (the default: see docs/autopilot.md, round 4)
+        return False  # off
     havens = shelters(ctx, state)
     if not havens or loc in havens:
         return False
     memo: dict[Location, bool] | None = ctx.cache.get(AP_WAYBACK)
     if memo is not None and loc in memo:
         return memo[loc]
-    limit = int(policy(ctx, "way_back_heat"))
+    watch = int(policy(ctx, "way_back_watch"))
+    if watch > 0 and held(ctx, state, loc, watch):
+        out = False  # the lines are holding the fire round it: the crews stay at work
+    else:
+        limit = int(policy(ctx, "way_back_heat"))
 
-    def sure(x: Location) -> bool:
-        return x not in state.fire and danger.heat(ctx, state, x) <= limit
+        def sure(x: Location) -> bool:
+            return x not in state.fire and danger.heat(ctx, state, x) <= limit
 
-    budget = int(turns * ctx.rules.int("movement.foot_points"))
-    dist, _ = foot.foot_search(ctx, state, loc, budget, ok=sure, goals=havens)
-    out = foot.nearest(dist, havens)[0] is None
+        budget = int(turns * ctx.rules.int("movement.foot_points"))
+        dist, _ = foot.foot_search(ctx, state, loc, budget, ok=sure, goals=havens)
+        out = foot.nearest(dist, havens)[0] is None
     if memo is not None:
         memo[loc] = out
     return out
+
+
+def held(ctx: TurnContext, state: GameState, loc: Location, steps: int) -> bool:
+    """The force is holding the fire round ``loc``: the fires within ``steps`` steps of it
+    that no line plays on add up to ``policy.way_back_hold`` or less (a fire nobody fights
+    grows and spreads; one under a line is being put down)."""
+    cov = coverage(state)
+    fire = state.fire
+    seen = {loc}
+    ring = [loc]
+    for _ in range(steps):
+        ring = [nb for x in ring for nb in danger.neighbours(ctx, x) if nb not in seen]
+        seen.update(ring)
+    loose = sum(fire[x] for x in seen if x in fire and not cov.get(x, 0))
+    return loose <= policy(ctx, "way_back_hold")
 
 
 def stand_clear(ctx: TurnContext, state: GameState, u: UnitState) -> None:

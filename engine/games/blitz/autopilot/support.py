@@ -115,7 +115,8 @@ def fire_party_orders(ctx: TurnContext, state: GameState, u: UnitState) -> None:
                 stand_clear(ctx, state, u)  # no small fire within three turns' walk
             return
         u.task = "move"
-        mv.walk(ctx, state, u, goal)
+        if not mv.walk(ctx, state, u, goal):
+            stand_clear(ctx, state, u)  # no way there this turn: out of the fire's reach
         return
     if refill_point(ctx, state, u.loc) and not exposed(ctx, state, u.loc):
         u.task = "refill"
@@ -124,7 +125,8 @@ def fire_party_orders(ctx: TurnContext, state: GameState, u: UnitState) -> None:
     goal = foot.first_goal(ctx, state, u.loc, budget, points, lambda x: not exposed(ctx, state, x))
     if goal is not None:
         u.task = "refill"
-        mv.walk(ctx, state, u, goal)
+        if not mv.walk(ctx, state, u, goal):
+            stand_clear(ctx, state, u)  # no way there this turn: out of the fire's reach
     else:
         stand_clear(ctx, state, u)  # nowhere to refill within reach
 

@@ -23,7 +23,7 @@ from .parking import (
     withdraw,
 )
 from .priorities import coverage
-from .safety import cut_off, policy, retreat, shelters, trapped
+from .safety import cut_off, exposed, policy, retreat, shelters, stand_clear, trapped
 from .wheelbarrow import fetch_wheelbarrow, wheelbarrow_orders
 
 #: a crew whose branch inside a building has this much heat next to it steps back a location
@@ -164,6 +164,13 @@ def _fire_team(
         s.task = "idle"
         retreat(ctx, state, s)
         return False
+    if h is not None and _dead_end(ctx, state, h):
+        # making up this line would leave the crew at its pump end, where the fire is now
+        hoses.leave_hose(state, s)
+        if not h.crew:
+            h.recover_left = 0  # nobody makes it up: it lies where it was slipped
+        s.task = "idle"
+        h = None
     if s.status == "exhausted":
         carried = wheelbarrow.carried_pump(state, s)
         if carried is not None:
@@ -217,14 +224,15 @@ def _fire_team(
     if s.loc != pump.loc:
         if s.loc in shelters(ctx, state) and cut_off(ctx, state, pump.loc):
             return False  # it waits in its haven while the fire closes round its appliance
-        mv.walk(ctx, state, s, pump.loc)
+        if not mv.walk(ctx, state, s, pump.loc):
+            stand_clear(ctx, state, s)  # no way back this turn: not where the fire can reach it
         return True
     if s.status == "tired" and not state.fire:
         s.task = "rest"
         return False
     for hid in sorted(state.hoses):
         o = state.hoses[hid]
-        if o.stock != home.id or o.crew or o.recover_left or o.plan:
+        if o.stock != home.id or o.crew or o.recover_left or o.plan or _dead_end(ctx, state, o):
             continue
         # a line its crew had to leave: man it again if the fire is still there, else take it up
         dist, _ = foot.foot_search(ctx, state, s.loc, goal=o.branch)
@@ -267,6 +275,17 @@ def _fire_team(
                     s.task = "fight"
                 return True
     return False
+
+
+def _dead_end(ctx: TurnContext, state: GameState, h: HoseLine) -> bool:
+    """A slipped line (its pump drove off) whose pump end burns, is next to a fire or is
+    :func:`.safety.exposed`: the crew that makes a line up is put down at its pump end
+    (``equipment.finish_recovery``), so it leaves this one where it lies rather than be
+    put down where the fire is."""
+    if not h.cut:
+        return False
+    end = h.path[0]
+    return end in state.fire or danger.heat(ctx, state, end) > 0 or exposed(ctx, state, end)
 
 
 def _back_off(ctx: TurnContext, state: GameState, s: UnitState, h: HoseLine) -> bool:
