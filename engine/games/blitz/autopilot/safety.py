@@ -325,7 +325,11 @@ def _way_out(ctx: TurnContext, state: GameState, start: Location) -> bool:
         nxt: list[Location] = []
         for loc in frontier:
             here = best[loc]
-            for to, cost, kind in _way_links(ctx, state, loc, ladders, ways):
+            # _way_links, its memo read inline (no pitched ladder here: the map's links)
+            links = None if loc in ladders else ways.get(loc)
+            if links is None:
+                links = _way_links(ctx, state, loc, ladders, ways)
+            for to, cost, kind in links:
                 d = here + cost
                 if d > budget or best.get(to, budget + 1) <= d:
                     continue
