@@ -276,7 +276,12 @@ def _search(
             gs = numbered.goal_sets[goals] = frozenset(ids[x] for x in goals if x in ids)
     elif goals is not None:
         gs = {ids[x] for x in goals if x in ids}
-    dist: dict[int, int] = {s: 0}
+    # costs by number in a list (a cost above ``limit``: not reached), and the numbers in
+    # the order they were first reached (the answer's order, as a dict filled here had)
+    far = limit + 1
+    dist: list[int] = [far] * len(locs)
+    dist[s] = 0
+    order = [s]
     prev: dict[int, int] = {}
     # Dial's bucket queue: costs are small whole numbers, so the locations to settle wait
     # in one list per cost, and each list is settled in number order when its turn comes:
@@ -310,7 +315,7 @@ def _search(
                 nd = d + cost
                 if nd > limit:
                     continue
-                if nd < dist.get(nb, nd + 1):
+                if nd < dist[nb]:
                     good = checked.get(nb)
                     if good is None:
                         loc = locs[nb]
@@ -329,6 +334,8 @@ def _search(
                             good = can(loc)
                         checked[nb] = good
                     if good:
+                        if dist[nb] == far:
+                            order.append(nb)
                         dist[nb] = nd
                         prev[nb] = k
                         if nd == d:
@@ -344,7 +351,7 @@ def _search(
                         else:
                             later.append(nb)
     return (
-        {locs[k]: d for k, d in dist.items()},
+        {locs[k]: dist[k] for k in order},
         {locs[k]: locs[p] for k, p in prev.items()},
         None if stop < 0 else locs[stop],
     )
