@@ -201,6 +201,10 @@ def best_job(
                 if (best is None or (key, x, t) < (best[0], best[1], best[2])) and sure(x, p_in):
                     best = (key, x, t)
     else:
+        # p_extinguish by range and fire, worked out once for this call (fires are whole
+        # numbers from 1 to the largest burning now)
+        most = max(fires.values())
+        ext = {k: [p_extinguish(f, m) for f in range(most + 1)] for k, m in mods.items()}
         for x in dist:
             p_in = p_ins.get(x)
             if p_in is None:
@@ -221,7 +225,7 @@ def best_job(
                     prio = prios[t] = float(fire_priority(ctx, state, t, pri))
                 if best is not None and covered == best[0][0] and prio > best[0][1]:
                     continue
-                p = p_extinguish(burning, mods[rng]) * p_in
+                p = ext[rng][burning] * p_in
                 if p <= 0:
                     continue
                 key = (covered, prio, -round(p, 3), dx)
