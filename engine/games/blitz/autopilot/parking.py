@@ -241,8 +241,10 @@ def _jumps_into(ctx: TurnContext, fire: dict[Location, int], least: int) -> dict
         memo["done"], memo["into"] = set(), {}
     done: set[Location] = memo["done"]
     into: dict[str, list[_Into]] = memo["into"]
-    for src, f in fire.items():
-        if f >= least and src not in done:
+    # the sources not yet listed, found by a set difference (most fires are listed by
+    # now); the lists are sorted, so the order they are listed in does not matter
+    for src in fire.keys() - done:
+        if fire[src] >= least:
             done.add(src)
             for k, (dst, gaps, map_mod) in enumerate(_jump_streets(ctx, src)):
                 insort(into.setdefault(dst[0], []), (src, k, dst, gaps, map_mod))
