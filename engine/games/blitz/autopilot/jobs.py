@@ -165,31 +165,6 @@ def best_job(
 
     best: tuple[tuple[float, ...], Location, Location] | None = None
 
-    def consider(x: Location, t: Location, rng: int, fire: int) -> None:
-        nonlocal best
-        if rng < 1:
-            return
-        p_in = p_ins.get(x)
-        if p_in is None:
-            p_in = p_open(x)  # no dice, no state change: only its memo
-        if p_in <= 0:
-            return
-        # the key is compared field by field: leave as soon as it cannot beat the best
-        covered = float(cov.get(t, 0) >= 2)
-        if best is not None and covered > best[0][0]:
-            return
-        prio = prios.get(t)
-        if prio is None:
-            prio = prios[t] = float(fire_priority(ctx, state, t, pri))
-        if best is not None and covered == best[0][0] and prio > best[0][1]:
-            return
-        p = p_extinguish(fire, mods[rng]) * p_in
-        if p <= 0:
-            return
-        key = (covered, prio, -round(p, 3), float(dist[x]))
-        if (best is None or (key, x, t) < (best[0], best[1], best[2])) and sure(x, p_in):
-            best = (key, x, t)
-
     # every (position, fire) pair in range: walk whichever side is smaller (range is
     # symmetric, and the best pair is the same either way: ties are broken by both ids)
     if len(fires) <= len(dist):
@@ -226,14 +201,38 @@ def best_job(
                 if (best is None or (key, x, t) < (best[0], best[1], best[2])) and sure(x, p_in):
                     best = (key, x, t)
     else:
+        # p_extinguish by range and fire, worked out once for this call (fires are whole
+        # numbers from 1 to the largest burning now)
+        most = max(fires.values())
+        ext = {k: [p_extinguish(f, m) for f in range(most + 1)] for k, m in mods.items()}
         for x in dist:
             p_in = p_ins.get(x)
-            if (p_open(x) if p_in is None else p_in) <= 0:
+            if p_in is None:
+                p_in = p_open(x)  # no dice, no state change: only its memo
+            if p_in <= 0:
                 continue
+            dx = float(dist[x])
             for t, rng in reach.in_range(ctx, x):
                 burning = fires.get(t)
-                if burning is not None:
-                    consider(x, t, rng, burning)
+                if burning is None or rng < 1:
+                    continue
+                # the key is compared field by field: leave as soon as it cannot beat the best
+                covered = float(cov.get(t, 0) >= 2)
+                if best is not None and covered > best[0][0]:
+                    continue
+                prio = prios.get(t)
+                if prio is None:
+                    prio = prios[t] = float(fire_priority(ctx, state, t, pri))
+                if best is not None and covered == best[0][0] and prio > best[0][1]:
+                    continue
+                p = ext[rng][burning] * p_in
+                if p <= 0:
+                    continue
+                key = (covered, prio, -round(p, 3), dx)
+                if best is None or (key, x, t) < (best[0], best[1], best[2]):
+                    if not sure(x, p_in):
+                        break  # a trap: its chance is 0 now, no later fire from x counts
+                    best = (key, x, t)
     if best is None:
         return None
     _, x, t = best

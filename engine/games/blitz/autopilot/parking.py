@@ -241,8 +241,10 @@ def _jumps_into(ctx: TurnContext, fire: dict[Location, int], least: int) -> dict
         memo["done"], memo["into"] = set(), {}
     done: set[Location] = memo["done"]
     into: dict[str, list[_Into]] = memo["into"]
-    for src, f in fire.items():
-        if f >= least and src not in done:
+    # the sources not yet listed, found by a set difference (most fires are listed by
+    # now); the lists are sorted, so the order they are listed in does not matter
+    for src in fire.keys() - done:
+        if fire[src] >= least:
             done.add(src)
             for k, (dst, gaps, map_mod) in enumerate(_jump_streets(ctx, src)):
                 insort(into.setdefault(dst[0], []), (src, k, dst, gaps, map_mod))
@@ -353,8 +355,11 @@ def withdraw(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Location
         return False
     risk = street_risk(ctx, state, u.loc[0])
     side = entry_side(ctx, state)
-    routes = reach.road_routes(ctx, state, u.loc[0])
-    boxed = bool(side) and u.loc[0] not in side and any(a in side for a in routes)
+    routes: dict[str, list[str]] | None = None  # the road search, only when it is needed
+    boxed = False
+    if side and u.loc[0] not in side:
+        routes = reach.road_routes(ctx, state, u.loc[0])
+        boxed = any(a in side for a in routes)
     heat = danger.heat(ctx, state, u.loc)
     jump = jump_chances(ctx, state).get(u.loc[0], (0.0, False))[0]
     # a lone fire of 1 next door is guarded by a line rather than run from
@@ -381,6 +386,8 @@ def withdraw(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Location
         return any([equipment.stow(ctx, state, p) for p in trailers])
     if u.extra.get("held_ladders") and u.extra.get("held_since") == state.turn:
         return False  # not in the turn the player had its ladder pitched
+    if routes is None:
+        routes = reach.road_routes(ctx, state, u.loc[0])
     to = choose_parking(ctx, state, u, pri)
     if (to is None or to not in routes or street_threat(ctx, state, to) < 2
             or street_risk(ctx, state, to) > 0 or (boxed and to not in side)):  # fmt: skip

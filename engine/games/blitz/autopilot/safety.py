@@ -217,12 +217,19 @@ def _collapse_areas(ctx: TurnContext, state: GameState) -> tuple[frozenset[str],
     hot = r.int("damage.fire_for_roll")
     worn = int(policy(ctx, "collapse_damage"))
     destroyed = r.int("damage.destroyed")
-    damage = state.damage  # state.damage_at, inline
-    falling = {
-        loc[0] for loc, f in state.fire.items()
-        if f >= hot and worn <= damage.get(loc, 1) < destroyed
-        and danger.area_kind(ctx, loc[0]) is AreaKind.BUILDING
-    }  # fmt: skip
+    damage, fire = state.damage, state.fire  # state.damage_at, inline
+    if worn > 1:  # (an undamaged location, 1, cannot qualify): walk the few damaged ones
+        falling = {
+            loc[0] for loc, d in damage.items()
+            if worn <= d < destroyed and loc in fire and fire[loc] >= hot
+            and danger.area_kind(ctx, loc[0]) is AreaKind.BUILDING
+        }  # fmt: skip
+    else:
+        falling = {
+            loc[0] for loc, f in fire.items()
+            if f >= hot and worn <= damage.get(loc, 1) < destroyed
+            and danger.area_kind(ctx, loc[0]) is AreaKind.BUILDING
+        }  # fmt: skip
     # the rubble adds damage to the ground level of each building next door: one that it
     # brings down brings its own rubble onto its neighbours, and so on
     by = r.int("collapse.rubble_damage")
@@ -318,7 +325,11 @@ def _way_out(ctx: TurnContext, state: GameState, start: Location) -> bool:
         nxt: list[Location] = []
         for loc in frontier:
             here = best[loc]
-            for to, cost, kind in _way_links(ctx, state, loc, ladders, ways):
+            # _way_links, its memo read inline (no pitched ladder here: the map's links)
+            links = None if loc in ladders else ways.get(loc)
+            if links is None:
+                links = _way_links(ctx, state, loc, ladders, ways)
+            for to, cost, kind in links:
                 d = here + cost
                 if d > budget or best.get(to, budget + 1) <= d:
                     continue

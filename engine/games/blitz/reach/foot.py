@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import heapq
 from bisect import insort
-from collections.abc import Callable, Collection, Hashable, Iterable
+from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, cast
@@ -118,7 +118,7 @@ def foot_search(
     goal: Location | None = None,
     goals: Collection[Location] | None = None,
     ok_key: Hashable | None = None,
-) -> tuple[dict[Location, int], dict[Location, Location]]:
+) -> tuple[dict[Location, int], Mapping[Location, Location]]:
     """Cheapest foot costs from ``start`` (weight 1: movement points, 2: hose steps,
     3: laying points) within ``budget``, stopping early once ``goal`` (or the first of
     ``goals``, which is then the one :func:`nearest` picks) is settled; returns (cost,
@@ -207,7 +207,7 @@ def first_goal(
     return found[2]
 
 
-_Found = tuple[dict[Location, int], dict[Location, Location], Location | None]
+_Found = tuple[dict[Location, int], Mapping[Location, Location], Location | None]
 
 
 @dataclass
@@ -276,7 +276,12 @@ def _search(
             gs = numbered.goal_sets[goals] = frozenset(ids[x] for x in goals if x in ids)
     elif goals is not None:
         gs = {ids[x] for x in goals if x in ids}
-    dist: dict[int, int] = {s: 0}
+    # costs by number in a list (a cost above ``limit``: not reached), and the numbers in
+    # the order they were first reached (the answer's order, as a dict filled here had)
+    far = limit + 1
+    dist: list[int] = [far] * len(locs)
+    dist[s] = 0
+    order = [s]
     prev: dict[int, int] = {}
     # Dial's bucket queue: costs are small whole numbers, so the locations to settle wait
     # in one list per cost, and each list is settled in number order when its turn comes:
@@ -310,7 +315,7 @@ def _search(
                 nd = d + cost
                 if nd > limit:
                     continue
-                if nd < dist.get(nb, nd + 1):
+                if nd < dist[nb]:
                     good = checked.get(nb)
                     if good is None:
                         loc = locs[nb]
@@ -329,6 +334,8 @@ def _search(
                             good = can(loc)
                         checked[nb] = good
                     if good:
+                        if dist[nb] == far:
+                            order.append(nb)
                         dist[nb] = nd
                         prev[nb] = k
                         if nd == d:
@@ -344,10 +351,33 @@ def _search(
                         else:
                             later.append(nb)
     return (
-        {locs[k]: d for k, d in dist.items()},
-        {locs[k]: locs[p] for k, p in prev.items()},
+        {locs[k]: dist[k] for k in order},
+        _Previous(prev, ids, locs),
         None if stop < 0 else locs[stop],
     )
+
+
+class _Previous(Mapping[Location, Location]):
+    """A search's previous-location map, read in locations off the numbers the search
+    kept (most searches are asked only their costs: no dict of locations is made)."""
+
+    __slots__ = ("_ids", "_locs", "_prev")
+
+    def __init__(self, prev: dict[int, int], ids: dict[Location, int], locs: list[Location]):
+        self._prev, self._ids, self._locs = prev, ids, locs
+
+    def __getitem__(self, loc: Location) -> Location:
+        k = self._ids.get(loc)
+        if k is None or k not in self._prev:
+            raise KeyError(loc)
+        return self._locs[self._prev[k]]
+
+    def __iter__(self) -> Iterator[Location]:
+        locs = self._locs
+        return (locs[k] for k in self._prev)
+
+    def __len__(self) -> int:
+        return len(self._prev)
 
 
 def _settled(
@@ -368,7 +398,7 @@ def _with_costs(links: list[Link], col: int) -> list[tuple[Location, int]]:
     return [(link[0], cast(int, link[col])) for link in links]
 
 
-def path_to(prev: dict[Location, Location], start: Location, goal: Location) -> list[Location]:
+def path_to(prev: Mapping[Location, Location], start: Location, goal: Location) -> list[Location]:
     """The path start..goal (inclusive) from a search's previous-location map."""
     out = [goal]
     while out[-1] != start:
