@@ -22,6 +22,8 @@ from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+from fireground.engine.board.model import AreaKind
+from fireground.engine.core.turn import TurnContext
 from fireground.engine.games.blitz.autopilot.parking import (
     engaged,
     jump_chances,
@@ -29,6 +31,7 @@ from fireground.engine.games.blitz.autopilot.parking import (
     street_threat,
 )
 from fireground.engine.games.blitz.autopilot.safety import haven_areas
+from fireground.engine.games.blitz.reach import danger
 from fireground.engine.games.blitz.rules import reach
 from fireground.engine.games.blitz.state import GameState
 from fireground.engine.games.blitz.units import VEHICLE, UnitState, crew_of
@@ -41,7 +44,7 @@ NAMES = ("stepney", "paternoster", "surrey_docks")
 
 #: a turn's answer for one vehicle: (its own street's risk, a safe street in reach, an
 #: out-of-reach street in reach, a haven in reach, what it was doing)
-Look = tuple[float, bool, bool, bool, str, int, bool]
+Look = tuple[float, bool, bool, bool, str, int, bool, int, bool, bool, str]
 
 
 def _doing(game: Game, u: UnitState) -> str:
@@ -71,10 +74,29 @@ def _doing(game: Game, u: UnitState) -> str:
     return f"{u.role} ({u.type})"
 
 
+def _cut_by(ctx: TurnContext, state: GameState, start: str) -> str:
+    """What cuts ``start`` off from every street with no chance to catch: the roads that
+    would open one if they were clear (rubble, craters, streets on fire), as a label."""
+    fire = {a for (a, lvl) in state.fire if lvl == 0}
+    parts = {"rubble": set(state.rubble), "craters": set(state.craters), "fire": fire}
+    out = []
+    for name in parts:
+        blocked = set().union(*(v for k, v in parts.items() if k != name))
+        routes = reach.road_routes(ctx, state, start, blocked)
+        if any(street_risk(ctx, state, a) == 0 for a in routes if a not in parts[name]):
+            out.append(name)
+    return " or ".join(out) if out else "several together"
+
+
 def _look(game: Game) -> dict[str, Look]:
     ctx, state = game.ctx, game.state
     havens = haven_areas(ctx)
     out: dict[str, Look] = {}
+    streets = [
+        a.id for a in ctx.scenario.areas if a.kind in (AreaKind.STREET, AreaKind.OPEN)
+        and (a.id, 0) not in state.fire and a.id not in state.rubble
+    ]  # fmt: skip
+    anywhere = any(street_risk(ctx, state, a) == 0 for a in streets)
     for uid in sorted(state.units):
         u = state.units[uid]
         if u.kind != VEHICLE or not u.in_play or u.loc is None or u.towed_by is not None:
@@ -91,6 +113,10 @@ def _look(game: Game) -> dict[str, Look]:
             _doing(game, u),
             street_threat(ctx, state, u.loc[0]),
             jumps.get(u.loc[0], (0.0, False))[1],
+            danger.heat(ctx, state, u.loc),
+            jumps.get(u.loc[0], (0.0, False))[0] > 0,
+            anywhere,
+            _cut_by(ctx, state, u.loc[0]) if not safe and anywhere else "",
         )
     return out
 
@@ -133,6 +159,11 @@ def play(job: tuple[Path, list[int], int]) -> Counter[str]:
                 elif safe:
                     out[f"  avoidable? at risk, a safe street in reach: {doing}"] += 1
                     out[f"  avoidable, by type: {u.type}, {doing}"] += 1
+                    if doing.startswith("appliance"):
+                        h1 = history[-1][uid]
+                        out[
+                            f"  avoidable appliance: risk {_band(risk)}, heat {h1[7]}, jump {h1[8]}"
+                        ] += 1
                     if len(history) >= 2 and uid in history[-2]:
                         h2 = history[-2][uid]
                         out[f"  avoidable, 2 turns before: {h2[4]}, risk {_band(h2[0])}"] += 1
@@ -141,10 +172,14 @@ def play(job: tuple[Path, list[int], int]) -> Counter[str]:
                         ] += 1
                 else:
                     out["  avoidable? no safe street in reach the turn before"] += 1
+                    cut = "cut off from one" if history[-1][uid][9] else "none on the map"
+                    out[f"  no safe street in reach the turn before: {cut}"] += 1
+                    if history[-1][uid][10]:
+                        out[f"  cut off by: {history[-1][uid][10]}"] += 1
             look = _look(game)
             for uid, u in game.state.units.items():
                 if u.status == "burned_out" and history and uid in history[-1]:
-                    look[uid] = (0.0, False, False, False, "gone", 0, False)
+                    look[uid] = (0.0, False, False, False, "gone", 0, False, 0, False, False, "")
             history.append(look)
         out["GAMES"] += 1
     return out
