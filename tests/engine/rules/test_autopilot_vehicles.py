@@ -172,3 +172,74 @@ def test_a_hose_team_at_work_in_the_street_stops_the_jump_the_standing_orders_fe
     add_hose(st, "H1", "E1", [("S02", 0)], ("B00", 0), crew=["E1.1"])  # fighting in S02
     ctx.cache.clear()
     assert parking.street_risk(ctx, st, "S02") == 0  # §3: +1, and R-5 needs a modified 1
+
+
+def _set_up_pump(house_rules=None):
+    # SP's trailer pump is set up in S03; nothing burns next to S03, but B13 (next to it)
+    # has fires of 5 on two sides (B14, B23): it catches with 35 in 36 and then spreads
+    # into S03 from fire 1 on a 1 (1 in 6), a chance of 0.162 within two spread steps
+    sc = uworld(
+        ["SSSSSS", "BBBBBB", "BBBBBB"],
+        hydrants=["S03"],
+        fires={("B23", 0): 5, ("B14", 0): 5, ("B10", 0): 1},
+        forces=[ForceUnit("SP", "small_pump_team", area="S03")],
+        house_rules=house_rules or {},
+    )
+    ctx, st = usetup(sc, Dice(5))
+    st.fire_at_start = dict(st.fire)
+    sp = st.units["SP"]
+    sp.deployed = True
+    crew = sorted(s.id for s in st.units.values() if s.parent == "SP")
+    add_hose(st, "H1", "SP", [("S03", 0), ("S02", 0), ("S01", 0)], ("B10", 0), crew=crew[:1])
+    return ctx, st, sp
+
+
+def test_a_pump_that_takes_a_turn_to_pack_up_starts_before_its_street_can_catch():
+    ctx, st, sp = _set_up_pump()
+    assert parking.street_risk(ctx, st, "S03") == 0  # nothing next door burns yet
+    assert parking.street_risk_two(ctx, st, "S03") == pytest.approx(1 - (1 - 35 / 36 / 6))
+    movement.step_movement(ctx, st)
+    assert [e["hose"] for e in events(ctx, "hose_slipped")] == ["H1"]
+    assert sp.task == "stow"  # recovered this turn, so it can drive off before S03 catches
+
+
+def test_with_pack_up_chance_off_the_set_up_pump_waits_for_the_fire_next_door():
+    ctx, st, sp = _set_up_pump({"policy.pack_up_chance": 0})
+    movement.step_movement(ctx, st)
+    assert not events(ctx, "hose_slipped")
+    assert sp.task != "stow"
+
+
+def _crewless_pump(fire):
+    # HP (a heavy pump: no crew of its own, two turns to pack up) stands set up and idle
+    # in S03, next to B13
+    sc = uworld(
+        ["SSSSSS", "BBBBBB", "BBBBBB"],
+        hydrants=["S03"],
+        fires={fire: 3},
+        forces=[ForceUnit("HP", "heavy_pump", area="S03")],
+    )
+    ctx, st = usetup(sc, Dice(5))
+    st.fire_at_start = dict(st.fire)
+    hp = st.units["HP"]
+    hp.deployed = True
+    return ctx, st, hp
+
+
+def test_a_crewless_pump_packs_up_once_a_fire_is_two_spreads_from_its_street():
+    # B23 burns, two spreads away (B13, then S03): no chance to catch next step, 1 in 12
+    # within two, but no longer a street such a pump parks in
+    ctx, st, hp = _crewless_pump(("B23", 0))
+    assert parking.street_risk(ctx, st, "S03") == 0
+    assert parking.street_threat(ctx, st, "S03") == 2
+    assert not parking.out_of_reach(ctx, st, "S03")
+    movement.step_movement(ctx, st)
+    assert hp.task == "stow"
+
+
+def test_a_crewless_pump_three_spreads_from_the_fire_stays_set_up():
+    ctx, st, hp = _crewless_pump(("B22", 0))  # B13, B23 or B12, then S03
+    assert parking.street_threat(ctx, st, "S03") == 3
+    assert parking.out_of_reach(ctx, st, "S03")
+    movement.step_movement(ctx, st)
+    assert hp.task != "stow" and hp.deployed

@@ -18,7 +18,7 @@ from ..rules.modifiers import fighting_locations, spread_map_parts, total
 from ..state import GameState
 from ..units import UnitState, crew_of
 from .priorities import coverage, fire_sources, vehicle_areas
-from .safety import catch_chance, policy
+from .safety import catch_chance, catch_chance_two, policy
 
 #: parking penalties, in hose steps: a street next to a fire (a parked vehicle makes its
 #: street flammable and burns out when the fire spreads in, R-10), a street one location
@@ -54,12 +54,12 @@ def keep_clear(ctx: TurnContext, state: GameState, u: UnitState) -> bool:
         return False
     routes = reach.road_routes(ctx, state, here)
 
-    def out_of_reach(a: str) -> bool:
+    def beyond(a: str) -> bool:
         return street_risk(ctx, state, a) == 0 and street_threat(ctx, state, a) >= 3
 
     cool = [
         a for a in routes if danger.heat(ctx, state, (a, 0)) == 0
-        and (street_risk(ctx, state, a) < risk or ((near or boxed) and out_of_reach(a)))
+        and (street_risk(ctx, state, a) < risk or ((near or boxed) and beyond(a)))
     ]  # fmt: skip
     if boxed and any(a in side for a in cool):
         cool = [a for a in cool if a in side]  # back to the entries' side first
@@ -296,6 +296,32 @@ def street_risk(ctx: TurnContext, state: GameState, area: str) -> float:
     return 1 - (1 - spread) * (1 - jump)
 
 
+def street_risk_two(ctx: TurnContext, state: GameState, area: str) -> float:
+    """The chance a vehicle in ``area`` is burned out in one of the next two spread steps
+    (:func:`.safety.catch_chance_two`, and a fire of 5 a jump away rolling twice): what a
+    unit that takes a turn to pack up (§7) weighs, since it cannot drive off at once."""
+    spread = catch_chance_two(ctx, state, (area, 0))
+    jump = jump_chances(ctx, state).get(area, (0.0, False))[0]
+    return 1 - (1 - spread) * (1 - jump) * (1 - jump)
+
+
+def out_of_reach(ctx: TurnContext, state: GameState, area: str) -> bool:
+    """A street three spreads or more from every fire with no jump into it, now or once a
+    fire of 4 grows: where a pump with no crew of its own waits (it takes turns to pack
+    up, and nobody guards its street)."""
+    return street_threat(ctx, state, area) > 2 and not any(
+        jump_chances(ctx, state).get(area, (0.0, False))
+    )
+
+
+def packs_up(ctx: TurnContext, state: GameState, area: str) -> bool:
+    """Whether a unit set up in ``area`` that takes turns to pack up (a trailer or skid
+    pump, §7) should start now: its street catches within two spread steps with chance
+    ``policy.pack_up_chance`` or more (0: never)."""
+    least = policy(ctx, "pack_up_chance")
+    return least > 0 and street_risk_two(ctx, state, area) >= least
+
+
 def _street_threat(ctx: TurnContext, state: GameState, area: str) -> tuple[int, Location | None]:
     """(threat, the nearest fire) by a search outward from the street through locations a
     fire can enter now (buildings, rubble, streets holding a vehicle), :data:`THREAT_RANGE`
@@ -364,12 +390,6 @@ def withdraw(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Location
     jump = jump_chances(ctx, state).get(u.loc[0], (0.0, False))[0]
     # a lone fire of 1 next door is guarded by a line rather than run from
     hot = risk >= policy(ctx, "vehicle_withdraw_chance") and (heat >= WITHDRAW_HEAT or jump > 0)
-    if not hot and not boxed:
-        if heat < WITHDRAW_HEAT:
-            return False
-        cov = coverage(state)
-        if all(cov.get(nb, 0) for nb in danger.neighbours(ctx, u.loc) if nb in state.fire):
-            return False  # lines are on every fire next to it: they may yet put it out
     trailers = [p for p in sorted(state.units.values(), key=lambda x: x.id)
                 if p.towed_by is None and p.extra.get("tow") == u.id and p.loc == u.loc
                 and p.deployed]  # fmt: skip
@@ -377,9 +397,19 @@ def withdraw(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Location
         trailers.append(u)  # its own trailer pump is set up
     if trailers:
         # it would leave its trailer pump behind: only when the street is likely to catch
-        # does it slip its lines and recover the pump (a turn), to drive off after
-        if not hot or any(p.task == "stow" for p in trailers):
+        # (now, or within the turn the pump takes to recover: ``packs_up``) does it slip
+        # its lines and recover the pump (a turn), to drive off after
+        if any(p.task == "stow" for p in trailers):
             return False
+        if not hot and not packs_up(ctx, state, u.loc[0]):
+            return False
+    elif not hot and not boxed:
+        if heat < WITHDRAW_HEAT:
+            return False
+        cov = coverage(state)
+        if all(cov.get(nb, 0) for nb in danger.neighbours(ctx, u.loc) if nb in state.fire):
+            return False  # lines are on every fire next to it: they may yet put it out
+    if trailers:
         _slip_lines(ctx, state, u)
         for p in trailers:
             _slip_lines(ctx, state, p)
@@ -522,17 +552,18 @@ def choose_parking(
     u: UnitState,
     pri: set[Location],
     need_water: bool = False,
-    out_of_reach: bool = False,
+    far: bool = False,
 ) -> str | None:
     """The street to drive to: near an unfought fire (priority ones first), with water at
-    hand, not next to a fire itself, then the shortest drive. None when no fire is near any
-    street it can reach."""
+    hand, not next to a fire itself, then the shortest drive; with ``far``, only streets
+    :func:`out_of_reach`. None when no fire is near any street it can reach."""
     if not state.fire or u.loc is None:
         return None
     limit = hose_reach(ctx, u.hose_left)
     blocked = reach.road_blocked(ctx, state)
     routes = reach.road_routes(ctx, state, u.loc[0])  # (around ``blocked``)
     prio, others = fire_sources(ctx, state, pri)
+    set_up = equipment.sets_up(ctx, u)  # a pump that takes turns to deploy and pack up
     for group in (prio, others):
         if not group:
             continue
@@ -547,10 +578,9 @@ def choose_parking(
             water = water_at(ctx, state, area)
             if need_water and not water:
                 continue
-            if out_of_reach and (
-                street_threat(ctx, state, area) <= 2
-                or any(jump_chances(ctx, state).get(area, (0.0, False)))
-            ):
+            if set_up and packs_up(ctx, state, area):
+                continue  # it would have to pack up again as soon as it was set up
+            if far and not out_of_reach(ctx, state, area):
                 continue  # a pump with no crew of its own waits out of the fire's reach
             # a parked vehicle makes its street flammable: out of the fire's reach if at
             # all possible, with a way out, and not downwind of the fire

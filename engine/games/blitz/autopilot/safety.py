@@ -87,6 +87,32 @@ def catch_chance(ctx: TurnContext, state: GameState, loc: Location) -> float:
     return out
 
 
+def catch_chance_two(ctx: TurnContext, state: GameState, loc: Location) -> float:
+    """Chance that ``loc`` catches by a spread in one of the next two spread steps (this
+    step 1 and the next turn's), as far as the fires of now tell: the fires next to it
+    roll twice (:func:`catch_chance`, as they burn now), and each neighbour that can burn
+    and does not yet may catch in the first step and spread in at the second from fire 1,
+    the level a spread sets alight (§3). Growth, new fires further off and jumps (R-5)
+    are left out: a lower bound, for units that need a turn to pack up before they can
+    drive off (a trailer or skid pump, §7)."""
+    first = catch_chance(ctx, state, loc)
+    if first >= 1.0:
+        return 1.0
+    miss = (1 - first) * (1 - first)
+    fire = state.fire
+    here: int | None = None
+    for nb in danger.neighbours(ctx, loc):
+        if nb in fire or not _can_burn(ctx, state, nb):
+            continue
+        p = catch_chance(ctx, state, nb)
+        if p <= 0:
+            continue
+        if here is None:
+            here = _state_modifier(ctx, state, loc)
+        miss *= 1 - p * _p_roll(1, here + _map_modifier(ctx, nb, loc))
+    return 1 - miss
+
+
 def _state_modifier(ctx: TurnContext, state: GameState, loc: Location) -> int:
     """The state's part of a spread's modifier into ``loc`` (:func:`.modifiers.spread_state_parts`:
     its damp, embers, a hose team fighting there). In the standing orders (``ap_fight``

@@ -13,7 +13,15 @@ from ..rules import movement as mv
 from ..rules.firefighting import party_targets, refill_point
 from ..state import GameState
 from ..units import STAND, UnitState, crew_of
-from .parking import choose_parking, choose_water, keep_clear, street_risk, water_at
+from .parking import (
+    choose_parking,
+    choose_water,
+    keep_clear,
+    out_of_reach,
+    packs_up,
+    street_risk,
+    water_at,
+)
 from .priorities import small_fires
 from .safety import exposed, policy, stand_clear, trapped
 
@@ -31,18 +39,22 @@ def pump_orders(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Locat
         choose_water(ctx, state, u)
         return
     stows = equipment.sets_up(ctx, u) and u.moves == "road"  # packing up lets a skid pump move off
+    crewless = not crew_of(state.units, u.id)
     if (u.deployed and stows and not busy and u.task == "idle"
-            and street_risk(ctx, state, u.loc[0]) >= policy(ctx, "vehicle_move_chance")):  # fmt: skip
-        equipment.stow(ctx, state, u)  # idle where the fire may reach it: pack up, move off
+            and (street_risk(ctx, state, u.loc[0]) >= policy(ctx, "vehicle_move_chance")
+                 or packs_up(ctx, state, u.loc[0])
+                 or (crewless and not out_of_reach(ctx, state, u.loc[0])))):  # fmt: skip
+        # idle where the fire may reach it before it is packed up: pack up, move off (a
+        # pump with no crew of its own, waiting for the lorry's line, leaves once its
+        # street is no longer one it would park in)
+        equipment.stow(ctx, state, u)
         return
     if u.task in ("deploy", "stow"):
         return
     if not u.deployed:
         # a trailer without a tow cannot move: it deploys where it stands if water is there
         park = (
-            choose_parking(
-                ctx, state, u, pri, need_water=True, out_of_reach=not crew_of(state.units, u.id)
-            )
+            choose_parking(ctx, state, u, pri, need_water=True, far=crewless)
             if u.moves == "road"
             else None
         )
