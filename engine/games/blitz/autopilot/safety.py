@@ -23,6 +23,7 @@ from ..memos import (
     AP_HAVENS,
     AP_LIMITS,
     AP_OK,
+    AP_REFUGE_ZONE,
     AP_SHELTERS,
     AP_TRAP,
     AP_WAYBACK,
@@ -497,7 +498,12 @@ def refuge(ctx: TurnContext, state: GameState, u: UnitState) -> Location | None:
     if u.loc is None or worn <= 0 or not state.fire:
         return None
     dist, _ = foot.foot_search(ctx, state, u.loc, ctx.rules.int("movement.foot_points"))
-    falling, struck = _collapse_areas(ctx, state, worn)
+    zone: tuple[frozenset[str], frozenset[str]] | None = ctx.cache.get(AP_REFUGE_ZONE)
+    if zone is None:  # (damage does not change in step 6: kept for the call)
+        zone = _collapse_areas(ctx, state, worn)
+        if AP_REFUGE_ZONE in ctx.cache:
+            ctx.cache[AP_REFUGE_ZONE] = zone
+    falling, struck = zone
     spots = [
         x for x in dist
         if x not in state.fire and not _can_burn(ctx, state, x)
@@ -601,8 +607,10 @@ def _walk_along(
     ``ok``, in order) that its walk (:func:`.movement.walk`: the shortest way) reaches
     through places that pass ``ok`` too, so it keeps to that way. Whether it moved."""
     start = u.loc
-    if start is None:
+    if start is None or not stops:
         return False
+    if ok is _anywhere:  # any way will do: the furthest stop (found by the same search)
+        return _walk_to(ctx, state, u, stops[-1])
     for stop in reversed(stops):
         dist, prev = foot.foot_search(ctx, state, start, None, goal=stop)
         if stop in dist and all(ok(x) for x in foot.path_to(prev, start, stop)[1:]):
