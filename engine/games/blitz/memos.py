@@ -30,6 +30,7 @@ AP_FIGHT: Memo[Any] = Memo("ap_fight", shared=False)
 AP_LIMITS: Memo[Any] = Memo("ap_limits", shared=False)  # safety: the policy limits, per game
 AP_OK: Memo[Any] = Memo("ap_ok", shared=False)  # safety: may a way out pass here
 AP_ZONE: Memo[Any] = Memo("ap_zone", shared=False)  # safety: where a collapse can strike
+AP_REFUGE_ZONE: Memo[Any] = Memo("ap_refuge_zone", shared=False)  # safety: refuge margin
 AP_WAYBACK: Memo[Any] = Memo("ap_wayback", shared=False)  # safety: no sure way to a haven
 # safety: streets and open ground with no building next to them (the map's)
 AP_HAVENS: Memo[Any] = Memo("ap_havens", shared=True)

@@ -54,7 +54,9 @@ def test_the_rubble_chain_widens_the_zone():
     (4, {"policy.collapse_damage": 5}, False),  # a bolder house policy: never
 ])  # fmt: skip
 def test_a_stand_steps_out_of_a_collapses_way(damage, house_rules, leaves):
-    ctx, st = collapse_world(damage, house_rules)
+    # (with no refuge: this map has no haven and no entry, and since round 6 an officer
+    # with a fire of 5 next to it and no way out waits where the fire is least anyway)
+    ctx, st = collapse_world(damage, {"policy.refuge_damage": 0, **(house_rules or {})})
     autopilot.standing_orders(ctx, st)
     loc = st.units["OF"].loc
     assert (loc != ("S01", 0)) is leaves
@@ -276,3 +278,54 @@ def test_the_crews_stay_where_the_lines_hold_the_fire_round_them():
     ctx, st, _ = closing_world({"policy.way_back_watch": 2, "policy.way_back_hold": 2})
     st.fire[("B03", 0)] = 3
     assert safety.cut_off(ctx, st, ("S14", 0))  # a more cautious officer
+
+
+@pytest.mark.parametrize(("house_rules", "goes_to"), [
+    (None, ("S11", 0)),
+    ({"policy.refuge_damage": 0}, ("S12", 0)),  # the old orders: nowhere to go, it stays
+])  # fmt: skip
+def test_a_stand_with_no_way_out_waits_where_the_fire_is_least(house_rules, goes_to):
+    # round 6: a street between two rows of houses, no haven, no entry: the officer in
+    # S12 (a fire of 3 next to it) has nowhere to go, and the old orders left it there;
+    # now it waits within a turn's walk where nothing can burn and the fire next to it is
+    # least (S11 and S14 have none; S11 is nearer)
+    sc = uworld(["BBBBB", "SSSSS", "BBBBB"], fires={("B02", 0): 3, ("B23", 0): 2},
+                forces=[ForceUnit("OF", "officer", area="S12")],
+                house_rules=house_rules or {})  # fmt: skip
+    ctx, st = usetup(sc, [6] * 20)
+    assert safety.shelters(ctx, st) == []
+    autopilot.standing_orders(ctx, st)
+    assert st.units["OF"].loc == goes_to
+
+
+@pytest.mark.parametrize(("house_rules", "stays"), [
+    (None, False),
+    ({"policy.refuge_damage": 4}, True),  # damage 3 is no risk to a bolder officer
+])  # fmt: skip
+def test_the_refuge_keeps_clear_of_a_damaged_building_burning_upstairs(house_rules, stays):
+    # B11's upper floor burns at 5 and is damaged 3: two rolls from coming down, when its
+    # rubble strikes S01, though no fire is next to S01 on the ground
+    sc = uworld(["SSS", "BBB"], levels={"B11": 2}, fires={("B11", 1): 5},
+                forces=[ForceUnit("OF", "officer", area="S01")],
+                house_rules=house_rules or {})  # fmt: skip
+    ctx, st = usetup(sc)
+    st.damage[("B11", 1)] = 3
+    spot = safety.refuge(ctx, st, st.units["OF"])
+    assert (spot == ("S01", 0)) is stays
+    assert spot is not None and spot[0] in ("S00", "S01", "S02")
+
+
+def test_a_fire_party_does_not_refill_between_the_fires():
+    # round 6: empty in S11, at a hydrant, next to a fire of 4. An empty street cannot
+    # burn, so the old orders refilled there, where the fire closes round it and the
+    # rubble of the building next door falls; now it walks to a refill point with
+    # fires next to it adding up to policy.retreat_heat (3) or less
+    sc = uworld(["BBBBB", "SSSSS"], fires={("B01", 0): 4}, hydrants=["S11", "S14"],
+                forces=[ForceUnit("FP", "fire_party", area="S11")])  # fmt: skip
+    ctx, st = usetup(sc, [6] * 10)
+    st.units["FP"].charged = False
+    assert not safety.exposed(ctx, st, ("S11", 0)) and not safety.calm(ctx, st, ("S11", 0))
+    autopilot.standing_orders(ctx, st)
+    fp = st.units["FP"]
+    assert fp.loc != ("S11", 0) and fp.task == "refill"
+    assert fp.loc is not None and safety.calm(ctx, st, fp.loc)

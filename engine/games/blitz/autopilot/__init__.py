@@ -36,6 +36,7 @@ from ..memos import (
     AP_OK,
     AP_P_IN,
     AP_PRIO,
+    AP_REFUGE_ZONE,
     AP_SIDE,
     AP_SMALL,
     AP_SOURCES,
@@ -91,6 +92,7 @@ def standing_orders(ctx: TurnContext, state: GameState) -> None:
     ctx.cache[AP_WAYS] = {}  # safety: the map's foot links as a way out sees them
     ctx.cache[AP_JUMP] = None  # parking: the chance of a jump into each street
     ctx.cache[AP_ZONE] = None  # safety: where a collapse can strike
+    ctx.cache[AP_REFUGE_ZONE] = None  # safety: ... with the refuge's wider margin
     ctx.cache[AP_SIDE] = None  # parking: the streets on the entries' side
     ctx.cache[AP_SOURCES] = {}  # priorities: the open fires, by the fires with two lines
     ctx.cache[AP_WAYBACK] = {}  # safety: places with no sure way to a haven
@@ -113,6 +115,7 @@ def standing_orders(ctx: TurnContext, state: GameState) -> None:
             AP_WAYS,
             AP_WAYBACK,
             AP_ZONE,
+            AP_REFUGE_ZONE,
             AP_SIDE,
             AP_SOURCES,
         ):

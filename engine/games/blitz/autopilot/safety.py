@@ -12,6 +12,8 @@ is remembered for one call of the standing orders (``ap_catch``, ``ap_trap``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ....board.model import AreaKind, Location
 from ....core.turn import TurnContext
 from ..memos import (
@@ -21,6 +23,7 @@ from ..memos import (
     AP_HAVENS,
     AP_LIMITS,
     AP_OK,
+    AP_REFUGE_ZONE,
     AP_SHELTERS,
     AP_TRAP,
     AP_WAYBACK,
@@ -231,17 +234,19 @@ def collapse_zone(ctx: TurnContext, state: GameState, loc: Location) -> bool:
 def _zone(ctx: TurnContext, state: GameState) -> tuple[frozenset[str], frozenset[str]]:
     zone: tuple[frozenset[str], frozenset[str]] | None = ctx.cache.get(AP_ZONE)
     if zone is None:
-        zone = _collapse_areas(ctx, state)
+        zone = _collapse_areas(ctx, state, int(policy(ctx, "collapse_damage")))
         if AP_ZONE in ctx.cache:
             ctx.cache[AP_ZONE] = zone
     return zone
 
 
-def _collapse_areas(ctx: TurnContext, state: GameState) -> tuple[frozenset[str], frozenset[str]]:
-    """(building areas that may come down this turn, the areas their rubble strikes)."""
+def _collapse_areas(
+    ctx: TurnContext, state: GameState, worn: int
+) -> tuple[frozenset[str], frozenset[str]]:
+    """(building areas that may come down: a location burning hard enough to roll for
+    damage, damaged ``worn`` or more; the areas their rubble strikes)."""
     r = ctx.rules
     hot = r.int("damage.fire_for_roll")
-    worn = int(policy(ctx, "collapse_damage"))
     destroyed = r.int("damage.destroyed")
     damage, fire = state.damage, state.fire  # state.damage_at, inline
     if worn > 1:  # (an undamaged location, 1, cannot qualify): walk the few damaged ones
@@ -507,6 +512,44 @@ def held(ctx: TurnContext, state: GameState, loc: Location, steps: int) -> bool:
     return loose <= policy(ctx, "way_back_hold")
 
 
+def refuge(ctx: TurnContext, state: GameState, u: UnitState) -> Location | None:
+    """Where a stand with no way out on foot (no haven, no entry it can walk to: the fire
+    has closed round it) waits: within a turn's walk, a place that cannot burn now (an
+    empty street or open ground: §1, §3 Roads), out of the way of any building burning
+    hard enough to roll for damage that is damaged ``policy.refuge_damage`` or more (a
+    wider margin than :func:`collapse_zone`: it gains nothing by being there), with the
+    least fire next to it, then the nearest (its own place first). None when there is
+    none, or with ``policy.refuge_damage`` 0 (off)."""
+    worn = int(policy(ctx, "refuge_damage"))
+    if u.loc is None or worn <= 0 or not state.fire:
+        return None
+    dist, _ = foot.foot_search(ctx, state, u.loc, ctx.rules.int("movement.foot_points"))
+    zone: tuple[frozenset[str], frozenset[str]] | None = ctx.cache.get(AP_REFUGE_ZONE)
+    if zone is None:  # (damage does not change in step 6: kept for the call)
+        zone = _collapse_areas(ctx, state, worn)
+        if AP_REFUGE_ZONE in ctx.cache:
+            ctx.cache[AP_REFUGE_ZONE] = zone
+    falling, struck = zone
+    spots = [
+        x for x in dist
+        if x not in state.fire and not _can_burn(ctx, state, x)
+        and x[0] not in falling and not (x[1] == 0 and x[0] in struck)
+    ]  # fmt: skip
+    if not spots:
+        return None
+    return min(spots, key=lambda x: (danger.heat(ctx, state, x), dist[x], x))
+
+
+def calm(ctx: TurnContext, state: GameState, loc: Location) -> bool:
+    """A place to wait with work in hand that takes no fire (a fire party refilling): not
+    :func:`exposed`, and with fires next to it adding up to ``policy.retreat_heat`` or
+    less (an empty street between two burning buildings cannot burn, but it is where the
+    fire closes round a stand and the rubble of both falls)."""
+    return not exposed(ctx, state, loc) and danger.heat(ctx, state, loc) <= policy(
+        ctx, "retreat_heat"
+    )
+
+
 def stand_clear(ctx: TurnContext, state: GameState, u: UnitState) -> None:
     """A stand with nothing to do where the fire can reach it (next to a fire, or
     :func:`exposed`) walks to a haven (:func:`retreat`) before the fire closes round it."""
@@ -517,8 +560,12 @@ def stand_clear(ctx: TurnContext, state: GameState, u: UnitState) -> None:
 def retreat(ctx: TurnContext, state: GameState, u: UnitState) -> bool:
     """A stand with no more work here (its vehicle lost) walks out of the fire's district:
     to the nearest haven (:func:`shelters`) it can reach by a way where no heat test can
-    fail, else toward the nearest entry (where help arrives and the fire has the furthest
-    to come), this turn's part of it, stopping where it is not :func:`exposed` when it can.
+    fail, else by one whose every heat test it passes on ``policy.retreat_heat`` or better
+    (round 6), else by any way (a failed test only stops it); with no haven in reach,
+    toward the nearest entry (where help arrives and the fire has the furthest to come) by
+    a way where no test can fail. This turn's part of it, stopping where it is not
+    :func:`exposed` when it can, and keeping to that way (:func:`_walk_along`). With no
+    way out at all it waits in the best place within a turn's walk (:func:`refuge`).
     Whether it moved."""
     if u.loc is None or acting.acted(state, u):
         return False
@@ -526,33 +573,79 @@ def retreat(ctx: TurnContext, state: GameState, u: UnitState) -> bool:
     if u.loc in havens:
         return False
     cool = ctx.rules.int("heat.always_pass_max")
+    warm = max(cool, int(policy(ctx, "retreat_heat")))
 
     def cool_way(loc: Location) -> bool:  # no heat test on the way (none can fail)
         return loc not in state.fire and danger.heat(ctx, state, loc) <= cool
 
+    def warm_way(loc: Location) -> bool:  # heat tests a stand passes more often than not
+        return loc not in state.fire and danger.heat(ctx, state, loc) <= warm
+
     goal: Location | None = None
+    way: Callable[[Location], bool] = cool_way
     if havens:
         dist, prev = foot.foot_search(
             ctx, state, u.loc, None, ok=cool_way, goals=havens, ok_key=("cool", cool)
         )
         goal, _d = foot.nearest(dist, havens)
-        if goal is None:  # no cool way: through the heat (a failed test only stops it)
+        if goal is None and warm > cool:  # a way whose heat tests it should pass
+            dist, prev = foot.foot_search(
+                ctx, state, u.loc, None, ok=warm_way, goals=havens, ok_key=("cool", warm)
+            )
+            goal, _d = foot.nearest(dist, havens)
+            way = warm_way
+        if goal is None:  # no such way: through the heat (a failed test only stops it)
             dist, prev = foot.foot_search(ctx, state, u.loc, None, goals=havens)
             goal, _d = foot.nearest(dist, havens)
-    if goal is None:
-        entries = [(a, 0) for a in mv.entry_areas(ctx)]
-        if not entries or u.loc in entries:
-            return False
+            way = _anywhere
+    entries = [(a, 0) for a in mv.entry_areas(ctx)] if goal is None else []
+    if u.loc in entries:
+        return False
+    if entries:
         dist, prev = foot.foot_search(
             ctx, state, u.loc, None, ok=cool_way, goals=entries, ok_key=("cool", cool)
         )
         goal, _d = foot.nearest(dist, entries)
-    if goal is None:
-        return False
+        way = cool_way
+    if goal is None:  # no way out at all: wait in the best place within a turn's walk
+        spot = refuge(ctx, state, u)
+        return spot is not None and _walk_to(ctx, state, u, spot)
     points = ctx.rules.int("movement.foot_points")
     path = [x for x in foot.path_to(prev, u.loc, goal) if dist[x] <= points]  # this turn's part
     stops = [x for x in path if x != u.loc and not exposed(ctx, state, x)]
-    goal = stops[-1] if stops else (path[-1] if path else goal)
+    if not stops:
+        stops = [x for x in path if x != u.loc]
+    return _walk_along(ctx, state, u, stops, way)
+
+
+def _anywhere(loc: Location) -> bool:
+    return True
+
+
+def _walk_along(
+    ctx: TurnContext,
+    state: GameState,
+    u: UnitState,
+    stops: list[Location],
+    ok: Callable[[Location], bool],
+) -> bool:
+    """``u`` walks to the furthest of ``stops`` (places on a way found with the test
+    ``ok``, in order) that its walk (:func:`.movement.walk`: the shortest way) reaches
+    through places that pass ``ok`` too, so it keeps to that way. Whether it moved."""
+    start = u.loc
+    if start is None or not stops:
+        return False
+    if ok is _anywhere:  # any way will do: the furthest stop (found by the same search)
+        return _walk_to(ctx, state, u, stops[-1])
+    for stop in reversed(stops):
+        dist, prev = foot.foot_search(ctx, state, start, None, goal=stop)
+        if stop in dist and all(ok(x) for x in foot.path_to(prev, start, stop)[1:]):
+            return _walk_to(ctx, state, u, stop)
+    return False
+
+
+def _walk_to(ctx: TurnContext, state: GameState, u: UnitState, goal: Location) -> bool:
+    """``u`` walks toward ``goal`` (its task kept); whether it moved."""
     if goal == u.loc:
         return False
     task = u.task

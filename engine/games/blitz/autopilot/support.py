@@ -23,7 +23,7 @@ from .parking import (
     water_at,
 )
 from .priorities import small_fires
-from .safety import exposed, policy, stand_clear, trapped
+from .safety import calm, policy, stand_clear, trapped
 
 
 def pump_orders(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Location]) -> None:
@@ -130,11 +130,11 @@ def fire_party_orders(ctx: TurnContext, state: GameState, u: UnitState) -> None:
         if not mv.walk(ctx, state, u, goal):
             stand_clear(ctx, state, u)  # no way there this turn: out of the fire's reach
         return
-    if refill_point(ctx, state, u.loc) and not exposed(ctx, state, u.loc):
+    if refill_point(ctx, state, u.loc) and calm(ctx, state, u.loc):
         u.task = "refill"
         return
     points = _refill_points(ctx, state, u.loc[0], budget)
-    goal = foot.first_goal(ctx, state, u.loc, budget, points, lambda x: not exposed(ctx, state, x))
+    goal = foot.first_goal(ctx, state, u.loc, budget, points, lambda x: calm(ctx, state, x))
     if goal is not None:
         u.task = "refill"
         if not mv.walk(ctx, state, u, goal):
