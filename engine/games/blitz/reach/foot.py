@@ -71,7 +71,9 @@ def foot_links(
 ) -> list[Link]:
     """Where a stand can step from ``loc`` (never into water), with its costs."""
     r = ctx.rules
-    static: dict[Location, list[Link]] = ctx.cache.setdefault(FOOT_LINKS, {})
+    static: dict[Location, list[Link]] | None = ctx.cache.get(FOOT_LINKS)
+    if static is None:
+        static = ctx.cache[FOOT_LINKS] = {}
     out = static.get(loc)
     if out is None:
         out = static[loc] = _static_links(ctx, loc)
