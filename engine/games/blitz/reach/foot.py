@@ -318,9 +318,7 @@ def _search(
                     ]
             for nb, cost in links:
                 nd = d + cost
-                if nd > limit:
-                    continue
-                if nd < dist[nb]:
+                if nd < dist[nb]:  # (never above ``limit``: an unreached cost is limit + 1)
                     good = checked[nb]
                     if good is None:
                         loc = locs[nb]
