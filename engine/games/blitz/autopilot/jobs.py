@@ -205,6 +205,11 @@ def best_job(
         # numbers from 1 to the largest burning now)
         most = max(fires.values())
         ext = {k: [p_extinguish(f, m) for f in range(most + 1)] for k, m in mods.items()}
+        # a fire's cover and priority as one number in the same order (priorities are 0
+        # to 2): the key (cover, priority, -chance, hose steps, position, fire) compared
+        # as (grade, -chance, hose steps, position, fire), with the best's fields apart
+        grades: dict[Location, int] = {}
+        bg, bq, bdx, bx, bt = 0, 0.0, 0.0, pump.loc, pump.loc
         for x in dist:
             p_in = p_ins.get(x)
             if p_in is None:
@@ -216,23 +221,22 @@ def best_job(
                 burning = fires.get(t)
                 if burning is None or rng < 1:
                     continue
-                # the key is compared field by field: leave as soon as it cannot beat the best
-                covered = float(cov.get(t, 0) >= 2)
-                if best is not None and covered > best[0][0]:
-                    continue
-                prio = prios.get(t)
-                if prio is None:
-                    prio = prios[t] = float(fire_priority(ctx, state, t, pri))
-                if best is not None and covered == best[0][0] and prio > best[0][1]:
+                # leave as soon as the key cannot beat the best
+                grade = grades.get(t)
+                if grade is None:
+                    grade = 4 * (cov.get(t, 0) >= 2) + fire_priority(ctx, state, t, pri)
+                    grades[t] = grade
+                if best is not None and grade > bg:
                     continue
                 p = ext[rng][burning] * p_in
                 if p <= 0:
                     continue
-                key = (covered, prio, -round(p, 3), dx)
-                if best is None or (key, x, t) < (best[0], best[1], best[2]):
+                q = -round(p, 3)
+                if best is None or (grade, q, dx, x, t) < (bg, bq, bdx, bx, bt):
                     if not sure(x, p_in):
                         break  # a trap: its chance is 0 now, no later fire from x counts
-                    best = (key, x, t)
+                    bg, bq, bdx, bx, bt = grade, q, dx, x, t
+                    best = ((float(grade >= 4), float(grade % 4), q, dx), x, t)
     if best is None:
         return None
     _, x, t = best
