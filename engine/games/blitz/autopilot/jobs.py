@@ -180,11 +180,14 @@ def best_job(
             bound = -round(p_extinguish(fire, top_mod) * P_IN_MAX, 3)
             classes.append((float(cov.get(t, 0) >= 2), prio, bound, t, fire))
         classes.sort(key=_class_key)
+        # the best's key past cover and priority: (-chance, hose steps, position, fire)
+        tail: tuple[float, float, Location, Location] | None = None
         for covered, prio, bound, t, fire in classes:
             if best is not None and (covered, prio, bound) > best[0][:3]:
                 break
-            # consider() for each position in range of t, inline (cover and priority are
-            # the fire's; the chance depends on the range)
+            # consider() for each position in range of t, inline. The fires come in order
+            # of cover and priority, and the loop has left once they are worse than the
+            # best's: so the best's are this fire's, and only the rest of the key decides
             chance = {k: p_extinguish(fire, m) for k, m in mods.items()}
             for x, rng in reach.in_range(ctx, t):
                 if rng < 1 or x not in dist:
@@ -197,9 +200,10 @@ def best_job(
                 p = chance[rng] * p_in
                 if p <= 0:
                     continue
-                key = (covered, prio, -round(p, 3), float(dist[x]))
-                if (best is None or (key, x, t) < (best[0], best[1], best[2])) and sure(x, p_in):
-                    best = (key, x, t)
+                here = (-round(p, 3), float(dist[x]), x, t)
+                if (tail is None or here < tail) and sure(x, p_in):
+                    tail = here
+                    best = ((covered, prio, here[0], here[1]), x, t)
     else:
         # p_extinguish by range and fire, worked out once for this call (fires are whole
         # numbers from 1 to the largest burning now)
@@ -209,7 +213,8 @@ def best_job(
         # to 2): the key (cover, priority, -chance, hose steps, position, fire) compared
         # as (grade, -chance, hose steps, position, fire), with the best's fields apart
         grades: dict[Location, int] = {}
-        bg, bq, bdx, bx, bt = 0, 0.0, 0.0, pump.loc, pump.loc
+        bg = 0
+        bkey: tuple[int, float, float, Location, Location] | None = None
         for x in dist:
             p_in = p_ins.get(x)
             if p_in is None:
@@ -226,17 +231,17 @@ def best_job(
                 if grade is None:
                     grade = 4 * (cov.get(t, 0) >= 2) + fire_priority(ctx, state, t, pri)
                     grades[t] = grade
-                if best is not None and grade > bg:
+                if bkey is not None and grade > bg:
                     continue
                 p = ext[rng][burning] * p_in
                 if p <= 0:
                     continue
-                q = -round(p, 3)
-                if best is None or (grade, q, dx, x, t) < (bg, bq, bdx, bx, bt):
+                key = (grade, -round(p, 3), dx, x, t)
+                if bkey is None or key < bkey:
                     if not sure(x, p_in):
                         break  # a trap: its chance is 0 now, no later fire from x counts
-                    bg, bq, bdx, bx, bt = grade, q, dx, x, t
-                    best = ((float(grade >= 4), float(grade % 4), q, dx), x, t)
+                    bkey, bg = key, grade
+                    best = ((float(grade >= 4), float(grade % 4), key[1], dx), x, t)
     if best is None:
         return None
     _, x, t = best
