@@ -215,6 +215,8 @@ def best_job(
         grades: dict[Location, int] = {}
         bg = 0
         bkey: tuple[int, float, float, Location, Location] | None = None
+        # the best chance to put a fire out from any range (a fire of 1, the best range)
+        most_ext = max(by_fire[1] for by_fire in ext.values())
         for x in dist:
             p_in = p_ins.get(x)
             if p_in is None:
@@ -222,6 +224,8 @@ def best_job(
             if p_in <= 0:
                 continue
             dx = float(dist[x])
+            if bkey is not None and (0, -round(most_ext * p_in, 3), dx) > bkey[:3]:
+                continue  # even grade 0 at the best chance from here cannot beat the best
             for t, rng in reach.in_range(ctx, x):
                 burning = fires.get(t)
                 if burning is None or rng < 1:
