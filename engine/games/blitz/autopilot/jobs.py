@@ -218,12 +218,16 @@ def best_job(
         # the best chance to put a fire out from any range (a fire of 1, the best range)
         most_ext = max(by_fire[1] for by_fire in ext.values())
         for x in dist:
+            dx = float(dist[x])
             p_in = p_ins.get(x)
             if p_in is None:
+                if bkey is not None:  # as below, with the heat test's chance (p_open's most)
+                    most_in = p_heat(ctx, danger.heat(ctx, state, x))
+                    if (0, -round(most_ext * most_in, 3), dx) > bkey[:3]:
+                        continue
                 p_in = p_open(x)  # no dice, no state change: only its memo
             if p_in <= 0:
                 continue
-            dx = float(dist[x])
             if bkey is not None and (0, -round(most_ext * p_in, 3), dx) > bkey[:3]:
                 continue  # even grade 0 at the best chance from here cannot beat the best
             for t, rng in reach.in_range(ctx, x):
