@@ -194,6 +194,11 @@ def best_job(
                     continue
                 p_in = p_ins.get(x)
                 if p_in is None:
+                    if tail is not None:  # the best key x could give, with the heat test's
+                        # chance (the most p_open can give): no p_open if it cannot win
+                        most_in = p_heat(ctx, danger.heat(ctx, state, x))
+                        if (-round(chance[rng] * most_in, 3), float(dist[x])) > tail[:2]:
+                            continue
                     p_in = p_open(x)
                 if p_in <= 0:
                     continue
