@@ -123,7 +123,6 @@ def best_job(
     # vehicles, which move, so it is kept for this search only
     p_ins: dict[Location, float] = dict(ctx.cache.get(AP_P_IN) or {})
     kept: dict[Location, float] | None = ctx.cache.get(AP_P_IN)
-    prios: dict[Location, float] = {}
 
     opens: dict[Location, float] = {}
 
@@ -172,13 +171,14 @@ def best_job(
         # best range and a sure position): once a fire's bound is worse than the best key,
         # no later fire can beat it (the best is the key's minimum, whatever the order)
         top_mod = max(mods.values())
-        classes = []
-        for t, fire in fires.items():
-            prio = prios.get(t)
-            if prio is None:
-                prio = prios[t] = float(fire_priority(ctx, state, t, pri))
-            bound = -round(p_extinguish(fire, top_mod) * P_IN_MAX, 3)
-            classes.append((float(cov.get(t, 0) >= 2), prio, bound, t, fire))
+        # the bound by fire (fires are whole numbers from 1 to the largest burning now)
+        bounds = [
+            -round(p_extinguish(f, top_mod) * P_IN_MAX, 3) for f in range(max(fires.values()) + 1)
+        ]
+        classes = [
+            (float(cov.get(t, 0) >= 2), float(fire_priority(ctx, state, t, pri)), bounds[f], t, f)
+            for t, f in fires.items()
+        ]
         classes.sort(key=_class_key)
         # the best's key past cover and priority: (-chance, hose steps, position, fire)
         tail: tuple[float, float, Location, Location] | None = None
