@@ -123,7 +123,6 @@ def best_job(
     # vehicles, which move, so it is kept for this search only
     p_ins: dict[Location, float] = dict(ctx.cache.get(AP_P_IN) or {})
     kept: dict[Location, float] | None = ctx.cache.get(AP_P_IN)
-    prios: dict[Location, float] = {}
 
     opens: dict[Location, float] = {}
 
@@ -172,67 +171,90 @@ def best_job(
         # best range and a sure position): once a fire's bound is worse than the best key,
         # no later fire can beat it (the best is the key's minimum, whatever the order)
         top_mod = max(mods.values())
-        classes = []
-        for t, fire in fires.items():
-            prio = prios.get(t)
-            if prio is None:
-                prio = prios[t] = float(fire_priority(ctx, state, t, pri))
-            bound = -round(p_extinguish(fire, top_mod) * P_IN_MAX, 3)
-            classes.append((float(cov.get(t, 0) >= 2), prio, bound, t, fire))
+        # the bound by fire (fires are whole numbers from 1 to the largest burning now)
+        bounds = [
+            -round(p_extinguish(f, top_mod) * P_IN_MAX, 3) for f in range(max(fires.values()) + 1)
+        ]
+        classes = [
+            (float(cov.get(t, 0) >= 2), float(fire_priority(ctx, state, t, pri)), bounds[f], t, f)
+            for t, f in fires.items()
+        ]
         classes.sort(key=_class_key)
+        # the best's key past cover and priority: (-chance, hose steps, position, fire)
+        tail: tuple[float, float, Location, Location] | None = None
         for covered, prio, bound, t, fire in classes:
             if best is not None and (covered, prio, bound) > best[0][:3]:
                 break
-            # consider() for each position in range of t, inline (cover and priority are
-            # the fire's; the chance depends on the range)
+            # consider() for each position in range of t, inline. The fires come in order
+            # of cover and priority, and the loop has left once they are worse than the
+            # best's: so the best's are this fire's, and only the rest of the key decides
             chance = {k: p_extinguish(fire, m) for k, m in mods.items()}
             for x, rng in reach.in_range(ctx, t):
                 if rng < 1 or x not in dist:
                     continue
                 p_in = p_ins.get(x)
                 if p_in is None:
+                    if tail is not None:  # the best key x could give, with the heat test's
+                        # chance (the most p_open can give): no p_open if it cannot win
+                        most_in = p_heat(ctx, danger.heat(ctx, state, x))
+                        if (-round(chance[rng] * most_in, 3), float(dist[x])) > tail[:2]:
+                            continue
                     p_in = p_open(x)
                 if p_in <= 0:
                     continue
                 p = chance[rng] * p_in
                 if p <= 0:
                     continue
-                key = (covered, prio, -round(p, 3), float(dist[x]))
-                if (best is None or (key, x, t) < (best[0], best[1], best[2])) and sure(x, p_in):
-                    best = (key, x, t)
+                here = (-round(p, 3), float(dist[x]), x, t)
+                if (tail is None or here < tail) and sure(x, p_in):
+                    tail = here
+                    best = ((covered, prio, here[0], here[1]), x, t)
     else:
         # p_extinguish by range and fire, worked out once for this call (fires are whole
         # numbers from 1 to the largest burning now)
         most = max(fires.values())
         ext = {k: [p_extinguish(f, m) for f in range(most + 1)] for k, m in mods.items()}
+        # a fire's cover and priority as one number in the same order (priorities are 0
+        # to 2): the key (cover, priority, -chance, hose steps, position, fire) compared
+        # as (grade, -chance, hose steps, position, fire), with the best's fields apart
+        grades: dict[Location, int] = {}
+        bg = 0
+        bkey: tuple[int, float, float, Location, Location] | None = None
+        # the best chance to put a fire out from any range (a fire of 1, the best range)
+        most_ext = max(by_fire[1] for by_fire in ext.values())
         for x in dist:
+            dx = float(dist[x])
             p_in = p_ins.get(x)
             if p_in is None:
+                if bkey is not None:  # as below, with the heat test's chance (p_open's most)
+                    most_in = p_heat(ctx, danger.heat(ctx, state, x))
+                    if (0, -round(most_ext * most_in, 3), dx) > bkey[:3]:
+                        continue
                 p_in = p_open(x)  # no dice, no state change: only its memo
             if p_in <= 0:
                 continue
-            dx = float(dist[x])
+            if bkey is not None and (0, -round(most_ext * p_in, 3), dx) > bkey[:3]:
+                continue  # even grade 0 at the best chance from here cannot beat the best
             for t, rng in reach.in_range(ctx, x):
                 burning = fires.get(t)
                 if burning is None or rng < 1:
                     continue
-                # the key is compared field by field: leave as soon as it cannot beat the best
-                covered = float(cov.get(t, 0) >= 2)
-                if best is not None and covered > best[0][0]:
-                    continue
-                prio = prios.get(t)
-                if prio is None:
-                    prio = prios[t] = float(fire_priority(ctx, state, t, pri))
-                if best is not None and covered == best[0][0] and prio > best[0][1]:
+                # leave as soon as the key cannot beat the best
+                grade = grades.get(t)
+                if grade is None:
+                    grade = 4 * (cov.get(t, 0) >= 2) + fire_priority(ctx, state, t, pri)
+                    grades[t] = grade
+                if bkey is not None and grade > bg:
                     continue
                 p = ext[rng][burning] * p_in
                 if p <= 0:
                     continue
-                key = (covered, prio, -round(p, 3), dx)
-                if best is None or (key, x, t) < (best[0], best[1], best[2]):
+                key = (grade, -round(p, 3), dx, x, t)
+                if bkey is None or key < bkey:
                     if not sure(x, p_in):
                         break  # a trap: its chance is 0 now, no later fire from x counts
-                    best = (key, x, t)
+                    bkey, bg = key, grade
+                    best = ((float(grade >= 4), float(grade % 4), key[1], dx), x, t)
     if best is None:
         return None
     _, x, t = best

@@ -75,6 +75,9 @@ def _plan_run(
     cov = coverage(state)
     end_risk = policy(ctx, "lorry_end_chance")
     best: tuple[tuple[float, ...], UnitState, list[Location], Location] | None = None
+    # the fires in range of a run's end (at range 1 or more, in ``in_range`` order): runs
+    # from several pumps end in the same streets, and fire does not change in this call
+    fires_near: dict[str, list[tuple[Location, int]]] = {}
     for pid in sorted(state.units):
         p = state.units[pid]
         if (
@@ -91,11 +94,14 @@ def _plan_run(
                 continue
             if street_risk(ctx, state, path[-1]) >= end_risk:
                 continue  # the lorry ends its run there: not where the fire may reach it
-            end = (path[-1], 0)
+            near = fires_near.get(path[-1])
+            if near is None:
+                near = fires_near[path[-1]] = [
+                    (t, rng) for t, rng in reach.in_range(ctx, (path[-1], 0))
+                    if rng >= 1 and t in state.fire
+                ]  # fmt: skip
             locs: list[Location] | None = None
-            for t, rng in reach.in_range(ctx, end):
-                if rng < 1 or t not in state.fire:
-                    continue
+            for t, rng in near:
                 key = (
                     float(cov.get(t, 0) >= 2),
                     float(fire_priority(ctx, state, t, pri)),

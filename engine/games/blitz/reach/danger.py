@@ -33,7 +33,10 @@ ZEROS = repeat(0)
 def neighbours(ctx: TurnContext, loc: Location) -> list[Location]:
     """``graph.neighbours``, remembered for the game (the map does not change in play;
     do not mutate the list)."""
-    memo: dict[Location, list[Location]] = ctx.cache.setdefault(NEIGHBOURS, {})
+    # (``get``, not ``setdefault``: a call that finds the memo makes no empty dict)
+    memo: dict[Location, list[Location]] | None = ctx.cache.get(NEIGHBOURS)
+    if memo is None:
+        memo = ctx.cache[NEIGHBOURS] = {}
     hit = memo.get(loc)
     if hit is None:
         hit = memo[loc] = ctx.graph.neighbours(loc)
@@ -54,7 +57,9 @@ def neighbours_of(ctx: TurnContext) -> dict[Location, list[Location]]:
 
 def area_neighbours(ctx: TurnContext, area: str) -> list[str]:
     """``graph.area_neighbours``, remembered for the game (do not mutate the list)."""
-    memo: dict[str, list[str]] = ctx.cache.setdefault(AREA_NEIGHBOURS, {})
+    memo: dict[str, list[str]] | None = ctx.cache.get(AREA_NEIGHBOURS)
+    if memo is None:
+        memo = ctx.cache[AREA_NEIGHBOURS] = {}
     hit = memo.get(area)
     if hit is None:
         hit = memo[area] = ctx.graph.area_neighbours(area)

@@ -71,7 +71,9 @@ def foot_links(
 ) -> list[Link]:
     """Where a stand can step from ``loc`` (never into water), with its costs."""
     r = ctx.rules
-    static: dict[Location, list[Link]] = ctx.cache.setdefault(FOOT_LINKS, {})
+    static: dict[Location, list[Link]] | None = ctx.cache.get(FOOT_LINKS)
+    if static is None:
+        static = ctx.cache[FOOT_LINKS] = {}
     out = static.get(loc)
     if out is None:
         out = static[loc] = _static_links(ctx, loc)
@@ -261,12 +263,15 @@ def _search(
     if table is None:
         table = numbered.links[col] = [None] * len(locs)
     lad = {ids[x] for x in ladders}
-    checked: dict[int, bool] = {}
+    # passable by number (None: not asked yet), a list read by index
+    checked: list[bool | None]
     holder: list[Any] | None = ctx.cache.get(PASSABLE_NUMBERED) if inline else None
-    if holder is not None:  # step 6: passable by number, for this numbering
+    if holder is not None:  # step 6: kept for the step, for this numbering
         if holder[0] is not numbered:
-            holder[:] = [numbered, {}]
+            holder[:] = [numbered, [None] * len(locs)]
         checked = holder[1]
+    else:
+        checked = [None] * len(locs)
     s = ids[start]
     g = -1 if goal is None else ids.get(goal, -1)
     gs: Collection[int] | None = None
@@ -313,10 +318,8 @@ def _search(
                     ]
             for nb, cost in links:
                 nd = d + cost
-                if nd > limit:
-                    continue
-                if nd < dist[nb]:
-                    good = checked.get(nb)
+                if nd < dist[nb]:  # (never above ``limit``: an unreached cost is limit + 1)
+                    good = checked[nb]
                     if good is None:
                         loc = locs[nb]
                         if inline:

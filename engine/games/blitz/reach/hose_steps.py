@@ -99,8 +99,6 @@ class _Table:
         targets: Sequence[Location],
         limit: int,
     ) -> dict[Location, int]:
-        import numpy as np
-
         index = self.index
         try:
             rows = [index[s] for s in sources]
@@ -112,7 +110,9 @@ class _Table:
             for r in rows:
                 if r not in self.done:
                     self._make(ctx, r)
-        near = self.rows[np.ix_(rows, cols)].min(axis=0).tolist()
+        # the sources' rows, then the targets' columns: two ``take`` calls cost less than
+        # one fancy index by ``np.ix_`` (the same numbers)
+        near = self.rows.take(rows, axis=0).take(cols, axis=1).min(axis=0).tolist()
         return {t: d for t, d in zip(targets, near, strict=True) if d <= limit}
 
     def _make(self, ctx: TurnContext, r: int) -> None:

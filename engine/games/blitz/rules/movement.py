@@ -80,7 +80,7 @@ def step_movement(ctx: TurnContext, state: GameState) -> None:
     ctx.cache[ROUTE_MEMO] = {}  # nor do rubble and craters
     ctx.cache[SEARCH_MEMO] = {}  # foot searches without an ``ok`` test (see foot_search)
     ctx.cache[UNSAFE_MEMO] = {}  # nor does damage (R-7's danger.unsafe)
-    ctx.cache[PASSABLE_NUMBERED] = [None, {}]  # (numbering, passable by number)
+    ctx.cache[PASSABLE_NUMBERED] = [None, None]  # (numbering, passable by number)
     try:
         _movement(ctx, state)
     finally:

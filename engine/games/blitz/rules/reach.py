@@ -25,7 +25,9 @@ from ..state import GameState
 # -- range ----------------------------------------------------------------------------------
 def area_distances(ctx: TurnContext, area: str, limit: int) -> dict[str, int]:
     """Areas within ``limit`` steps of adjacency from ``area`` (cached for the game)."""
-    cache: dict[tuple[str, int], dict[str, int]] = ctx.cache.setdefault(AREA_DIST, {})
+    cache: dict[tuple[str, int], dict[str, int]] | None = ctx.cache.get(AREA_DIST)
+    if cache is None:
+        cache = ctx.cache[AREA_DIST] = {}
     hit = cache.get((area, limit))
     if hit is not None:
         return hit
@@ -56,7 +58,9 @@ def stream_range(ctx: TurnContext, branch: Location, target: Location) -> int | 
 def in_range(ctx: TurnContext, branch: Location) -> list[tuple[Location, int]]:
     """Every location a stream from ``branch`` can reach, with its range (sorted; kept for
     the game, do not mutate)."""
-    memo: dict[Location, list[tuple[Location, int]]] = ctx.cache.setdefault(IN_RANGE, {})
+    memo: dict[Location, list[tuple[Location, int]]] | None = ctx.cache.get(IN_RANGE)
+    if memo is None:
+        memo = ctx.cache[IN_RANGE] = {}
     hit = memo.get(branch)
     if hit is None:
         hit = memo[branch] = _in_range(ctx, branch)
