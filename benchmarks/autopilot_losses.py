@@ -10,19 +10,16 @@ Run: ``.venv/bin/python benchmarks/autopilot_losses.py --dir benchmarks/baseline
 
 from __future__ import annotations
 
-import argparse
-import os
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+import example_games
+
 from fireground.engine.board.model import AreaKind
-from fireground.engine.play.montecarlo import _prepare, game_seeds
+from fireground.engine.play.montecarlo import _prepare
 from fireground.engine.play.simulate import new_game
 from fireground.engine.scenario.io import load_scenario
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
-NAMES = ("stepney", "paternoster", "surrey_docks")
 CAUSES = ("burn_out", "he_killed", "he_personnel", "trapped", "escape", "heat")
 LOST = {"dead", "casualty", "destroyed", "burned_out", "knocked_out"}
 
@@ -76,24 +73,11 @@ def play(job: tuple[Path, list[int], int]) -> tuple[Counter[str], Counter[str]]:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--games", type=int, default=40)
-    ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
-    ap.add_argument("--seed", type=int, default=1940)
-    ap.add_argument("--only", nargs="*", default=list(NAMES))
-    ap.add_argument("--dir", type=Path, default=EXAMPLES)
+    ap = example_games.parser(games=40)
     a = ap.parse_args()
-    for name in a.only:
-        path = a.dir / f"{name}.fg.yaml"
-        sc = load_scenario(path)
-        seeds = game_seeds(a.seed, a.games)
-        jobs = [(path, seeds[k : k + 5], sc.turns) for k in range(0, a.games, 5)]
-        lost: Counter[str] = Counter()
-        cas: Counter[str] = Counter()
-        with ProcessPoolExecutor(max_workers=a.workers) as pool:
-            for lo, ca in pool.map(play, jobs):
-                lost += lo
-                cas += ca
+    for name, sc, parts in example_games.play_examples(a, play):
+        lost: Counter[str] = sum((p[0] for p in parts), Counter())
+        cas: Counter[str] = sum((p[1] for p in parts), Counter())
         n = a.games
         print(f"## {name}: {n} games x {sc.turns} turns, units lost per game")
         for k, v in sorted(lost.items(), key=lambda kv: (-kv[1], kv[0])):

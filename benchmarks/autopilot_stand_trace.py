@@ -15,11 +15,11 @@ benchmarks/baseline_examples [--games N] [--only NAME ...] [--workers 2]``
 
 from __future__ import annotations
 
-import argparse
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
+
+import example_games
 
 from fireground.engine.board.model import AreaKind
 from fireground.engine.core.turn import TurnContext
@@ -28,12 +28,10 @@ from fireground.engine.games.blitz.reach import danger, foot
 from fireground.engine.games.blitz.rules import movement
 from fireground.engine.games.blitz.state import GameState
 from fireground.engine.games.blitz.units import STAND
-from fireground.engine.play.montecarlo import _prepare, game_seeds
+from fireground.engine.play.montecarlo import _prepare
 from fireground.engine.play.simulate import new_game
 from fireground.engine.scenario.io import load_scenario
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
-NAMES = ("stepney", "paternoster", "surrey_docks")
 LOST = {"dead", "casualty", "destroyed", "burned_out", "knocked_out"}
 SECTIONS = (
     ("~", "cause, task and place at the step 6 that put them there"),
@@ -209,23 +207,11 @@ def play(job: tuple[Path, list[int], int]) -> Counter[str]:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--games", type=int, default=20)
-    ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--seed", type=int, default=1940)
-    ap.add_argument("--only", nargs="*", default=list(NAMES))
-    ap.add_argument("--dir", type=Path, default=EXAMPLES)
+    ap = example_games.parser(games=20, workers=2)
     ap.add_argument("--top", type=int, default=0)
     a = ap.parse_args()
-    for name in a.only:
-        path = a.dir / f"{name}.fg.yaml"
-        sc = load_scenario(path)
-        seeds = game_seeds(a.seed, a.games)
-        jobs = [(path, seeds[k : k + 5], sc.turns) for k in range(0, a.games, 5)]
-        total: Counter[str] = Counter()
-        with ProcessPoolExecutor(max_workers=a.workers) as pool:
-            for c in pool.map(play, jobs):
-                total += c
+    for name, sc, parts in example_games.play_examples(a, play):
+        total: Counter[str] = sum(parts, Counter())
         n = a.games
         print(f"## {name}: {n} games x {sc.turns} turns, stands lost per game")
         rows = sorted(total.items(), key=lambda kv: (-kv[1], kv[0]))

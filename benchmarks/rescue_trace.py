@@ -9,19 +9,15 @@ Run: ``.venv/bin/python benchmarks/rescue_trace.py [--games N] [--only NAME ...]
 
 from __future__ import annotations
 
-import argparse
-import os
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+import example_games
+
 from fireground.engine.games.blitz.rules.rescue import rescuers_at
-from fireground.engine.play.montecarlo import _prepare, game_seeds
+from fireground.engine.play.montecarlo import _prepare
 from fireground.engine.play.simulate import new_game
 from fireground.engine.scenario.io import load_scenario
-
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
-NAMES = ("stepney", "paternoster", "surrey_docks")
 
 
 def play(job: tuple[Path, list[int], int]) -> Counter[str]:
@@ -79,22 +75,10 @@ def play(job: tuple[Path, list[int], int]) -> Counter[str]:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--games", type=int, default=40)
-    ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
-    ap.add_argument("--seed", type=int, default=1940)
-    ap.add_argument("--only", nargs="*", default=list(NAMES))
-    ap.add_argument("--dir", type=Path, default=EXAMPLES)
+    ap = example_games.parser(games=40)
     a = ap.parse_args()
-    for name in a.only:
-        path = a.dir / f"{name}.fg.yaml"
-        sc = load_scenario(path)
-        seeds = game_seeds(a.seed, a.games)
-        jobs = [(path, seeds[k : k + 5], sc.turns) for k in range(0, a.games, 5)]
-        tot: Counter[str] = Counter()
-        with ProcessPoolExecutor(max_workers=a.workers) as pool:
-            for part in pool.map(play, jobs):
-                tot += part
+    for name, sc, parts in example_games.play_examples(a, play):
+        tot: Counter[str] = sum(parts, Counter())
         print(f"## {name}: {a.games} games x {sc.turns} turns, civilians per game")
         for k, v in sorted(tot.items()):
             if k != "GAMES":

@@ -16,11 +16,10 @@ Run: ``nice .venv/bin/python benchmarks/vehicle_escapes.py --dir benchmarks/base
 
 from __future__ import annotations
 
-import argparse
-import os
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+
+import example_games
 
 from fireground.engine.board.model import AreaKind
 from fireground.engine.core.turn import TurnContext
@@ -35,12 +34,9 @@ from fireground.engine.games.blitz.reach import danger
 from fireground.engine.games.blitz.rules import reach
 from fireground.engine.games.blitz.state import GameState
 from fireground.engine.games.blitz.units import VEHICLE, UnitState, crew_of
-from fireground.engine.play.montecarlo import _prepare, game_seeds
+from fireground.engine.play.montecarlo import _prepare
 from fireground.engine.play.simulate import Game, new_game
 from fireground.engine.scenario.io import load_scenario
-
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
-NAMES = ("stepney", "paternoster", "surrey_docks")
 
 #: a turn's answer for one vehicle: (its own street's risk, a safe street in reach, an
 #: out-of-reach street in reach, a haven in reach, what it was doing)
@@ -186,22 +182,10 @@ def play(job: tuple[Path, list[int], int]) -> Counter[str]:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--games", type=int, default=40)
-    ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
-    ap.add_argument("--seed", type=int, default=1940)
-    ap.add_argument("--only", nargs="*", default=list(NAMES))
-    ap.add_argument("--dir", type=Path, default=EXAMPLES)
+    ap = example_games.parser(games=40)
     a = ap.parse_args()
-    for name in a.only:
-        path = a.dir / f"{name}.fg.yaml"
-        sc = load_scenario(path)
-        seeds = game_seeds(a.seed, a.games)
-        jobs = [(path, seeds[k : k + 5], sc.turns) for k in range(0, a.games, 5)]
-        total: Counter[str] = Counter()
-        with ProcessPoolExecutor(max_workers=a.workers) as pool:
-            for c in pool.map(play, jobs):
-                total += c
+    for name, sc, parts in example_games.play_examples(a, play):
+        total: Counter[str] = sum(parts, Counter())
         n = a.games
         print(f"## {name}: {n} games x {sc.turns} turns, vehicles burned out per game")
         for k, v in sorted(total.items(), key=lambda kv: (kv[0].split(":")[0], -kv[1], kv[0])):

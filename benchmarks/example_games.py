@@ -1,0 +1,50 @@
+"""What the autopilot trace scripts share (``autopilot_losses.py``, ``rescue_trace.py``,
+``vehicle_escapes.py``, ``autopilot_stand_trace.py``): their command line (``--games``,
+``--workers``, ``--seed``, ``--only``, ``--dir``) and playing each example's seeds, five
+games to a job, in a pool of processes."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import TypeVar
+
+from fireground.engine.board.model import Scenario
+from fireground.engine.play.montecarlo import game_seeds
+from fireground.engine.scenario.io import load_scenario
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+NAMES = ("stepney", "paternoster", "surrey_docks")
+
+#: one job: the scenario file, its seeds, its turns
+Job = tuple[Path, list[int], int]
+T = TypeVar("T")
+
+
+def parser(games: int = 40, workers: int | None = None) -> argparse.ArgumentParser:
+    """The trace scripts' common options, with their defaults."""
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--games", type=int, default=games)
+    ap.add_argument("--workers", type=int, default=workers or os.cpu_count() or 1)
+    ap.add_argument("--seed", type=int, default=1940)
+    ap.add_argument("--only", nargs="*", default=list(NAMES))
+    ap.add_argument("--dir", type=Path, default=EXAMPLES)
+    return ap
+
+
+def play_examples(
+    a: argparse.Namespace, play: Callable[[Job], T]
+) -> Iterator[tuple[str, Scenario, list[T]]]:
+    """For each example asked for: its name, its scenario and what ``play`` gave for each
+    job of five seeds (``game_seeds(--seed, --games)``, in order)."""
+    for name in a.only:
+        path = a.dir / f"{name}.fg.yaml"
+        sc = load_scenario(path)
+        seeds = game_seeds(a.seed, a.games)
+        jobs = [(path, seeds[k : k + 5], sc.turns) for k in range(0, a.games, 5)]
+        with ProcessPoolExecutor(max_workers=a.workers) as pool:
+            parts = list(pool.map(play, jobs))
+        yield name, sc, parts
