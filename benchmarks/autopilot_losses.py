@@ -16,23 +16,17 @@ from pathlib import Path
 import example_games
 
 from fireground.engine.board.model import AreaKind
-from fireground.engine.play.montecarlo import _prepare
-from fireground.engine.play.simulate import new_game
-from fireground.engine.scenario.io import load_scenario
 
 CAUSES = ("burn_out", "he_killed", "he_personnel", "trapped", "escape", "heat")
 LOST = {"dead", "casualty", "destroyed", "burned_out", "knocked_out"}
 
 
 def play(job: tuple[Path, list[int], int]) -> tuple[Counter[str], Counter[str]]:
-    path, seeds, turns = job
-    sc = load_scenario(path)
-    _, graph, rules, memos = _prepare(sc)
+    turns = job[2]
     lost: Counter[str] = Counter()
     cas: Counter[str] = Counter()
-    kinds = {a.id: a.kind for a in sc.areas}
-    for s in seeds:
-        game = new_game(sc, s, graph=graph, rules=rules, shared_memos=memos)
+    for game in example_games.games(job):
+        kinds = {a.id: a.kind for a in game.scenario.areas}
         before = {uid: (u.loc, u.task, u.kind) for uid, u in game.state.units.items()}
         for _ in range(turns):
             log = game.step()

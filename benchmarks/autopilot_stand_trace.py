@@ -28,9 +28,6 @@ from fireground.engine.games.blitz.reach import danger, foot
 from fireground.engine.games.blitz.rules import movement
 from fireground.engine.games.blitz.state import GameState
 from fireground.engine.games.blitz.units import STAND
-from fireground.engine.play.montecarlo import _prepare
-from fireground.engine.play.simulate import new_game
-from fireground.engine.scenario.io import load_scenario
 
 LOST = {"dead", "casualty", "destroyed", "burned_out", "knocked_out"}
 SECTIONS = (
@@ -98,12 +95,9 @@ def snapshot(ctx: TurnContext, state: GameState) -> dict[str, dict[str, Any]]:
 
 
 def play(job: tuple[Path, list[int], int]) -> Counter[str]:
-    path, seeds, turns = job
-    sc = load_scenario(path)
-    _, graph, rules, memos = _prepare(sc)
+    turns = job[2]
     out: Counter[str] = Counter()
-    for s in seeds:
-        game = new_game(sc, s, graph=graph, rules=rules, shared_memos=memos)
+    for game in example_games.games(job):
         snaps: list[dict[str, dict[str, Any]]] = []
 
         def six(

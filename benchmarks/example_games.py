@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import TypeVar
 
 from fireground.engine.board.model import Scenario
-from fireground.engine.play.montecarlo import game_seeds
+from fireground.engine.play.montecarlo import _prepare, game_seeds
+from fireground.engine.play.simulate import Game, new_game
 from fireground.engine.scenario.io import load_scenario
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -48,3 +49,14 @@ def play_examples(
         with ProcessPoolExecutor(max_workers=a.workers) as pool:
             parts = list(pool.map(play, jobs))
         yield name, sc, parts
+
+
+def games(job: Job) -> Iterator[Game]:
+    """The games of one job, new (not played yet; ``game.scenario`` is the job's): the
+    map's graph, the ruleset and the map's memos made once and shared, as the Monte Carlo
+    runs do."""
+    path, seeds, _turns = job
+    sc = load_scenario(path)
+    _, graph, rules, memos = _prepare(sc)
+    for s in seeds:
+        yield new_game(sc, s, graph=graph, rules=rules, shared_memos=memos)

@@ -15,18 +15,13 @@ from pathlib import Path
 import example_games
 
 from fireground.engine.games.blitz.rules.rescue import rescuers_at
-from fireground.engine.play.montecarlo import _prepare
-from fireground.engine.play.simulate import new_game
-from fireground.engine.scenario.io import load_scenario
 
 
 def play(job: tuple[Path, list[int], int]) -> Counter[str]:
-    path, seeds, turns = job
-    sc = load_scenario(path)
-    _, graph, rules, memos = _prepare(sc)
+    turns = job[2]
     out: Counter[str] = Counter()
-    for s in seeds:
-        game = new_game(sc, s, graph=graph, rules=rules, shared_memos=memos)
+    for game in example_games.games(job):
+        sc = game.scenario
         st = game.state
         cause: dict[str, str] = {}
         wrecks = {(d.area, d.level) for d in sc.start.damage}

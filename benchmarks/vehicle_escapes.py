@@ -34,9 +34,7 @@ from fireground.engine.games.blitz.reach import danger
 from fireground.engine.games.blitz.rules import reach
 from fireground.engine.games.blitz.state import GameState
 from fireground.engine.games.blitz.units import VEHICLE, UnitState, crew_of
-from fireground.engine.play.montecarlo import _prepare
-from fireground.engine.play.simulate import Game, new_game
-from fireground.engine.scenario.io import load_scenario
+from fireground.engine.play.simulate import Game
 
 #: a turn's answer for one vehicle: (its own street's risk, a safe street in reach, an
 #: out-of-reach street in reach, a haven in reach, what it was doing)
@@ -122,12 +120,9 @@ def _band(risk: float) -> str:
 
 
 def play(job: tuple[Path, list[int], int]) -> Counter[str]:
-    path, seeds, turns = job
-    sc = load_scenario(path)
-    _, graph, rules, memos = _prepare(sc)
+    turns = job[2]
     out: Counter[str] = Counter()
-    for s in seeds:
-        game = new_game(sc, s, graph=graph, rules=rules, shared_memos=memos)
+    for game in example_games.games(job):
         history: list[dict[str, Look]] = []
         for _ in range(turns):
             game.step()
