@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import argparse
 import os
+from collections import Counter
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from fireground.engine.board.model import Scenario
 from fireground.engine.play.montecarlo import _prepare, game_seeds
@@ -60,3 +61,13 @@ def games(job: Job) -> Iterator[Game]:
     _, graph, rules, memos = _prepare(sc)
     for s in seeds:
         yield new_game(sc, s, graph=graph, rules=rules, shared_memos=memos)
+
+
+def print_per_game(
+    counts: Counter[str], games: int, key: Callable[[tuple[str, int]], Any] | None = None
+) -> None:
+    """Each count but ``GAMES`` as a figure per game, in ``key``'s order (default: by
+    name)."""
+    for k, v in sorted(counts.items(), key=key):
+        if k != "GAMES":
+            print(f"  {v / games:6.2f}  {k}")

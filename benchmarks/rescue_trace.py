@@ -75,9 +75,7 @@ def main() -> None:
     for name, sc, parts in example_games.play_examples(a, play):
         tot: Counter[str] = sum(parts, Counter())
         print(f"## {name}: {a.games} games x {sc.turns} turns, civilians per game")
-        for k, v in sorted(tot.items()):
-            if k != "GAMES":
-                print(f"  {v / a.games:6.2f}  {k}")
+        example_games.print_per_game(tot, a.games)
 
 
 if __name__ == "__main__":

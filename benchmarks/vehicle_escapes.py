@@ -183,9 +183,7 @@ def main() -> None:
         total: Counter[str] = sum(parts, Counter())
         n = a.games
         print(f"## {name}: {n} games x {sc.turns} turns, vehicles burned out per game")
-        for k, v in sorted(total.items(), key=lambda kv: (kv[0].split(":")[0], -kv[1], kv[0])):
-            if k != "GAMES":
-                print(f"  {v / n:6.2f}  {k}")
+        example_games.print_per_game(total, n, key=lambda kv: (kv[0].split(":")[0], -kv[1], kv[0]))
 
 
 if __name__ == "__main__":
