@@ -241,10 +241,15 @@ def _zone(ctx: TurnContext, state: GameState) -> tuple[frozenset[str], frozenset
 
 
 def _collapse_areas(
-    ctx: TurnContext, state: GameState, worn: int
+    ctx: TurnContext,
+    state: GameState,
+    worn: int,
+    within: tuple[frozenset[str], frozenset[str]] | None = None,
 ) -> tuple[frozenset[str], frozenset[str]]:
     """(building areas that may come down: a location burning hard enough to roll for
-    damage, damaged ``worn`` or more; the areas their rubble strikes)."""
+    damage, damaged ``worn`` or more; the areas their rubble strikes). ``within``: the
+    answer for a higher ``worn`` in the same state, if known: its areas are among these
+    and their rubble's way is already followed (the answer is the same, for less)."""
     r = ctx.rules
     hot = r.int("damage.fire_for_roll")
     destroyed = r.int("damage.destroyed")
@@ -262,19 +267,31 @@ def _collapse_areas(
             and danger.area_kind(ctx, loc[0]) is AreaKind.BUILDING
         }  # fmt: skip
     # the rubble adds damage to the ground level of each building next door: one that it
-    # brings down brings its own rubble onto its neighbours, and so on
+    # brings down brings its own rubble onto its neighbours, and so on (which areas come
+    # down does not depend on the order they are followed in: each is asked on its own)
     by = r.int("collapse.rubble_damage")
+    struck: set[str] = set()
+    if within is not None:  # followed already: only the new areas' rubble is followed
+        falling -= within[0]
+        struck.update(within[1])
     todo = sorted(falling)
+    if within is not None:
+        falling.update(within[0])
+    weak = destroyed - by
     while todo:
         a = todo.pop()
         for nb in danger.area_neighbours(ctx, a):
             if (
-                nb not in falling and danger.area_kind(ctx, nb) is AreaKind.BUILDING
-                and destroyed > state.damage_at((nb, 0)) >= destroyed - by
+                nb not in falling and destroyed > damage.get((nb, 0), 1) >= weak
+                and danger.area_kind(ctx, nb) is AreaKind.BUILDING
             ):  # fmt: skip
                 falling.add(nb)
                 todo.append(nb)
-    struck = {nb for a in falling for nb in danger.area_neighbours(ctx, a)}
+    if within is None:
+        struck = {nb for a in falling for nb in danger.area_neighbours(ctx, a)}
+    else:
+        for a in falling - within[0]:
+            struck.update(danger.area_neighbours(ctx, a))
     return frozenset(falling), frozenset(struck)
 
 
@@ -526,7 +543,9 @@ def refuge(ctx: TurnContext, state: GameState, u: UnitState) -> Location | None:
     dist, _ = foot.foot_search(ctx, state, u.loc, ctx.rules.int("movement.foot_points"))
     zone: tuple[frozenset[str], frozenset[str]] | None = ctx.cache.get(AP_REFUGE_ZONE)
     if zone is None:  # (damage does not change in step 6: kept for the call)
-        zone = _collapse_areas(ctx, state, worn)
+        # a margin at least as wide as collapse_zone's holds all of its areas
+        tight = _zone(ctx, state) if worn <= policy(ctx, "collapse_damage") else None
+        zone = _collapse_areas(ctx, state, worn, tight)
         if AP_REFUGE_ZONE in ctx.cache:
             ctx.cache[AP_REFUGE_ZONE] = zone
     falling, struck = zone
