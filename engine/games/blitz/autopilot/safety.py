@@ -254,17 +254,19 @@ def _collapse_areas(
     hot = r.int("damage.fire_for_roll")
     destroyed = r.int("damage.destroyed")
     damage, fire = state.damage, state.fire  # state.damage_at, inline
+    kinds = danger.area_kinds(ctx)  # danger.area_kind, inline
+    building = AreaKind.BUILDING
     if worn > 1:  # (an undamaged location, 1, cannot qualify): walk the few damaged ones
         falling = {
             loc[0] for loc, d in damage.items()
             if worn <= d < destroyed and loc in fire and fire[loc] >= hot
-            and danger.area_kind(ctx, loc[0]) is AreaKind.BUILDING
+            and kinds.get(loc[0]) is building
         }  # fmt: skip
     else:
         falling = {
             loc[0] for loc, f in fire.items()
             if f >= hot and worn <= damage.get(loc, 1) < destroyed
-            and danger.area_kind(ctx, loc[0]) is AreaKind.BUILDING
+            and kinds.get(loc[0]) is building
         }  # fmt: skip
     # the rubble adds damage to the ground level of each building next door: one that it
     # brings down brings its own rubble onto its neighbours, and so on (which areas come
@@ -283,7 +285,7 @@ def _collapse_areas(
         for nb in danger.area_neighbours(ctx, a):
             if (
                 nb not in falling and destroyed > damage.get((nb, 0), 1) >= weak
-                and danger.area_kind(ctx, nb) is AreaKind.BUILDING
+                and kinds.get(nb) is building
             ):  # fmt: skip
                 falling.add(nb)
                 todo.append(nb)
@@ -336,10 +338,16 @@ def _way_links(
     out = ways.get(loc) if not extra else None
     if out is None:
         fire = state.fire
+        burns: dict[str, bool] = ctx.cache.get(AP_BURNS) or {}  # _can_burn's memo, inline
         out = [
-            (to, cost, INNER if _can_burn(ctx, state, to) else SHUT if to in fire else EXIT)
+            (
+                to, cost,
+                INNER if burns.get(to[0]) or (
+                    to[0] not in burns and _can_burn(ctx, state, to)
+                ) else SHUT if to in fire else EXIT,
+            )
             for to, cost, *_ in foot.foot_links(ctx, loc, ladders if extra else {})
-        ]
+        ]  # fmt: skip
         if not extra:
             ways[loc] = out
     return out
