@@ -421,10 +421,14 @@ def get_out(ctx: TurnContext, state: GameState, u: UnitState) -> bool:
         ):  # fmt: skip
             return True
     dist, _ = foot.foot_search(ctx, state, u.loc, ctx.rules.int("movement.foot_points"))
+    fire = state.fire
+    burns: dict[str, bool] = ctx.cache.get(AP_BURNS) or {}  # _can_burn's memo, inline
     outs = [
         loc for loc in dist
-        if not _can_burn(ctx, state, loc) and loc not in state.fire
-        and not collapse_zone(ctx, state, loc)
+        if not burns.get(loc[0], True) or (
+            loc[0] not in burns and not _can_burn(ctx, state, loc)
+        )
+        if loc not in fire and not collapse_zone(ctx, state, loc)
     ]  # fmt: skip
 
     def rank(loc: Location) -> tuple[bool, int, Location]:
