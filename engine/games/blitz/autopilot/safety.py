@@ -241,40 +241,59 @@ def _zone(ctx: TurnContext, state: GameState) -> tuple[frozenset[str], frozenset
 
 
 def _collapse_areas(
-    ctx: TurnContext, state: GameState, worn: int
+    ctx: TurnContext,
+    state: GameState,
+    worn: int,
+    within: tuple[frozenset[str], frozenset[str]] | None = None,
 ) -> tuple[frozenset[str], frozenset[str]]:
     """(building areas that may come down: a location burning hard enough to roll for
-    damage, damaged ``worn`` or more; the areas their rubble strikes)."""
+    damage, damaged ``worn`` or more; the areas their rubble strikes). ``within``: the
+    answer for a higher ``worn`` in the same state, if known: its areas are among these
+    and their rubble's way is already followed (the answer is the same, for less)."""
     r = ctx.rules
     hot = r.int("damage.fire_for_roll")
     destroyed = r.int("damage.destroyed")
     damage, fire = state.damage, state.fire  # state.damage_at, inline
+    kinds = danger.area_kinds(ctx)  # danger.area_kind, inline
+    building = AreaKind.BUILDING
     if worn > 1:  # (an undamaged location, 1, cannot qualify): walk the few damaged ones
         falling = {
             loc[0] for loc, d in damage.items()
             if worn <= d < destroyed and loc in fire and fire[loc] >= hot
-            and danger.area_kind(ctx, loc[0]) is AreaKind.BUILDING
+            and kinds.get(loc[0]) is building
         }  # fmt: skip
     else:
         falling = {
             loc[0] for loc, f in fire.items()
             if f >= hot and worn <= damage.get(loc, 1) < destroyed
-            and danger.area_kind(ctx, loc[0]) is AreaKind.BUILDING
+            and kinds.get(loc[0]) is building
         }  # fmt: skip
     # the rubble adds damage to the ground level of each building next door: one that it
-    # brings down brings its own rubble onto its neighbours, and so on
+    # brings down brings its own rubble onto its neighbours, and so on (which areas come
+    # down does not depend on the order they are followed in: each is asked on its own)
     by = r.int("collapse.rubble_damage")
+    struck: set[str] = set()
+    if within is not None:  # followed already: only the new areas' rubble is followed
+        falling -= within[0]
+        struck.update(within[1])
     todo = sorted(falling)
+    if within is not None:
+        falling.update(within[0])
+    weak = destroyed - by
     while todo:
         a = todo.pop()
         for nb in danger.area_neighbours(ctx, a):
             if (
-                nb not in falling and danger.area_kind(ctx, nb) is AreaKind.BUILDING
-                and destroyed > state.damage_at((nb, 0)) >= destroyed - by
+                nb not in falling and destroyed > damage.get((nb, 0), 1) >= weak
+                and kinds.get(nb) is building
             ):  # fmt: skip
                 falling.add(nb)
                 todo.append(nb)
-    struck = {nb for a in falling for nb in danger.area_neighbours(ctx, a)}
+    if within is None:
+        struck = {nb for a in falling for nb in danger.area_neighbours(ctx, a)}
+    else:
+        for a in falling - within[0]:
+            struck.update(danger.area_neighbours(ctx, a))
     return frozenset(falling), frozenset(struck)
 
 
@@ -319,10 +338,16 @@ def _way_links(
     out = ways.get(loc) if not extra else None
     if out is None:
         fire = state.fire
+        burns: dict[str, bool] = ctx.cache.get(AP_BURNS) or {}  # _can_burn's memo, inline
         out = [
-            (to, cost, INNER if _can_burn(ctx, state, to) else SHUT if to in fire else EXIT)
+            (
+                to, cost,
+                INNER if burns.get(to[0]) or (
+                    to[0] not in burns and _can_burn(ctx, state, to)
+                ) else SHUT if to in fire else EXIT,
+            )
             for to, cost, *_ in foot.foot_links(ctx, loc, ladders if extra else {})
-        ]
+        ]  # fmt: skip
         if not extra:
             ways[loc] = out
     return out
@@ -396,10 +421,14 @@ def get_out(ctx: TurnContext, state: GameState, u: UnitState) -> bool:
         ):  # fmt: skip
             return True
     dist, _ = foot.foot_search(ctx, state, u.loc, ctx.rules.int("movement.foot_points"))
+    fire = state.fire
+    burns: dict[str, bool] = ctx.cache.get(AP_BURNS) or {}  # _can_burn's memo, inline
     outs = [
         loc for loc in dist
-        if not _can_burn(ctx, state, loc) and loc not in state.fire
-        and not collapse_zone(ctx, state, loc)
+        if not burns.get(loc[0], True) or (
+            loc[0] not in burns and not _can_burn(ctx, state, loc)
+        )
+        if loc not in fire and not collapse_zone(ctx, state, loc)
     ]  # fmt: skip
 
     def rank(loc: Location) -> tuple[bool, int, Location]:
@@ -526,7 +555,9 @@ def refuge(ctx: TurnContext, state: GameState, u: UnitState) -> Location | None:
     dist, _ = foot.foot_search(ctx, state, u.loc, ctx.rules.int("movement.foot_points"))
     zone: tuple[frozenset[str], frozenset[str]] | None = ctx.cache.get(AP_REFUGE_ZONE)
     if zone is None:  # (damage does not change in step 6: kept for the call)
-        zone = _collapse_areas(ctx, state, worn)
+        # a margin at least as wide as collapse_zone's holds all of its areas
+        tight = _zone(ctx, state) if worn <= policy(ctx, "collapse_damage") else None
+        zone = _collapse_areas(ctx, state, worn, tight)
         if AP_REFUGE_ZONE in ctx.cache:
             ctx.cache[AP_REFUGE_ZONE] = zone
     falling, struck = zone

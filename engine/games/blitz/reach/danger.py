@@ -159,5 +159,14 @@ def water_area_set(ctx: TurnContext) -> frozenset[str]:
 def area_kind(ctx: TurnContext, area: str) -> AreaKind | None:
     kinds: dict[str, AreaKind] | None = ctx.cache.get(AREA_KINDS)
     if kinds is None:
-        kinds = ctx.cache[AREA_KINDS] = {a.id: a.kind for a in ctx.scenario.areas}
+        kinds = area_kinds(ctx)
     return kinds.get(area)
+
+
+def area_kinds(ctx: TurnContext) -> dict[str, AreaKind]:
+    """Each area's kind, for the game (read it, do not change it): for a loop asking
+    :func:`area_kind` of many areas."""
+    kinds: dict[str, AreaKind] | None = ctx.cache.get(AREA_KINDS)
+    if kinds is None:
+        kinds = ctx.cache[AREA_KINDS] = {a.id: a.kind for a in ctx.scenario.areas}
+    return kinds
