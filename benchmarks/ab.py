@@ -7,7 +7,7 @@ Usage::
         [--callgrind] NAME=TREE [NAME=TREE ...]
     .venv/bin/python benchmarks/ab.py bench [--runs 3] [--only engine,load] NAME=TREE ...
     .venv/bin/python benchmarks/ab.py autopilot [--runs 5] [--games 20] [--turns 60]
-        [--scenario FILE] NAME=TREE ...
+        [--scenario FILE] [--callgrind] NAME=TREE ...
 
 A TREE is a checkout of fireground (e.g. ``git worktree add --detach /tmp/old <commit>``).
 Each tree runs in its own process with a mirror of the installed layout (``fireground/``
@@ -27,6 +27,9 @@ those of the same process stopping before the turns, once per tree.
 full-autopilot part of ``bench_analysis.py``, on one process) per tree, interleaved, CPU
 time, best of ``--runs``; the scenario is one file for every tree (default
 ``benchmarks/baseline_examples/paternoster.fg.yaml`` of the tree ab.py runs from).
+``--callgrind`` instead counts the instructions of that whole process once per tree (its
+bytecode compiled first, ``PYTHONHASHSEED=0``): the figure to trust on a loaded machine,
+where the CPU seconds of one tree swing by half from run to run.
 
 ``bench`` runs each tree's own ``benchmarks/bench_*.py`` scripts (as ``make bench`` does),
 interleaved, ``--runs`` times, and prints every figure line with each number's best (least
@@ -205,12 +208,14 @@ def cmd_autopilot(a: argparse.Namespace, trees: list[tuple[str, Path, Path]]) ->
         print(f"  {name}: best {best:.2f} s{rel}; runs {cells}")
 
 
-def callgrind_ir(pp: Path, argv: list[str], tmp: Path) -> int:
+def callgrind_ir(pp: Path, argv: list[str], tmp: Path, script: str = GAME) -> int:
     out = tmp / "cg.out"
+    env = env_for(pp)
+    env["PYTHONHASHSEED"] = "0"  # the same set and dict orders, so the same count
     subprocess.run(
         ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable,
-         "-c", ONLY_TREE + GAME, *argv],
-        env=env_for(pp), capture_output=True, text=True, check=True,
+         "-c", ONLY_TREE + script, *argv],
+        env=env, capture_output=True, text=True, check=True,
     )  # fmt: skip
     for line in out.read_text().splitlines():
         if line.startswith("summary:") or line.startswith("totals:"):
@@ -236,6 +241,26 @@ def cmd_callgrind(a: argparse.Namespace, trees: list[tuple[str, Path, Path]], tm
         rl = f" ({(logged / first[1] - 1) * 100:+.1f}%)" if name != first[0] else ""
         rq = f" ({(quiet / first[2] - 1) * 100:+.1f}%)" if name != first[0] else ""
         print(f"  {name}: logged {logged / 1e6:.1f} M{rl}; quiet {quiet / 1e6:.1f} M{rq}")
+
+
+def cmd_autopilot_callgrind(
+    a: argparse.Namespace, trees: list[tuple[str, Path, Path]], tmp: Path
+) -> None:
+    argv = [str(Path(a.scenario).resolve()), str(a.games), str(a.turns)]
+    rows = []
+    for name, tree, pp in trees:
+        # compiled first, so that no tree counts the compiling of its modules
+        subprocess.run([sys.executable, "-m", "compileall", "-q", str(tree)], capture_output=True)
+        ir = callgrind_ir(pp, argv, tmp, AUTOPILOT)
+        rows.append((name, ir))
+        print(f"  {name}: {ir / 1e6:.1f} M", flush=True)
+    print(
+        f"\ninstructions (callgrind Ir) of the whole process of autopilot_outcomes("
+        f"{Path(a.scenario).name}, {a.games} games, {a.turns} turns, seed 1, 1 worker):"
+    )
+    for name, ir in rows:
+        rel = f" ({(ir / rows[0][1] - 1) * 100:+.1f}%)" if name != rows[0][0] else ""
+        print(f"  {name}: {ir / 1e6:.1f} M{rel}")
 
 
 NUMBER = re.compile(r"(\d[\d,]*\.?\d*)\s*(ms|s|µs|us|location-turns/s|/s|x)?\b")
@@ -338,6 +363,8 @@ def main() -> int:
             cmd_callgrind(a, trees, tmp)
         elif a.what == "game":
             cmd_game(a, trees)
+        elif a.what == "autopilot" and a.callgrind:
+            cmd_autopilot_callgrind(a, trees, tmp)
         elif a.what == "autopilot":
             cmd_autopilot(a, trees)
         else:
