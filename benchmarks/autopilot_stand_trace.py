@@ -25,7 +25,7 @@ from fireground.engine.board.model import AreaKind
 from fireground.engine.core.turn import TurnContext
 from fireground.engine.games.blitz.autopilot import safety
 from fireground.engine.games.blitz.reach import danger, foot
-from fireground.engine.games.blitz.rules import movement
+from fireground.engine.games.blitz.rules import ignition, movement
 from fireground.engine.games.blitz.state import GameState
 from fireground.engine.games.blitz.units import STAND
 
@@ -66,7 +66,7 @@ def snapshot(ctx: TurnContext, state: GameState) -> dict[str, dict[str, Any]]:
         dist, _ = foot.foot_search(ctx, state, loc, walk)
         safe = [
             x for x in dist
-            if x not in state.fire and not safety._can_burn(ctx, state, x)
+            if x not in state.fire and not ignition.is_flammable(ctx, state, x)
             and not safety.collapse_zone(ctx, state, x)
         ]  # fmt: skip
         far, _ = foot.foot_search(ctx, state, loc, None)

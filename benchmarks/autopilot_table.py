@@ -17,7 +17,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from fireground.engine.play.montecarlo import _prepare, game_seeds
+from fireground.engine.play.montecarlo import game_seeds, prepare
 from fireground.engine.play.simulate import new_game
 from fireground.engine.scenario.io import load_scenario
 
@@ -28,7 +28,7 @@ NAMES = ("stepney", "paternoster", "surrey_docks")
 def play(job: tuple[Path, list[int], int]) -> list[dict[str, Any]]:
     path, seeds, turns = job
     sc = load_scenario(path)
-    _, graph, rules, memos = _prepare(sc)  # one map graph and memo set, as analyze does
+    _, graph, rules, memos = prepare(sc)  # one map graph and memo set, as analyze does
     out = []
     for s in seeds:
         game = new_game(sc, s, graph=graph, rules=rules, log_events=False, shared_memos=memos)

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from fireground.engine.board.model import Scenario
-from fireground.engine.play.montecarlo import _prepare, game_seeds
+from fireground.engine.play.montecarlo import game_seeds, prepare
 from fireground.engine.play.simulate import Game, new_game
 from fireground.engine.scenario.io import load_scenario
 
@@ -58,7 +58,7 @@ def games(job: Job) -> Iterator[Game]:
     runs do."""
     path, seeds, _turns = job
     sc = load_scenario(path)
-    _, graph, rules, memos = _prepare(sc)
+    _, graph, rules, memos = prepare(sc)
     for s in seeds:
         yield new_game(sc, s, graph=graph, rules=rules, shared_memos=memos)
 

@@ -1,7 +1,7 @@
 """A name shared across modules is public: no module of engine/, export/, editor/ or
-fireground/ imports another module's ``_private`` name (``from x import _name``) or reaches
-it as ``module._name``. Found by walking each file's syntax tree, imports inside functions
-included."""
+fireground/, and no script of benchmarks/, imports another module's ``_private`` name
+(``from x import _name``) or reaches it as ``module._name``. Found by walking each file's
+syntax tree, imports inside functions included."""
 
 from __future__ import annotations
 
@@ -16,6 +16,8 @@ PACKAGES = {
     "editor": "fireground.editor",
     "fireground": "fireground",
 }
+#: folders of scripts run by path (top-level modules, outside the installed package)
+SCRIPTS = ("benchmarks",)
 
 
 def _private(name: str) -> bool:
@@ -26,6 +28,8 @@ def _module_of(path: Path) -> tuple[str, bool]:
     """(dotted module name, is a package's __init__) of a source file."""
     rel = path.relative_to(ROOT)
     parts = list(rel.with_suffix("").parts)
+    if parts[0] in SCRIPTS:
+        return parts[-1], False
     is_pkg = parts[-1] == "__init__"
     if is_pkg:
         parts = parts[:-1]
@@ -72,7 +76,7 @@ def private_uses(text: str, module: str, is_pkg: bool = False) -> list[tuple[int
 
 
 def _sources() -> list[Path]:
-    return sorted(p for folder in PACKAGES for p in (ROOT / folder).rglob("*.py"))
+    return sorted(p for folder in (*PACKAGES, *SCRIPTS) for p in (ROOT / folder).rglob("*.py"))
 
 
 def test_no_private_name_is_imported_across_modules() -> None:

@@ -123,7 +123,7 @@ def game_seeds(seed: int | None, games: int) -> list[int]:
 Prepared = tuple[Scenario, Any, Any, dict[Memo[Any], Any]]
 
 
-def _prepare(scenario: Scenario) -> Prepared:
+def prepare(scenario: Scenario) -> Prepared:
     """The graph, the ruleset and the map-only memos every full game of ``scenario`` shares
     (filled by the first games; a game's result does not depend on them being warm)."""
     from ..board.graph import build_graph
@@ -143,7 +143,7 @@ def play_full(
     from .simulate import new_game
 
     if prepared is None or prepared[0] is not scenario:
-        prepared = _prepare(scenario)
+        prepared = prepare(scenario)
     _, graph, rules, memos = prepared
     locs = list(graph.locations)
     index = {loc: k for k, loc in enumerate(locs)}
@@ -198,7 +198,7 @@ _WORKER: list[Prepared] = []
 def _init_worker(scenario: Scenario) -> None:
     if _WORKER and _WORKER[0][0] == scenario:
         return  # forked from a parent that prepared it: the graph comes along
-    _WORKER[:] = [_prepare(scenario)]
+    _WORKER[:] = [prepare(scenario)]
 
 
 def _worker_job(job: tuple[list[int], int]) -> dict[str, Any]:
@@ -220,7 +220,7 @@ def autopilot_outcomes(
     jobs = [(seeds[k : k + chunk], turns) for k in range(0, games, chunk)]
     parts: list[dict[str, Any]] = []
     done = 0
-    prepared = _prepare(scenario)  # one graph and one set of memos for every chunk
+    prepared = prepare(scenario)  # one graph and one set of memos for every chunk
     graph = prepared[1]
     if workers <= 1 or len(jobs) <= 1:
         results: Any = (play_full(scenario, sd, t, prepared) for sd, t in jobs)
