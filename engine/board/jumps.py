@@ -86,20 +86,25 @@ class JumpFinder:
         dirty = set(self.dirty)
         cands = [sorted((hits[n] | dirty) - {i, j}) for n, j in enumerate(js)]
         building = [[areas[k].kind is AreaKind.BUILDING for k in c] for c in cands]
-        # 1. each line's building candidates: a line crossing one is no jump line
+        # 1. each line's building candidates: a line crossing one is no jump line. Asked in
+        # two calls: each line's first building candidate (every candidate meets the line,
+        # so most lines through a building are found by it), then the others of the lines
+        # left; a line found crossing one needs no more answers, a line kept has them all.
         lengths: list[list[float]] = [[0.0] * len(c) for c in cands]
-        pairs = [(n, m) for n, b in enumerate(building) for m, is_b in enumerate(b) if is_b]
-        self._fill(segs, cands, pairs, lengths)
-        alive = [
-            n
-            for n in range(len(js))
-            if totals[n] != 0
-            and not any(
-                lengths[n][m] > 1e-9 * max(totals[n], 1.0)
-                for m, is_b in enumerate(building[n])
-                if is_b
-            )
-        ]
+        blds = [[m for m, is_b in enumerate(b) if is_b] for b in building]
+        left = [n for n in range(len(js)) if totals[n] != 0]
+        for first in (True, False):
+            if first:
+                pairs = [(n, blds[n][0]) for n in left if blds[n]]
+            else:
+                pairs = [(n, m) for n in left for m in blds[n][1:]]
+            self._fill(segs, cands, pairs, lengths)
+            left = [
+                n
+                for n in left
+                if not any(lengths[n][m] > 1e-9 * max(totals[n], 1.0) for m in blds[n])
+            ]
+        alive = left
         # 2. the lines left: their other candidates, and their lengths in A and in B
         pairs = [(n, m) for n in alive for m, is_b in enumerate(building[n]) if not is_b]
         self._fill(segs, cands, pairs, lengths)
