@@ -62,16 +62,20 @@ class JumpFinder:
             j for j in sorted(set(self._touching(gaps1 + gaps2)) | set(gaps1) | set(gaps2))
             if j != i and j not in adjacent and areas[j].kind is not AreaKind.WATER
         ]  # fmt: skip
-        for j, gaps in zip(js, self._gaps_on_lines(i, js), strict=True):
+        for j, gaps in zip(js, self._gaps_on_lines(i, js, 2), strict=True):
             if gaps is not None and 1 <= len(gaps) <= 2:
                 out.append((j, gaps))
         return out
 
-    def _gaps_on_lines(self, i: int, js: list[int]) -> list[tuple[int, ...] | None]:
+    def _gaps_on_lines(
+        self, i: int, js: list[int], most: int | None = None
+    ) -> list[tuple[int, ...] | None]:
         """:meth:`_gaps_on_line` from ``i`` to each of ``js``, the shapes' questions asked in
         a few array calls (the same questions, so the same answers). The lines through a
         building are found first (the building candidates' lengths); the rest of a line's
-        lengths are asked only when it crosses none (about half the lines do)."""
+        lengths are asked only when it crosses none (about half the lines do). With
+        ``most``, a line crossing no gap area or more than ``most`` is None as well (its
+        lengths in A and in B, for the check that the areas cover it, are not asked)."""
         if not js:
             return []
         areas = self.areas
@@ -109,19 +113,23 @@ class JumpFinder:
         pairs = [(n, m) for n in alive for m, is_b in enumerate(building[n]) if not is_b]
         self._fill(segs, cands, pairs, lengths)
         out: list[tuple[int, ...] | None] = [None] * len(js)
-        if not alive:
-            return out
-        picked = np.array(alive, dtype=np.int64)
-        in_i = shapely.length(shapely.intersection(segs[picked], self.geoms[i])).tolist()
-        own = self.geoms[np.array([js[n] for n in alive], dtype=np.int64)]
-        in_j = shapely.length(shapely.intersection(segs[picked], own)).tolist()
-        for a, n in enumerate(alive):
-            total = totals[n]
+        found = []  # (line, its candidates crossed, its lengths in them)
+        for n in alive:
             idx = np.array(cands[n], dtype=np.int64)
             line = np.array(lengths[n], dtype=float)
+            crossed = idx[line > 1e-9 * max(totals[n], 1.0)]
+            if most is None or 1 <= len(crossed) <= most:
+                found.append((n, crossed, line))
+        if not found:
+            return out
+        picked = np.array([n for n, _c, _l in found], dtype=np.int64)
+        in_i = shapely.length(shapely.intersection(segs[picked], self.geoms[i])).tolist()
+        own = self.geoms[np.array([js[n] for n, _c, _l in found], dtype=np.int64)]
+        in_j = shapely.length(shapely.intersection(segs[picked], own)).tolist()
+        for a, (n, crossed, line) in enumerate(found):
+            total = totals[n]
             inside = float(in_i[a])
             inside += float(in_j[a])
-            crossed = idx[line > 1e-9 * max(total, 1.0)]
             covered = inside + float(line.sum())
             if abs(covered - total) > 1e-6 * max(total, 1.0):
                 continue  # the line crosses undrawn table, or overlapping areas
@@ -146,19 +154,20 @@ class JumpFinder:
             lengths[n][m] = v
 
     def _touching(self, ks: list[int]) -> list[int]:
-        """Areas whose shapes touch or cross any of ``ks`` (corner contact included)."""
+        """Areas whose shapes touch or cross any of ``ks`` (corner contact included), sorted:
+        the tree's own test of each shape (GEOS ``intersects``). No union of the shapes is
+        made to ask again: an area meets the union exactly when it meets one of them."""
         if not ks:
             return []
         shapes = self.geoms[np.array(ks, dtype=np.int64)]
         _, found = self.tree.query(shapes, predicate="intersects")
-        cand = set(found.tolist()) | set(self.dirty)
-        cand -= set(ks)
-        idx = np.array(sorted(cand), dtype=np.int64)
-        if not len(idx):
-            return []
-        union = shapely.union_all(shapes)
-        hit = shapely.intersects(self.geoms[idx], union)
-        return [int(k) for k in idx[hit]]
+        cand = set(found.tolist()) - self.dirty - set(ks)
+        if self.dirty:  # the tree holds their old shapes: each asked of every shape here
+            rest = np.array(sorted(self.dirty - set(ks)), dtype=np.int64)
+            if len(rest):
+                meet = shapely.intersects(self.geoms[rest][:, None], shapes[None, :]).any(axis=1)
+                cand.update(int(k) for k in rest[meet])
+        return sorted(cand)
 
     def _gaps_on_line(self, i: int, j: int) -> tuple[int, ...] | None:
         """The areas the centroid segment A->B crosses between A and B (by index), when none of them is a building and they cover the whole way; None otherwise."""
