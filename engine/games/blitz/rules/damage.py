@@ -16,7 +16,7 @@ from ....board.model import AreaKind, Location
 from ....core.turn import TurnContext
 from ..events import Collapse, CollapseRoll, Escape, HeavyDamage, Rubble, Trapped
 from ..memos import BUILDING_AREAS, COLLAPSE_QUEUE, COLLAPSING
-from ..reach.danger import area_kind, area_neighbours
+from ..reach.danger import area_kind, area_kinds, area_neighbours
 from ..reach.danger import neighbours as fire_neighbours
 from ..state import GameState
 from ..units import STAND, UnitState
@@ -169,22 +169,29 @@ def spread_rubble(
     by = ctx.rules.int("collapse.rubble_damage")
     rolled = set() if rolled is None else rolled
     logged = ctx.log_events  # (the quiet mode logs nothing: no Rubble event is made)
+    kinds = area_kinds(ctx)
+    damage = state.damage
     for nb in area_neighbours(ctx, area):
-        kind = area_kind(ctx, nb)
+        kind = kinds.get(nb)
         if kind is AreaKind.WATER:
             continue
         ground = (nb, 0)
+        # with ``where`` (the units by location as the collapse started) nobody who was
+        # not there then rolls: a place where nobody was has nobody to roll
+        escapes = where is None or ground in where
         if kind is AreaKind.BUILDING:
             if logged:
                 ctx.note(Rubble, from_=(area, 0), to=ground)
-            _escape_all(ctx, state, ground, rolled, where)
-            add_damage(ctx, state, ground, by, cause="rubble")
+            if escapes:
+                _escape_all(ctx, state, ground, rolled, where)
+            set_damage(ctx, state, ground, damage.get(ground, 1) + by, cause="rubble")
         else:
             if nb not in state.rubble:
                 state.rubble.add(nb)
                 if logged:
                     ctx.note(Rubble, from_=(area, 0), to=ground)
-            _escape_all(ctx, state, ground, rolled, where)
+            if escapes:
+                _escape_all(ctx, state, ground, rolled, where)
 
 
 def _escape_all(
