@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
@@ -43,6 +43,8 @@ class JumpFinder:
     geoms: npt.NDArray[np.object_]
     tree: shapely.STRtree
     dirty: frozenset[int]
+    #: by area: the areas (not dirty) the tree finds its shape meets, asked once
+    meets: dict[int, frozenset[int]] = field(default_factory=dict)
 
     def lines(self, i: int, adjacent: Collection[int]) -> list[tuple[int, tuple[int, ...]]]:
         """(target area, gap areas crossed) for every area that is not water
@@ -159,10 +161,19 @@ class JumpFinder:
         made to ask again: an area meets the union exactly when it meets one of them."""
         if not ks:
             return []
-        shapes = self.geoms[np.array(ks, dtype=np.int64)]
-        _, found = self.tree.query(shapes, predicate="intersects")
-        cand = set(found.tolist()) - self.dirty - set(ks)
+        meets = self.meets
+        new = sorted({k for k in ks if k not in meets})
+        if new:  # the tree's answers for each shape (one array call), kept
+            got: dict[int, set[int]] = {k: set() for k in new}
+            at, found = self.tree.query(self.geoms[np.array(new, dtype=np.int64)], "intersects")
+            for a, k in zip(at.tolist(), found.tolist(), strict=True):
+                got[new[a]].add(k)
+            for k, hit in got.items():
+                meets[k] = frozenset(hit - self.dirty)
+        cand: set[int] = set().union(*(meets[k] for k in ks))
+        cand -= set(ks)
         if self.dirty:  # the tree holds their old shapes: each asked of every shape here
+            shapes = self.geoms[np.array(ks, dtype=np.int64)]
             rest = np.array(sorted(self.dirty - set(ks)), dtype=np.int64)
             if len(rest):
                 meet = shapely.intersects(self.geoms[rest][:, None], shapes[None, :]).any(axis=1)
