@@ -255,6 +255,7 @@ def _by_target(
     jump_min = rules.int("jump.min_fire")
     jump_max = rules.int("jump.max")
     burning = state.fire
+    fire_of = burning.get
     alight = burning.keys()
     into = reverse.into
     candidates = reverse.targets.difference(burning)
@@ -266,10 +267,12 @@ def _by_target(
     add = rolls.append
     for dst in candidates:
         by_src = into[dst][1]
-        # the sources burning now (in any order: the rolls are sorted by their keys)
-        for src in alight & by_src.keys():
-            fire = burning[src]
-            plain, climbing, jumps = by_src[src]
+        if alight.isdisjoint(by_src):
+            continue
+        for src, (plain, climbing, jumps) in by_src.items():
+            fire = fire_of(src)
+            if fire is None:
+                continue
             for key, t, _none in climbing if fire >= climb_min else plain:
                 add((key, src, t, fire, ()))
             if jumps and fire >= jump_min:
