@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
@@ -43,6 +43,8 @@ class JumpFinder:
     geoms: npt.NDArray[np.object_]
     tree: shapely.STRtree
     dirty: frozenset[int]
+    #: by area: the areas (not dirty) the tree finds its shape meets, asked once
+    meets: dict[int, frozenset[int]] = field(default_factory=dict)
 
     def lines(self, i: int, adjacent: Collection[int]) -> list[tuple[int, tuple[int, ...]]]:
         """(target area, gap areas crossed) for every area that is not water
@@ -62,16 +64,20 @@ class JumpFinder:
             j for j in sorted(set(self._touching(gaps1 + gaps2)) | set(gaps1) | set(gaps2))
             if j != i and j not in adjacent and areas[j].kind is not AreaKind.WATER
         ]  # fmt: skip
-        for j, gaps in zip(js, self._gaps_on_lines(i, js), strict=True):
+        for j, gaps in zip(js, self._gaps_on_lines(i, js, 2), strict=True):
             if gaps is not None and 1 <= len(gaps) <= 2:
                 out.append((j, gaps))
         return out
 
-    def _gaps_on_lines(self, i: int, js: list[int]) -> list[tuple[int, ...] | None]:
+    def _gaps_on_lines(
+        self, i: int, js: list[int], most: int | None = None
+    ) -> list[tuple[int, ...] | None]:
         """:meth:`_gaps_on_line` from ``i`` to each of ``js``, the shapes' questions asked in
         a few array calls (the same questions, so the same answers). The lines through a
         building are found first (the building candidates' lengths); the rest of a line's
-        lengths are asked only when it crosses none (about half the lines do)."""
+        lengths are asked only when it crosses none (about half the lines do). With
+        ``most``, a line crossing no gap area or more than ``most`` is None as well (its
+        lengths in A and in B, for the check that the areas cover it, are not asked)."""
         if not js:
             return []
         areas = self.areas
@@ -86,37 +92,46 @@ class JumpFinder:
         dirty = set(self.dirty)
         cands = [sorted((hits[n] | dirty) - {i, j}) for n, j in enumerate(js)]
         building = [[areas[k].kind is AreaKind.BUILDING for k in c] for c in cands]
-        # 1. each line's building candidates: a line crossing one is no jump line
+        # 1. each line's building candidates: a line crossing one is no jump line. Asked in
+        # two calls: each line's first building candidate (every candidate meets the line,
+        # so most lines through a building are found by it), then the others of the lines
+        # left; a line found crossing one needs no more answers, a line kept has them all.
         lengths: list[list[float]] = [[0.0] * len(c) for c in cands]
-        pairs = [(n, m) for n, b in enumerate(building) for m, is_b in enumerate(b) if is_b]
-        self._fill(segs, cands, pairs, lengths)
-        alive = [
-            n
-            for n in range(len(js))
-            if totals[n] != 0
-            and not any(
-                lengths[n][m] > 1e-9 * max(totals[n], 1.0)
-                for m, is_b in enumerate(building[n])
-                if is_b
-            )
-        ]
+        blds = [[m for m, is_b in enumerate(b) if is_b] for b in building]
+        left = [n for n in range(len(js)) if totals[n] != 0]
+        for first in (True, False):
+            if first:
+                pairs = [(n, blds[n][0]) for n in left if blds[n]]
+            else:
+                pairs = [(n, m) for n in left for m in blds[n][1:]]
+            self._fill(segs, cands, pairs, lengths)
+            left = [
+                n
+                for n in left
+                if not any(lengths[n][m] > 1e-9 * max(totals[n], 1.0) for m in blds[n])
+            ]
+        alive = left
         # 2. the lines left: their other candidates, and their lengths in A and in B
         pairs = [(n, m) for n in alive for m, is_b in enumerate(building[n]) if not is_b]
         self._fill(segs, cands, pairs, lengths)
         out: list[tuple[int, ...] | None] = [None] * len(js)
-        if not alive:
-            return out
-        picked = np.array(alive, dtype=np.int64)
-        in_i = shapely.length(shapely.intersection(segs[picked], self.geoms[i])).tolist()
-        own = self.geoms[np.array([js[n] for n in alive], dtype=np.int64)]
-        in_j = shapely.length(shapely.intersection(segs[picked], own)).tolist()
-        for a, n in enumerate(alive):
-            total = totals[n]
+        found = []  # (line, its candidates crossed, its lengths in them)
+        for n in alive:
             idx = np.array(cands[n], dtype=np.int64)
             line = np.array(lengths[n], dtype=float)
+            crossed = idx[line > 1e-9 * max(totals[n], 1.0)]
+            if most is None or 1 <= len(crossed) <= most:
+                found.append((n, crossed, line))
+        if not found:
+            return out
+        picked = np.array([n for n, _c, _l in found], dtype=np.int64)
+        in_i = shapely.length(shapely.intersection(segs[picked], self.geoms[i])).tolist()
+        own = self.geoms[np.array([js[n] for n, _c, _l in found], dtype=np.int64)]
+        in_j = shapely.length(shapely.intersection(segs[picked], own)).tolist()
+        for a, (n, crossed, line) in enumerate(found):
+            total = totals[n]
             inside = float(in_i[a])
             inside += float(in_j[a])
-            crossed = idx[line > 1e-9 * max(total, 1.0)]
             covered = inside + float(line.sum())
             if abs(covered - total) > 1e-6 * max(total, 1.0):
                 continue  # the line crosses undrawn table, or overlapping areas
@@ -141,19 +156,29 @@ class JumpFinder:
             lengths[n][m] = v
 
     def _touching(self, ks: list[int]) -> list[int]:
-        """Areas whose shapes touch or cross any of ``ks`` (corner contact included)."""
+        """Areas whose shapes touch or cross any of ``ks`` (corner contact included), sorted:
+        the tree's own test of each shape (GEOS ``intersects``). No union of the shapes is
+        made to ask again: an area meets the union exactly when it meets one of them."""
         if not ks:
             return []
-        shapes = self.geoms[np.array(ks, dtype=np.int64)]
-        _, found = self.tree.query(shapes, predicate="intersects")
-        cand = set(found.tolist()) | set(self.dirty)
+        meets = self.meets
+        new = sorted({k for k in ks if k not in meets})
+        if new:  # the tree's answers for each shape (one array call), kept
+            got: dict[int, set[int]] = {k: set() for k in new}
+            at, found = self.tree.query(self.geoms[np.array(new, dtype=np.int64)], "intersects")
+            for a, k in zip(at.tolist(), found.tolist(), strict=True):
+                got[new[a]].add(k)
+            for k, hit in got.items():
+                meets[k] = frozenset(hit - self.dirty)
+        cand: set[int] = set().union(*(meets[k] for k in ks))
         cand -= set(ks)
-        idx = np.array(sorted(cand), dtype=np.int64)
-        if not len(idx):
-            return []
-        union = shapely.union_all(shapes)
-        hit = shapely.intersects(self.geoms[idx], union)
-        return [int(k) for k in idx[hit]]
+        if self.dirty:  # the tree holds their old shapes: each asked of every shape here
+            shapes = self.geoms[np.array(ks, dtype=np.int64)]
+            rest = np.array(sorted(self.dirty - set(ks)), dtype=np.int64)
+            if len(rest):
+                meet = shapely.intersects(self.geoms[rest][:, None], shapes[None, :]).any(axis=1)
+                cand.update(int(k) for k in rest[meet])
+        return sorted(cand)
 
     def _gaps_on_line(self, i: int, j: int) -> tuple[int, ...] | None:
         """The areas the centroid segment A->B crosses between A and B (by index), when none of them is a building and they cover the whole way; None otherwise."""

@@ -80,6 +80,18 @@ class Event:
                 out[key] = json_value(value)
         return out
 
+    # -- equality and hash as the dataclass makes them (the fields in order), written once:
+    # a game's event classes are declared ``eq=False`` and inherit them, so importing them
+    # compiles no ``__eq__`` and ``__hash__`` per class
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is self.__class__:
+            names = _compared(type(self))[0]
+            return tuple(getattr(self, n) for n in names) == tuple(getattr(other, n) for n in names)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(getattr(self, n) for n in _compared(type(self))[1]))
+
     def where_json(self) -> dict[str, Any]:
         """Only the fields saying where and who, as the log writes them."""
         where, _ = _layout(type(self))
@@ -151,6 +163,22 @@ def _attributes(cls: type[Event]) -> dict[str, str]:
     if hit is None:
         where, outcome = _layout(cls)
         hit = _ATTRIBUTES[cls] = {key: name for name, key in (*where, *outcome)}
+    return hit
+
+
+_COMPARED: dict[type[Event], tuple[tuple[str, ...], tuple[str, ...]]] = {}
+
+
+def _compared(cls: type[Event]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(the fields equality compares, the fields the hash takes) of a class, in order, as
+    the dataclass picks them; computed once."""
+    hit = _COMPARED.get(cls)
+    if hit is None:
+        fs = fields(cls)
+        hit = _COMPARED[cls] = (
+            tuple(f.name for f in fs if f.compare),
+            tuple(f.name for f in fs if (f.compare if f.hash is None else f.hash)),
+        )
     return hit
 
 

@@ -461,6 +461,25 @@ def test_with_area_replaced_matches_a_fresh_build() -> None:
         assert _signature(g) == _signature(build_graph(s)), step
 
 
+def test_with_area_replaced_jump_lines_match_a_fresh_build() -> None:
+    """The moved areas (not yet in the shapes' tree) are asked directly by the jump lines."""
+    rng = random.Random(5)
+    g = build_graph(_street_of_width(2))
+    g.jump_lines(("A", 0))
+    changed = 0
+    for step in range(30):  # under the dirty limit: the tree keeps the old shapes
+        a = g.scenario.areas[rng.randrange(len(g.scenario.areas))]
+        dx, dy = rng.choice([(0, 0), (10, 0), (-10, 0), (0, 10), (0, -10), (5, 0)])
+        moved = replace(a, polygon=tuple((x + dx, y + dy) for x, y in a.polygon))
+        before = {b.id: g.jump_lines((b.id, 0)) for b in g.scenario.areas}
+        g = g.with_area_replaced(moved)
+        fresh = build_graph(g.scenario)
+        for b in g.scenario.areas:
+            assert g.jump_lines((b.id, 0)) == fresh.jump_lines((b.id, 0)), (step, b.id)
+        changed += any(before[b.id] != g.jump_lines((b.id, 0)) for b in g.scenario.areas)
+    assert changed  # the moves did change some lines
+
+
 def test_with_area_replaced_adds_new_area_and_keeps_old_graph() -> None:
     g = build_graph(_terrace())
     before = _signature(g)

@@ -57,6 +57,7 @@ GROWTH_PLAN: Memo[Any] = Memo("growth_plan", shared=True)
 HEAT_MEMO: Memo[Any] = Memo("heat_memo", shared=False)
 HOSE_STEPS: Memo[Any] = Memo("hose_steps", shared=True)
 HYDRANT_AREAS: Memo[Any] = Memo("hydrant_areas", shared=False)
+HYDRANT_PRESSURE: Memo[Any] = Memo("hydrant_pressure", shared=False)  # water: by area
 IN_RANGE: Memo[Any] = Memo("in_range", shared=True)
 JUMP_PLAN: Memo[Any] = Memo("jump_plan", shared=True)
 JUMPS: Memo[Any] = Memo("jumps", shared=True)

@@ -16,7 +16,7 @@ from ....board.model import AreaKind, Location
 from ....core.turn import TurnContext
 from ..events import Collapse, CollapseRoll, Escape, HeavyDamage, Rubble, Trapped
 from ..memos import BUILDING_AREAS, COLLAPSE_QUEUE, COLLAPSING
-from ..reach.danger import area_kind, area_neighbours
+from ..reach.danger import area_kind, area_kinds, area_neighbours
 from ..reach.danger import neighbours as fire_neighbours
 from ..state import GameState
 from ..units import STAND, UnitState
@@ -115,8 +115,13 @@ def _collapse(ctx: TurnContext, state: GameState, locs: list[Location], cause: s
         ctx.note(Collapse, at=(area, lowest), levels=levels, cause=cause or None)
     rolled: set[str] = set()  # one escape roll per unit per collapse
     # where the units are as the collapse starts: a unit that moves during it (escapes)
-    # has rolled, so the others are still where they were (see _escape_all)
-    where = _units_by_location(state)
+    # has rolled, so the others are still where they were (see _escape_all). Only the
+    # falling levels and the ground of the neighbours are asked: with no unit in any of
+    # them (the usual case) nobody is there.
+    units = state.units.values()
+    struck = set(falling)
+    struck.update([(nb, 0) for nb in area_neighbours(ctx, area)])
+    where = {} if struck.isdisjoint(map(_unit_loc, units)) else _units_by_location(state)
     for f in falling:
         count = state.occupants.pop(f, 0)
         for _ in range(count):
@@ -143,6 +148,10 @@ def _unit_id(u: UnitState) -> str:
     return u.id
 
 
+def _unit_loc(u: UnitState) -> Location | None:
+    return u.loc
+
+
 def spread_rubble(
     ctx: TurnContext,
     state: GameState,
@@ -160,22 +169,29 @@ def spread_rubble(
     by = ctx.rules.int("collapse.rubble_damage")
     rolled = set() if rolled is None else rolled
     logged = ctx.log_events  # (the quiet mode logs nothing: no Rubble event is made)
+    kinds = area_kinds(ctx)
+    damage = state.damage
     for nb in area_neighbours(ctx, area):
-        kind = area_kind(ctx, nb)
+        kind = kinds.get(nb)
         if kind is AreaKind.WATER:
             continue
         ground = (nb, 0)
+        # with ``where`` (the units by location as the collapse started) nobody who was
+        # not there then rolls: a place where nobody was has nobody to roll
+        escapes = where is None or ground in where
         if kind is AreaKind.BUILDING:
             if logged:
                 ctx.note(Rubble, from_=(area, 0), to=ground)
-            _escape_all(ctx, state, ground, rolled, where)
-            add_damage(ctx, state, ground, by, cause="rubble")
+            if escapes:
+                _escape_all(ctx, state, ground, rolled, where)
+            set_damage(ctx, state, ground, damage.get(ground, 1) + by, cause="rubble")
         else:
             if nb not in state.rubble:
                 state.rubble.add(nb)
                 if logged:
                     ctx.note(Rubble, from_=(area, 0), to=ground)
-            _escape_all(ctx, state, ground, rolled, where)
+            if escapes:
+                _escape_all(ctx, state, ground, rolled, where)
 
 
 def _escape_all(
@@ -263,11 +279,18 @@ def step_damage(ctx: TurnContext, state: GameState) -> None:
         ],
     )
     if not ctx.log_events:
-        # the quiet mode: ctx.test's own quiet path (one die against ">=add_on"), inline
+        # the quiet mode: ctx.test's own quiet path (one die against ">=add_on"), inline,
+        # and add_damage's one damage (below destroyed: never capped) too
         uniform, on = ctx.dice.uniform(), rules.int("damage.add_on")
+        heavy = rules.int("damage.casualties_from")
         for loc in rolling:  # die() >= on is uniform() * 6 >= on - 1
-            if state.damage.get(loc, 1) < destroyed and uniform() * 6 >= on - 1:
-                add_damage(ctx, state, loc, 1, cause="fire")
+            old = damage.get(loc, 1)
+            if old < destroyed and uniform() * 6 >= on - 1:
+                damage[loc] = new = old + 1
+                if new >= destroyed:
+                    destroy_location(ctx, state, loc, cause="fire")
+                elif new >= heavy > old:
+                    hurt_occupants(ctx, state, loc)
         rolling = []
     for loc in rolling:  # the locations as they stood at the start of the step
         if state.damage_at(loc) >= destroyed:

@@ -169,7 +169,7 @@ def _growth_quiet(
             need = on - 1 - total(growth_store_parts(ctx, loc))
             plan = plans[loc] = (tuple(neighbours(ctx, loc)), need, need - nb_bonus)
         if uniform() * 6 >= (plan[1] if isdisjoint(plan[0]) else plan[2]):
-            fires[loc] = min(road_top if loc in roads else top, fires[loc] + 1)  # fire_cap
+            fires[loc] += 1  # below its cap (fire_cap) as it rolls: the cap is not passed
 
 
 def _growth_logged(

@@ -8,8 +8,8 @@ from collections.abc import Collection, Iterable, KeysView
 from ....board.model import AreaKind, Location, Material
 from ....core.turn import TurnContext
 from ..events import BurnOut, OilSpread, OilStore, PetrolStore
-from ..memos import DOWNWIND, JUMPS, LOCATION_BY_RANK, LOCATION_RANK, SPREAD_TARGETS
-from ..reach.danger import area_kind, neighbours
+from ..memos import AREA_KINDS, DOWNWIND, JUMPS, LOCATION_BY_RANK, LOCATION_RANK, SPREAD_TARGETS
+from ..reach.danger import area_kinds, neighbours
 from ..state import GameState, store_at
 from ..units import EQUIPMENT, VEHICLE
 
@@ -79,7 +79,8 @@ def is_flammable(
     ctx: TurnContext, state: GameState, loc: Location, vehicles: set[str] | None = None
 ) -> bool:
     """Buildings burn (destroyed ones too); streets/open only with rubble or a vehicle."""
-    kind = area_kind(ctx, loc[0])
+    kinds: dict[str, AreaKind] | None = ctx.cache.get(AREA_KINDS)  # (area_kind, inline)
+    kind = (area_kinds(ctx) if kinds is None else kinds).get(loc[0])
     if kind is None or kind is AreaKind.WATER:
         return False
     if kind is AreaKind.BUILDING:

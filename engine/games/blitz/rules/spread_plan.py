@@ -165,9 +165,9 @@ def spread_quiet(
 #: a roll of the reverse index: (its order key: the source's rank (R-3 order) times 2**31
 #: plus its place among its source's rolls, target, gap areas)
 _Roll = tuple[int, _Target, tuple[str, ...]]
-#: the rolls of one source into one target: (source, rolls as a plain spread, as the
-#: spread of a fire that climbs (R-1), as jumps (R-5))
-_FromSource = tuple[Location, tuple[_Roll, ...], tuple[_Roll, ...], tuple[_Roll, ...]]
+#: the rolls of one source into one target: (rolls as a plain spread, as the spread of a
+#: fire that climbs (R-1), as jumps (R-5))
+_FromSource = tuple[tuple[_Roll, ...], tuple[_Roll, ...], tuple[_Roll, ...]]
 
 
 @dataclass
@@ -178,9 +178,9 @@ class _Reverse:
 
     #: the map's locations by sorted order (R-3)
     rank: dict[Location, int]
-    #: by target location: (its kind as in :data:`_Target`, the indexed sources that can
-    #: roll into it, their rolls)
-    into: dict[Location, tuple[int, set[Location], list[_FromSource]]]
+    #: by target location: (its kind as in :data:`_Target`, the rolls of each indexed
+    #: source that can roll into it)
+    into: dict[Location, tuple[int, dict[Location, _FromSource]]]
     #: the buildings (kind 1) an indexed source can roll into
     targets: set[Location]
     #: the streets and open ground (kind 2: they burn only with rubble or a vehicle) an
@@ -227,13 +227,12 @@ def _index_sources(ctx: TurnContext, reverse: _Reverse, sources: Iterable[Locati
             entry = reverse.into.get(dst)
             if entry is None:
                 kind = (a or b or c)[0][1][2]
-                entry = reverse.into[dst] = (kind, set(), [])
+                entry = reverse.into[dst] = (kind, {})
                 if kind == 2:
                     reverse.open_targets.setdefault(dst[0], set()).add(dst)
                 else:
                     reverse.targets.add(dst)
-            entry[1].add(src)
-            entry[2].append((src, tuple(a), tuple(b), tuple(c)))
+            entry[1][src] = (tuple(a), tuple(b), tuple(c))
         reverse.indexed.add(src)
     return True
 
@@ -267,10 +266,10 @@ def _by_target(
     rolls: list[tuple[int, Location, _Target, int, tuple[str, ...]]] = []
     add = rolls.append
     for dst in candidates:
-        _kind, sources, by_src = into[dst]
-        if alight.isdisjoint(sources):
+        by_src = into[dst][1]
+        if alight.isdisjoint(by_src):
             continue
-        for src, plain, climbing, jumps in by_src:
+        for src, (plain, climbing, jumps) in by_src.items():
             fire = fire_of(src)
             if fire is None:
                 continue

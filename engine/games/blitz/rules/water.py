@@ -17,17 +17,23 @@ from __future__ import annotations
 from ....board.model import FeatureType
 from ....core.turn import TurnContext
 from ..events import NoPressure, NoWater
+from ..memos import HYDRANT_PRESSURE
 from ..state import GameState
 from ..units import HoseLine, UnitState
 from .reach import stream_range
 
 
 def hydrant_pressure(ctx: TurnContext, area: str) -> int:
-    return sum(
-        f.pressure or 0
-        for f in ctx.scenario.features
-        if f.type is FeatureType.HYDRANT and f.area == area
-    )
+    """The pressure of an area's hydrants (summed over the scenario's features once per
+    game, by area)."""
+    by_area: dict[str, int] | None = ctx.cache.get(HYDRANT_PRESSURE)
+    if by_area is None:
+        by_area = {}
+        for f in ctx.scenario.features:
+            if f.type is FeatureType.HYDRANT:
+                by_area[f.area] = by_area.get(f.area, 0) + (f.pressure or 0)
+        ctx.cache[HYDRANT_PRESSURE] = by_area
+    return by_area.get(area, 0)
 
 
 def hydrant_feeds(ctx: TurnContext, state: GameState) -> dict[str, int]:

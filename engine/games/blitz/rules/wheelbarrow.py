@@ -19,8 +19,10 @@ def carrier_of(state: GameState, pump: UnitState) -> UnitState | None:
 
 def carried_pump(state: GameState, s: UnitState) -> UnitState | None:
     """The pump the stand ``s`` carries, if any."""
+    sid = s.id
     for p in state.units.values():
-        if p.extra.get("carried_by") == s.id and p.in_play:
+        # (most units keep nothing in ``extra``: no lookup for them)
+        if p.extra and p.extra.get("carried_by") == sid and p.in_play:
             return p
     return None
 
