@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ....board.model import AreaKind, Location
 from ....core.turn import TurnContext
-from ..memos import AP_P_IN
+from ..memos import AP_P_IN, HEAT_MEMO
 from ..reach import danger, foot
 from ..rules import hoses, reach
 from ..state import GameState
@@ -163,6 +163,10 @@ def best_job(
         return True
 
     best: tuple[tuple[float, ...], Location, Location] | None = None
+    # the bounds below ask the heat test's chance (:func:`.priorities.p_heat`) of many
+    # positions: its two limits read once, the step's heat memo read inline
+    pass_max, fail_min = r.int("heat.always_pass_max"), r.int("heat.always_fail_min")
+    heats: dict[Location, int] = ctx.cache.get(HEAT_MEMO) or {}
 
     # every (position, fire) pair in range: walk whichever side is smaller (range is
     # symmetric, and the best pair is the same either way: ties are broken by both ids)
@@ -182,13 +186,16 @@ def best_job(
         classes.sort(key=_class_key)
         # the best's key past cover and priority: (-chance, hose steps, position, fire)
         tail: tuple[float, float, Location, Location] | None = None
+        chances: dict[int, dict[int, float]] = {}
         for covered, prio, bound, t, fire in classes:
             if best is not None and (covered, prio, bound) > best[0][:3]:
                 break
             # consider() for each position in range of t, inline. The fires come in order
             # of cover and priority, and the loop has left once they are worse than the
             # best's: so the best's are this fire's, and only the rest of the key decides
-            chance = {k: p_extinguish(fire, m) for k, m in mods.items()}
+            chance = chances.get(fire)
+            if chance is None:  # (one per fire value: fires are whole numbers)
+                chance = chances[fire] = {k: p_extinguish(fire, m) for k, m in mods.items()}
             for x, rng in reach.in_range(ctx, t):
                 if rng < 1 or x not in dist:
                     continue
@@ -196,8 +203,13 @@ def best_job(
                 if p_in is None:
                     if tail is not None:  # the best key x could give, with the heat test's
                         # chance (the most p_open can give): no p_open if it cannot win
-                        most_in = p_heat(ctx, danger.heat(ctx, state, x))
-                        if (-round(chance[rng] * most_in, 3), float(dist[x])) > tail[:2]:
+                        h = heats.get(x)
+                        if h is None:
+                            h = danger.heat(ctx, state, x)
+                        most_in = 1.0 if h <= pass_max else 0.0 if h >= fail_min else (7 - h) / 6
+                        # (-chance, hose steps) > the best's, compared without a tuple
+                        a = -round(chance[rng] * most_in, 3)
+                        if a > tail[0] or (a == tail[0] and dist[x] > tail[1]):
                             continue
                     p_in = p_open(x)
                 if p_in <= 0:
@@ -227,14 +239,21 @@ def best_job(
             p_in = p_ins.get(x)
             if p_in is None:
                 if bkey is not None:  # as below, with the heat test's chance (p_open's most)
-                    most_in = p_heat(ctx, danger.heat(ctx, state, x))
-                    if (0, -round(most_ext * most_in, 3), dx) > bkey[:3]:
+                    h = heats.get(x)
+                    if h is None:
+                        h = danger.heat(ctx, state, x)
+                    most_in = 1.0 if h <= pass_max else 0.0 if h >= fail_min else (7 - h) / 6
+                    # (0, -chance, hose steps) > the best's (grade, ...), without a tuple
+                    a = -round(most_ext * most_in, 3)
+                    if bg == 0 and (a > bkey[1] or (a == bkey[1] and dx > bkey[2])):
                         continue
                 p_in = p_open(x)  # no dice, no state change: only its memo
             if p_in <= 0:
                 continue
-            if bkey is not None and (0, -round(most_ext * p_in, 3), dx) > bkey[:3]:
-                continue  # even grade 0 at the best chance from here cannot beat the best
+            if bkey is not None and bg == 0:
+                a = -round(most_ext * p_in, 3)
+                if a > bkey[1] or (a == bkey[1] and dx > bkey[2]):
+                    continue  # even grade 0 at the best chance from here cannot beat the best
             for t, rng in reach.in_range(ctx, x):
                 burning = fires.get(t)
                 if burning is None or rng < 1:

@@ -79,7 +79,8 @@ def bfs_steps(ctx: TurnContext, sources: Sequence[Location], limit: int) -> dict
 
 
 class _Table:
-    """Rows of hose steps, one per source location, made when first asked for."""
+    """Rows of hose steps, one per source location, all made together when first asked
+    for (:meth:`_make`)."""
 
     def __init__(self, ctx: TurnContext, bound: int) -> None:
         import numpy as np
@@ -89,7 +90,7 @@ class _Table:
         n = len(self.locations)
         self.bound = bound  # rows hold the steps up to here, FAR beyond
         self.rows = np.full((n, n), FAR, dtype=np.int16)
-        self.done: set[int] = set()  # the rows made
+        self.made = False  # the rows are made (all at once)
         self.links: list[list[int]] | None = None  # the steps, by number (_links)
 
     def nearest(
@@ -106,33 +107,51 @@ class _Table:
         except KeyError:  # a location off the map: answer the plain way
             dist = bfs_steps(ctx, sources, limit)
             return {t: dist[t] for t in targets if t in dist and dist[t] <= limit}
-        if not self.done.issuperset(rows):
-            for r in rows:
-                if r not in self.done:
-                    self._make(ctx, r)
+        if not self.made:
+            self._make(ctx)
         # the sources' rows, then the targets' columns: two ``take`` calls cost less than
         # one fancy index by ``np.ix_`` (the same numbers)
         near = self.rows.take(rows, axis=0).take(cols, axis=1).min(axis=0).tolist()
         return {t: d for t, d in zip(targets, near, strict=True) if d <= limit}
 
-    def _make(self, ctx: TurnContext, r: int) -> None:
-        """Row ``r``: :func:`bfs_steps` from location ``r``, on location numbers."""
+    def _make(self, ctx: TurnContext) -> None:
+        """Every row: :func:`bfs_steps` from each location, all sources at once, one
+        breadth-first level at a time on bit sets (numpy words): ``reach[v]`` holds bit
+        ``s`` when source ``s`` is within the steps so far of ``v``; a level ORs into
+        each location the sets of the locations that step into it, and the sources new
+        in ``reach[v]`` get that level's number in column ``v``. The same numbers as a
+        search per row, whole-array work instead of a Python loop over every step of
+        every row (the rows are wanted for almost every location in a run of games)."""
+        import numpy as np
+
         links = self._links(ctx)
-        dist = [FAR] * len(links)
-        dist[r] = 0
-        frontier = [r]
+        n = len(links)
+        words = (n + 63) // 64
+        # who steps into each location, padded with ``n``: a row of ``reach`` kept empty
+        into: list[list[int]] = [[] for _ in range(n)]
+        for k, nbs in enumerate(links):
+            for nb in nbs:
+                into[nb].append(k)
+        width = max((len(x) for x in into), default=0)
+        pad = np.full((n, max(width, 1)), n, dtype=np.intp)
+        for v, us in enumerate(into):
+            pad[v, : len(us)] = us
+        reach = np.zeros((n + 1, words), dtype="<u8")
+        own = np.arange(n)
+        reach[own, own // 64] = np.left_shift(np.uint64(1), (own % 64).astype(np.uint64))
+        rows_t = self.rows.T  # rows_t[v, s]: the steps from s to v (a view)
+        rows_t[own, own] = 0
         d = 0
-        while frontier and d < self.bound:
+        while d < self.bound:
             d += 1
-            nxt = []
-            for k in frontier:
-                for nb in links[k]:
-                    if dist[nb] == FAR:
-                        dist[nb] = d
-                        nxt.append(nb)
-            frontier = nxt
-        self.rows[r] = dist
-        self.done.add(r)
+            grown = np.bitwise_or.reduce(reach[pad], axis=1) | reach[:n]
+            new = grown & ~reach[:n]
+            if not new.any():
+                break
+            bits = np.unpackbits(new.view(np.uint8), axis=1, count=n, bitorder="little")
+            rows_t[bits.view(bool)] = d
+            reach[:n] = grown
+        self.made = True
 
     def _links(self, ctx: TurnContext) -> list[list[int]]:
         """Each location's neighbours that are not water (:func:`bfs_steps`' steps), by number
