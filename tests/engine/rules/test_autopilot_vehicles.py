@@ -333,7 +333,7 @@ def _on_reserve(house_rules=None):
 
 
 def test_an_appliance_down_to_its_tanks_reserve_wets_its_own_street_instead_of_the_fire():
-    _ctx, st = _on_reserve()
+    _ctx, st = _on_reserve({"policy.tank_reserve": 3})
     assert [(h.path, h.target) for h in st.hoses.values()] == [([("S02", 0)], ("S02", 0))]
 
 
