@@ -77,6 +77,7 @@ REFILL_POINTS: Memo[Any] = Memo("refill_points", shared=True)
 ROAD_ADJ: Memo[Any] = Memo("road_adj", shared=False)
 ROUTE_MEMO: Memo[Any] = Memo("route_memo", shared=False)
 SEARCH_MEMO: Memo[Any] = Memo("search_memo", shared=False)
+SHELTER_EXPOSURE: Memo[Any] = Memo("shelter_exposure", shared=True)  # parking: shelters
 SPREAD_ORDER: Memo[Any] = Memo("spread_order", shared=True)
 SPREAD_PLAN: Memo[Any] = Memo("spread_plan", shared=True)
 SPREAD_REVERSE: Memo[Any] = Memo("spread_reverse", shared=True)

@@ -243,3 +243,100 @@ def test_a_crewless_pump_three_spreads_from_the_fire_stays_set_up():
     assert parking.out_of_reach(ctx, st, "S03")
     movement.step_movement(ctx, st)
     assert hp.task != "stow" and hp.deployed
+
+
+def _dry_at_work(water):
+    # E1 works from S02 (no hydrant anywhere) on B16 with a line along the street; B12, a
+    # fire of 1 next to S02, spreads into it on a 1 (a sixth: policy.vehicle_withdraw_chance)
+    sc = uworld(
+        ["SSSSSSS", "..B...B"],
+        fires={("B12", 0): 1, ("B16", 0): 3},
+        forces=[ForceUnit("E1", "general_appliance", area="S02")],
+    )
+    ctx, st = usetup(sc, Dice(5))
+    st.fire_at_start = dict(st.fire)
+    st.units["E1"].water = water
+    path = [("S02", 0), ("S03", 0), ("S04", 0), ("S05", 0)]
+    add_hose(st, "H1", "E1", path, ("B16", 0), crew=["E1.1"])
+    assert parking.street_risk(ctx, st, "S02") == pytest.approx(1 / 6)
+    movement.step_movement(ctx, st)
+    return ctx, st
+
+
+def test_an_appliance_with_a_dry_tank_pulls_back_from_a_lone_fire_next_door():
+    ctx, st = _dry_at_work(0)  # no water to guard its street with: it does not wait
+    assert [e["hose"] for e in events(ctx, "hose_slipped")] == ["H1"]
+    e1 = st.units["E1"]
+    assert e1.loc is not None and e1.loc[0] != "S02"
+    assert parking.street_risk(ctx, st, e1.loc[0]) == 0
+
+
+def test_an_appliance_with_water_guards_its_street_from_a_lone_fire_next_door():
+    ctx, st = _dry_at_work(10)
+    assert not events(ctx, "hose_slipped")
+    assert st.units["E1"].loc == ("S02", 0)
+
+
+def _emptied(water):
+    # B00 burns at 3 across the open gap O01 from S02 (a jump line, once it reaches 5, and
+    # O01 takes its rubble); S03..S07 nothing can reach. No hydrant, no open water.
+    sc = uworld(
+        ["BOSSSSSS"],
+        fires={("B00", 0): 3},
+        forces=[ForceUnit("E1", "general_appliance", area="S02")],
+    )
+    ctx, st = usetup(sc, Dice(5))
+    st.fire_at_start = dict(st.fire)
+    st.units["E1"].water = water
+    movement.step_movement(ctx, st)
+    return ctx, st
+
+
+def test_an_appliance_that_has_emptied_its_tank_drives_to_the_least_exposed_street():
+    ctx, st = _emptied(0)
+    assert parking.exposure(ctx, "S02") > parking.exposure(ctx, "S03") == (0, 0, 0)
+    assert st.units["E1"].loc == ("S03", 0)  # the nearest street the fire cannot reach
+
+
+def test_an_appliance_with_water_in_its_tank_stays_near_the_fire():
+    _ctx, st = _emptied(10)
+    assert st.units["E1"].loc == ("S02", 0)
+
+
+def test_a_vehicle_in_the_gap_does_not_shield_the_street_behind_it_from_a_jump():
+    # B00 burns at 5; the despatch rider in S01 makes the gap flammable for now, but it
+    # drives off (opening the jump into S02) or burns (and its wreck spreads on)
+    sc = uworld(
+        ["BSSSSS"], fires={("B00", 0): 5}, forces=[ForceUnit("DR", "despatch_rider", area="S01")]
+    )
+    ctx, st = usetup(sc)
+    assert parking.jump_chances(ctx, st).get("S02") == (pytest.approx(1 / 6), False)
+    st.rubble.add("S01")  # rubble stays: the gap burns, the fire spreads rather than jumps
+    ctx.cache.clear()
+    assert "S02" not in parking.jump_chances(ctx, st)
+
+
+def _on_reserve(house_rules=None):
+    # E1 on its tank (2 points left) in S02, the only street; B00 burns at 4 across the
+    # open gap O01: once it grows to 5 it can jump into S02, where E1 stands
+    sc = uworld(
+        ["BOS"],
+        fires={("B00", 0): 4},
+        forces=[ForceUnit("E1", "general_appliance", area="S02")],
+        house_rules=house_rules,
+    )
+    ctx, st = usetup(sc, Dice(5))
+    st.fire_at_start = dict(st.fire)
+    st.units["E1"].water = 2
+    movement.step_movement(ctx, st)
+    return ctx, st
+
+
+def test_an_appliance_down_to_its_tanks_reserve_wets_its_own_street_instead_of_the_fire():
+    _ctx, st = _on_reserve({"policy.tank_reserve": 3})
+    assert [(h.path, h.target) for h in st.hoses.values()] == [([("S02", 0)], ("S02", 0))]
+
+
+def test_with_no_tank_reserve_the_last_water_goes_on_the_fire():
+    _ctx, st = _on_reserve({"policy.tank_reserve": 0})
+    assert {h.target for h in st.hoses.values()} == {("B00", 0)}  # every team on the fire

@@ -9,13 +9,21 @@ from typing import Any
 from ....board.model import AreaKind, FeatureType, Location
 from ....core.turn import TurnContext
 from ..events import HoseSlipped, LadderStruck, Withdraw
-from ..memos import AP_JUMP, AP_SIDE, AP_THREAT, JUMP_STREETS, JUMPS_INTO, WATER_HERE
+from ..memos import (
+    AP_JUMP,
+    AP_SIDE,
+    AP_THREAT,
+    JUMP_STREETS,
+    JUMPS_INTO,
+    SHELTER_EXPOSURE,
+    WATER_HERE,
+)
 from ..reach import danger
 from ..reach.hose_steps import hose_reach, steps_to
 from ..rules import acting, equipment, ignition, reach
 from ..rules import movement as mv
 from ..rules.modifiers import fighting_locations, spread_map_parts, total
-from ..state import GameState
+from ..state import GameState, pump_of
 from ..units import UnitState, crew_of
 from .priorities import coverage, fire_sources, vehicle_areas
 from .safety import catch_chance, catch_chance_two, policy
@@ -175,7 +183,6 @@ class JumpChances:
         r = ctx.rules
         self.ctx, self.state = ctx, state
         self.jmin, self.jmax = r.int("jump.min_fire"), r.int("jump.max")
-        self.vehicles = vehicle_areas(ctx, state)
         self.per_damp, self.embers = r.int("spread.damp_per_level"), r.int("spread.embers")
         self.hose_team = r.int("spread.hose_team")
         self.fighting = fighting_locations(state)  # §3: a hose team at work there, +1
@@ -198,7 +205,7 @@ class JumpChances:
 
     def _work(self, area: str) -> tuple[float, bool] | None:
         state = self.state
-        fire, rubble, vehicles = state.fire, state.rubble, self.vehicles
+        fire, rubble = state.fire, state.rubble
         jmin = self.jmin
         miss: float | None = None
         soon = False
@@ -207,8 +214,10 @@ class JumpChances:
             f = fire.get(src)
             if f is None or f < jmin - 1:
                 continue
-            if any(g in rubble or g in vehicles for g in gaps):
-                continue  # a gap that burns now (§1: rubble or a vehicle in a street)
+            if any(g in rubble for g in gaps):
+                continue  # a gap that burns now (§1: rubble in a street)
+            # a vehicle in the gap shields nothing for long: it drives off (then the jump
+            # is open) or burns (then its wreck spreads on), so it is not counted
             if f < jmin:
                 soon = True
                 continue
@@ -388,8 +397,11 @@ def withdraw(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Location
         boxed = any(a in side for a in routes)
     heat = danger.heat(ctx, state, u.loc)
     jump = jump_chances(ctx, state).get(u.loc[0], (0.0, False))[0]
-    # a lone fire of 1 next door is guarded by a line rather than run from
-    hot = risk >= policy(ctx, "vehicle_withdraw_chance") and (heat >= WITHDRAW_HEAT or jump > 0)
+    # a lone fire of 1 next door is guarded by a line rather than run from, when there is
+    # water to guard it with
+    hot = risk >= policy(ctx, "vehicle_withdraw_chance") and (
+        heat >= WITHDRAW_HEAT or jump > 0 or dry(ctx, state, u)
+    )
     trailers = [p for p in sorted(state.units.values(), key=lambda x: x.id)
                 if p.towed_by is None and p.extra.get("tow") == u.id and p.loc == u.loc
                 and p.deployed]  # fmt: skip
@@ -441,6 +453,94 @@ def withdraw(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Location
             s.task = "aboard"
     ctx.note(Withdraw, at=u.loc, to=(to, 0), unit=u.id, cause="fire_near")
     return mv.drive(ctx, state, u, to)
+
+
+def dry(ctx: TurnContext, state: GameState, u: UnitState) -> bool:
+    """The appliance's pump (:func:`.state.pump_of`) has no water to give: no source
+    connected, an empty tank, and none at hand in its street (:func:`water_at`). Its
+    lines cannot guard its street, and it has nothing to do near the fire."""
+    pump = pump_of(state, u)
+    if pump.source is not None or pump.water > 0 or u.loc is None:
+        return False
+    return not water_at(ctx, state, u.loc[0])
+
+
+def spent(ctx: TurnContext, state: GameState, u: UnitState) -> bool:
+    """The appliance's pump runs on a tank it has drawn down to its reserve
+    (:func:`on_reserve`) and has no other water at hand in its street: it has nothing left
+    to give the fire (a pump that never had a tank waits for water where the fire is)."""
+    pump = pump_of(state, u)
+    return on_reserve(ctx, pump) and u.loc is not None and not water_at(ctx, state, u.loc[0])
+
+
+def on_reserve(ctx: TurnContext, pump: UnitState) -> bool:
+    """A pump with a tank (the catalogue's ``water``), no other source connected, and
+    ``policy.tank_reserve`` points or fewer left in it: the rest is kept to wet its own
+    street (round 7), not spent on the fire."""
+    return (
+        pump.source is None
+        and pump.water <= policy(ctx, "tank_reserve")
+        and bool(ctx.rules.units.get(pump.type, {}).get("water"))
+    )
+
+
+def shelter(ctx: TurnContext, state: GameState, u: UnitState) -> bool:
+    """A vehicle with nothing left to do near the fire (an appliance with no water,
+    :func:`dry`, and none to park at) drives, while the roads are open, to the street the
+    fire is least likely ever to reach (:func:`exposure`) among those it can reach that
+    cannot catch in the next step 1, on the entries' side when there is one, the nearest of
+    the equals; it stays where it is when that is no better. Whether it moved."""
+    if u.loc is None or mv.tied_down(state, u):
+        return False
+    here = u.loc[0]
+    routes = reach.road_routes(ctx, state, here)
+    if here not in routes:
+        return False
+    side = entry_side(ctx, state)
+
+    def key(a: str) -> tuple[bool, bool, tuple[int, int, int], int]:
+        return (
+            street_risk(ctx, state, a) > 0,
+            bool(side) and a not in side,
+            exposure(ctx, a),
+            len(routes[a]),
+        )
+
+    to = min(routes, key=lambda a: (key(a), a))
+    if to == here or key(to)[:3] >= key(here)[:3]:
+        return False
+    for s in crew_of(state.units, u.id):
+        if s.loc == u.loc:
+            s.task = "aboard"
+    return mv.drive(ctx, state, u, to)
+
+
+def exposure(ctx: TurnContext, area: str) -> tuple[int, int, int]:
+    """How exposed a street is to the fire over the whole game, from the map alone: (the
+    buildings next to it, which spread into a vehicle there and drop rubble into it, §3,
+    §6; the jumps a fire of 5 could make into it, R-5; the streets and open areas next to
+    it with a building next door, where rubble may fall and burn). Kept for the game."""
+    memo: dict[str, tuple[int, int, int]] = ctx.cache.setdefault(SHELTER_EXPOSURE, {})
+    if not memo:
+        jumps: dict[str, int] = {}
+        for a in ctx.scenario.areas:
+            if a.kind is AreaKind.BUILDING:
+                for lv in ctx.scenario.levels_of(a.id):
+                    for dst, _g, _m in _jump_streets(ctx, (a.id, lv)):
+                        jumps[dst[0]] = jumps.get(dst[0], 0) + 1
+
+        def built(a: str) -> int:
+            return sum(
+                danger.area_kind(ctx, nb) is AreaKind.BUILDING
+                for nb in danger.area_neighbours(ctx, a)
+            )
+
+        for a in ctx.scenario.areas:
+            if a.kind in (AreaKind.STREET, AreaKind.OPEN):
+                near = [nb for nb in danger.area_neighbours(ctx, a.id)
+                        if danger.area_kind(ctx, nb) in (AreaKind.STREET, AreaKind.OPEN)]  # fmt: skip
+                memo[a.id] = (built(a.id), jumps.get(a.id, 0), sum(built(nb) > 0 for nb in near))
+    return memo.get(area, (9, 9, 9))
 
 
 def _slip_lines(ctx: TurnContext, state: GameState, u: UnitState) -> None:

@@ -18,6 +18,9 @@ from .parking import (
     engaged,
     keep_clear,
     ladder_face,
+    on_reserve,
+    shelter,
+    spent,
     strike_spare_ladders,
     threatened,
     withdraw,
@@ -93,7 +96,10 @@ def appliance_orders(ctx: TurnContext, state: GameState, u: UnitState, pri: set[
         )  # placed by the player: work from here while there is work in reach
         if not hold:
             u.extra.pop("hold", None)
-        park = None if hold else choose_parking(ctx, state, u, pri)
+        empty = not hold and spent(ctx, state, u)
+        park = None if hold else choose_parking(ctx, state, u, pri, need_water=empty)
+        if park is None and empty and shelter(ctx, state, u):
+            return  # its tank is dry and no water is in reach: out of the fire's way
         if park is None and not hold and keep_clear(ctx, state, u):
             return
         if park is not None and park != u.loc[0]:
@@ -190,6 +196,8 @@ def _fire_team(
         if h.cut or dry:
             hoses.recover_hose(ctx, state, h)  # no water will come: free the appliance
             return True
+        assert line_pump is not None
+        low = on_reserve(ctx, line_pump)
         if _back_off(ctx, state, s, h):
             return True
         guard = _guard_target(ctx, state, h, home)
@@ -201,6 +209,9 @@ def _fire_team(
         if street is not None:
             h.target = street  # §3: damp in the street of our own vehicle (R-10, R-5)
             s.task = "damp"
+            return True
+        if low and policy(ctx, "tank_reserve") > 0:
+            hoses.recover_hose(ctx, state, h)  # the tank's reserve is for its own street
             return True
         if h.target is not None and h.target in state.fire:
             s.task = "fight"
@@ -253,6 +264,8 @@ def _fire_team(
     if not state.fire:
         return False
     feed = feeding_pump(state, pump)
+    if feed is not None and policy(ctx, "tank_reserve") > 0 and on_reserve(ctx, feed):
+        return _guard_line(ctx, state, s, home, feed)  # no new line on the fire
     job = best_job(ctx, state, feed, home, pri) if feed is not None else None
     if job is not None and feed is not None:
         target, route = job
@@ -275,6 +288,26 @@ def _fire_team(
                     s.task = "fight"
                 return True
     return False
+
+
+def _guard_line(
+    ctx: TurnContext, state: GameState, s: UnitState, home: UnitState, pump: UnitState
+) -> bool:
+    """A team at its appliance whose pump is down to its tank's reserve lays a line of one
+    length into the appliance's own street and wets it (:func:`_wet_down`'s test: a fire
+    could spread or jump in, damp below ``policy.guard_damp``, no other line on it): a
+    parked vehicle makes its street flammable, and each level of damp adds one to the die
+    (§3), so one stops every jump (R-5). Whether it laid one."""
+    street = home.loc
+    want = policy(ctx, "guard_damp")
+    if street is None or pump.loc != street or home.hose_left <= 0 or want <= 0:
+        return False
+    if state.damp.get(street, 0) >= want or not threatened(ctx, state, street):
+        return False
+    if any(o.target == street for o in state.hoses.values()):
+        return False
+    hoses.start_hose(ctx, state, [s], pump, [street], street, home)
+    return True
 
 
 def _dead_end(ctx: TurnContext, state: GameState, h: HoseLine) -> bool:
