@@ -21,8 +21,8 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable
 from dataclasses import replace
 from functools import cached_property
+from typing import TYPE_CHECKING
 
-import networkx as nx
 import numpy as np
 import numpy.typing as npt
 import shapely
@@ -33,6 +33,9 @@ from .hose import max_hose_lengths
 from .jumps import JumpFinder, within_45
 from .model import Area, AreaId, AreaKind, FeatureType, Location, Scenario, Wind
 from .shapes import shapes, shapes_and_validity
+
+if TYPE_CHECKING:  # networkx is imported when a caller asks for one of its graphs
+    import networkx as nx
 
 __all__ = [
     "IntArray",
@@ -295,8 +298,28 @@ class MapGraph:
         return JumpFinder(self.scenario.areas, self._geoms, self._tree, self._dirty)
 
     # -- roads, feet and hoses -------------------------------------------------------------
+    def street_neighbours(self) -> dict[AreaId, list[AreaId]]:
+        """Street area -> its street neighbours, both in id order (every street, joined or
+        not): the roads without networkx, for play."""
+        return self._streets
+
+    @cached_property
+    def _streets(self) -> dict[AreaId, list[AreaId]]:
+        areas = self.scenario.areas
+        out: dict[AreaId, list[AreaId]] = {}
+        for i, a in enumerate(areas):
+            if a.kind is AreaKind.STREET:
+                out[self._ids[i]] = sorted(
+                    self._ids[j]
+                    for j in self._adj.get(i, {})
+                    if j != i and areas[j].kind is AreaKind.STREET
+                )
+        return dict(sorted(out.items()))
+
     @cached_property
     def _road_base(self) -> nx.Graph:
+        import networkx as nx
+
         g = nx.Graph()
         areas = self.scenario.areas
         streets = [i for i, a in enumerate(areas) if a.kind is AreaKind.STREET]
@@ -334,6 +357,8 @@ class MapGraph:
 
     @cached_property
     def _foot(self) -> nx.Graph:
+        import networkx as nx
+
         g = nx.Graph()
         locs = self.locations
         water = self._water_nodes

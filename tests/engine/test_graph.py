@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -23,6 +24,8 @@ from fireground.engine.board.model import (
 )
 
 ST, OP, WA, BU = AreaKind.STREET, AreaKind.OPEN, AreaKind.WATER, AreaKind.BUILDING
+
+STEPNEY = Path(__file__).resolve().parents[2] / "examples" / "stepney.fg.yaml"
 
 
 def rect(x: float, y: float, w: float = 10, h: float = 10) -> tuple[tuple[float, float], ...]:
@@ -371,6 +374,35 @@ def test_road_graph_streets_only_and_blocked_removed() -> None:
     assert "R2" not in cut
     assert not nx.has_path(cut, "R0", "R4")
     assert "R2" in g.road_graph()  # the base graph is untouched
+
+
+def test_street_neighbours_are_the_road_graph_without_networkx() -> None:
+    """Play reads the roads as a dict (networkx is imported only for its graphs): the same
+    streets and links as the road graph, each list in id order."""
+    g = build_graph(_lane())
+    roads = g.road_graph()
+    streets = g.street_neighbours()
+    assert list(streets) == sorted(roads.nodes)
+    assert streets == {a: sorted(roads.neighbors(a)) for a in roads.nodes}
+    assert streets["R0"] == ["R1"] and streets["R2"] == ["R1", "R3"]
+
+
+def test_a_full_game_does_not_import_networkx() -> None:
+    """networkx costs a game process about 2% of the full-autopilot benchmark to import;
+    play needs none of its graphs."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from fireground.engine.play.montecarlo import autopilot_outcomes\n"
+        "from fireground.engine.scenario.io import load_scenario\n"
+        f"sc = load_scenario({str(STEPNEY)!r})\n"
+        "autopilot_outcomes(sc, 1, 6, seed=1, workers=1)\n"
+        "print('networkx' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
 
 
 def test_foot_graph_excludes_water_and_marks_stairs() -> None:

@@ -710,7 +710,7 @@ def parking_penalty(ctx: TurnContext, state: GameState, area: str, blocked: set[
         out += PARK_DOWNWIND * ctx.graph.is_downwind(src[0], area, wind)
     if threat <= THREAT_RANGE:
         exits = [
-            a for a in ctx.graph.road_graph().neighbors(area)
+            a for a in reach.road_adjacency(ctx)[area]
             if a not in blocked and street_threat(ctx, state, a) >= 2
         ]  # fmt: skip
         if not exits and area not in mv.entry_areas(ctx):

@@ -125,6 +125,5 @@ def road_adjacency(ctx: TurnContext) -> dict[str, list[str]]:
     """Street area -> its street neighbours, sorted (kept for the game)."""
     hit: dict[str, list[str]] | None = ctx.cache.get(ROAD_ADJ)
     if hit is None:
-        roads = ctx.graph.road_graph()
-        hit = ctx.cache[ROAD_ADJ] = {a: sorted(roads.neighbors(a)) for a in roads.nodes}
+        hit = ctx.cache[ROAD_ADJ] = ctx.graph.street_neighbours()
     return hit
