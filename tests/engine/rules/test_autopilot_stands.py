@@ -329,3 +329,26 @@ def test_a_fire_party_does_not_refill_between_the_fires():
     fp = st.units["FP"]
     assert fp.loc != ("S11", 0) and fp.task == "refill"
     assert fp.loc is not None and safety.calm(ctx, st, fp.loc)
+
+
+@pytest.mark.parametrize(("house_rules", "leaves"), [
+    (None, True),
+    ({"policy.pocket_turns": 0}, False),  # the old orders: no fire next to it, it stays
+    ({"policy.pocket_chance": 0.4}, False),  # a bolder officer: 11 in 36 is no forecast
+])  # fmt: skip
+def test_a_stand_with_nothing_to_do_leaves_before_the_fire_closes_its_way(house_rules, leaves):
+    # round 7: a street between two rows of houses; its only way out, to the yard O16 at
+    # the east end, passes S13, between B03 (fire 3) and B23 (fire 2): heat 5 now, so
+    # the officer in S11, with no fire next to it, waited. Each fire grows within two
+    # turns with 11 in 36 (a 6 on either roll, §3; no neighbour burns), more than
+    # policy.pocket_chance (0.3): then S13 is heat 7, which no stand passes, and S10-S12
+    # a pocket; the officer leaves while it still can
+    sc = uworld(["BBBBBB.", "SSSSSSO", "BBBBBB."], fires={("B03", 0): 3, ("B23", 0): 2},
+                forces=[ForceUnit("OF", "officer", area="S11")],
+                house_rules=house_rules or {})  # fmt: skip
+    ctx, st = usetup(sc, [6] * 20)
+    assert safety.shelters(ctx, st) == [("O16", 0)]
+    assert safety.pocket(ctx, st, ("S11", 0)) is leaves
+    assert not safety.pocket(ctx, st, ("S14", 0))  # east of the closing place
+    autopilot.standing_orders(ctx, st)
+    assert (st.units["OF"].loc == ("O16", 0)) is leaves

@@ -23,6 +23,7 @@ from ..memos import (
     AP_HAVENS,
     AP_LIMITS,
     AP_OK,
+    AP_POCKET,
     AP_REFUGE_ZONE,
     AP_SHELTERS,
     AP_TRAP,
@@ -524,6 +525,121 @@ def cut_off(ctx: TurnContext, state: GameState, loc: Location) -> bool:
     if memo is not None:
         memo[loc] = out
     return out
+
+
+#: the pocket forecast of one call (:func:`_forecast`): (the places found open or closed,
+#: the goals in order, the goals as a set, the search's name, the chance, the turns, the
+#: growth each fire is taken to make (alone, with a neighbour burning), the highest fire,
+#: the heat that stops every stand)
+_Forecast = tuple[
+    dict[Location, bool], list[Location], frozenset[Location], tuple[object, ...],
+    float, int, tuple[int, int], int, int,
+]  # fmt: skip
+
+
+def _growths(turns: int, q: float, chance: float, top: int) -> int:
+    """How many growths a fire makes within ``turns`` turns with ``chance`` or more, each
+    turn's roll raising it one with ``q`` (the binomial tail), at most ``top``."""
+    g = 0
+    while g < min(turns, top):
+        k = g + 1  # P(at least k raises in ``turns`` rolls)
+        tail = 0.0
+        for j in range(k, turns + 1):
+            comb = 1
+            for i in range(j):
+                comb = comb * (turns - i) // (i + 1)
+            tail += comb * q**j * (1 - q) ** (turns - j)
+        if tail < chance:
+            break
+        g = k
+    return g
+
+
+def _forecast(ctx: TurnContext, state: GameState) -> _Forecast | None:
+    """The pocket forecast's makings, kept for the call of the standing orders: None when
+    it is off (``policy.pocket_turns`` 0) or the map has no haven and no entry."""
+    if AP_POCKET in ctx.cache:
+        hit: _Forecast | None = ctx.cache[AP_POCKET]
+        if hit is not None:
+            return hit
+    turns = int(policy(ctx, "pocket_turns"))
+    if turns <= 0:
+        return None
+    r = ctx.rules
+    chance = policy(ctx, "pocket_chance")
+    goals = [*shelters(ctx, state), *((a, 0) for a in mv.entry_areas(ctx))]
+    if not goals:
+        return None
+    top = r.int("fire.max")
+    die = r.int("growth.on")
+    alone = min(6, max(0, 7 - die)) / 6  # §3 growth: 1d6 of ``on`` or more raises a fire one
+    near = min(6, max(0, 7 - die + r.int("growth.neighbour_burning"))) / 6
+    grow = (_growths(turns, alone, chance, top), _growths(turns, near, chance, top))
+    fc: _Forecast = (
+        {}, goals, frozenset(goals), ("pocket", turns, chance), chance, turns, grow, top,
+        r.int("heat.always_fail_min"),
+    )  # fmt: skip
+    if AP_POCKET in ctx.cache:
+        ctx.cache[AP_POCKET] = fc
+    return fc
+
+
+def _catch_within(ctx: TurnContext, state: GameState, loc: Location, turns: int) -> float:
+    """Chance that ``loc`` catches by a spread within ``turns`` spread steps (one, or two as
+    :func:`catch_chance_two` tells: a lower bound for more)."""
+    if turns <= 1:
+        return catch_chance(ctx, state, loc)
+    return catch_chance_two(ctx, state, loc)
+
+
+def _stays_open(ctx: TurnContext, state: GameState, loc: Location, fc: _Forecast) -> bool:
+    """``loc`` is still a place a stand can pass in ``policy.pocket_turns`` turns, as far as
+    a forecast that fails with ``policy.pocket_chance`` or less tells: it does not catch
+    (if it can burn), and the fires next to it then (each grown as often as it does with
+    that chance, §3 growth; each neighbour that catches at fire 1) add up to less than
+    the heat no stand passes (§4)."""
+    fire = state.fire
+    if loc in fire:
+        return False
+    _seen, _g, _gs, _key, chance, turns, grow, top, fail = fc
+    if _can_burn(ctx, state, loc) and _catch_within(ctx, state, loc, turns) >= chance:
+        return False
+    heat = 0
+    for nb in danger.neighbours(ctx, loc):
+        f = fire.get(nb)
+        if f:
+            up = grow[1] if any(x in fire for x in danger.neighbours(ctx, nb)) else grow[0]
+            heat += min(top, f + up)
+        elif _can_burn(ctx, state, nb) and _catch_within(ctx, state, nb, turns) >= chance:
+            heat += 1
+        if heat >= fail:
+            return False
+    return True
+
+
+def pocket(ctx: TurnContext, state: GameState, loc: Location) -> bool:
+    """The fire may close round ``loc`` within ``policy.pocket_turns`` turns (round 7): no
+    way on foot leads from it to a haven (:func:`shelters`) or an entry through places
+    that stay open in the forecast (:func:`_stays_open`). A stand with nothing to do there
+    should leave while it still can. False where it is off, at a haven or entry, or with
+    no fire."""
+    if not state.fire:
+        return False
+    fc = _forecast(ctx, state)
+    if fc is None:
+        return False
+    seen, goals, goal_set, key = fc[0], fc[1], fc[2], fc[3]
+    if loc in goal_set:
+        return False
+
+    def ok(x: Location) -> bool:
+        hit = seen.get(x)
+        if hit is None:
+            hit = seen[x] = _stays_open(ctx, state, x, fc)
+        return hit
+
+    dist, _ = foot.foot_search(ctx, state, loc, None, ok=ok, goals=goals, ok_key=key)
+    return foot.nearest(dist, goals)[0] is None
 
 
 def held(ctx: TurnContext, state: GameState, loc: Location, steps: int) -> bool:
