@@ -352,3 +352,24 @@ def test_a_stand_with_nothing_to_do_leaves_before_the_fire_closes_its_way(house_
     assert not safety.pocket(ctx, st, ("S14", 0))  # east of the closing place
     autopilot.standing_orders(ctx, st)
     assert (st.units["OF"].loc == ("O16", 0)) is leaves
+
+
+@pytest.mark.parametrize(("house_rules", "stays"), [
+    (None, True),
+    ({"policy.pocket_turns": 0}, False),  # the old orders: back to the appliance
+])  # fmt: skip
+def test_a_crew_does_not_walk_back_into_a_pocket(house_rules, stays):
+    # round 7: the same street; the appliance waits in S11, west of S13, which the fire
+    # may close within two turns; its crews are in S15, east of it, with a way out to
+    # the yard. The old orders walked them back through S13 (heat 5, every test passed
+    # here) into the pocket; now they wait where they are
+    sc = uworld(["BBBBBB.", "SSSSSSO", "BBBBBB."], fires={("B03", 0): 3, ("B23", 0): 2},
+                forces=[ForceUnit("E1", "general_appliance", area="S11")],
+                house_rules=house_rules or {})  # fmt: skip
+    ctx, st = usetup(sc, [6] * 40)
+    crew = [u for u in st.units.values() if u.parent == "E1"]
+    for u in crew:
+        u.loc, u.task = ("S15", 0), "idle"
+    autopilot.standing_orders(ctx, st)
+    assert all((u.loc == ("S15", 0)) is stays for u in crew)
+    assert all(u.loc == ("S11", 0) for u in crew) is not stays

@@ -527,14 +527,24 @@ def cut_off(ctx: TurnContext, state: GameState, loc: Location) -> bool:
     return out
 
 
-#: the pocket forecast of one call (:func:`_forecast`): (the places found open or closed,
-#: the goals in order, the goals as a set, the search's name, the chance, the turns, the
-#: growth each fire is taken to make (alone, with a neighbour burning), the highest fire,
-#: the heat that stops every stand)
-_Forecast = tuple[
-    dict[Location, bool], list[Location], frozenset[Location], tuple[object, ...],
-    float, int, tuple[int, int], int, int,
-]  # fmt: skip
+class _Forecast:
+    """The pocket forecast of one call of the standing orders (:func:`_forecast`)."""
+
+    __slots__ = ("catch", "chance", "fail", "goals", "grow", "reach", "top", "turns")
+
+    def __init__(
+        self, goals: list[Location], chance: float, turns: int, grow: tuple[int, int],
+        top: int, fail: int,
+    ) -> None:  # fmt: skip
+        self.goals = goals  # the havens and entries
+        self.chance = chance  # policy.pocket_chance
+        self.turns = turns  # policy.pocket_turns
+        self.grow = grow  # the growths a fire is taken to make (alone, a neighbour burning)
+        self.top = top  # the highest fire (§3)
+        self.fail = fail  # the heat no stand passes (§4)
+        self.catch: dict[Location, bool] = {}  # places that catch in the forecast
+        #: the places a way through places that stay open leads from to a goal
+        self.reach: set[Location] | None = None
 
 
 def _growths(turns: int, q: float, chance: float, top: int) -> int:
@@ -558,10 +568,9 @@ def _growths(turns: int, q: float, chance: float, top: int) -> int:
 def _forecast(ctx: TurnContext, state: GameState) -> _Forecast | None:
     """The pocket forecast's makings, kept for the call of the standing orders: None when
     it is off (``policy.pocket_turns`` 0) or the map has no haven and no entry."""
-    if AP_POCKET in ctx.cache:
-        hit: _Forecast | None = ctx.cache[AP_POCKET]
-        if hit is not None:
-            return hit
+    hit: _Forecast | None = ctx.cache.get(AP_POCKET)
+    if hit is not None:
+        return hit
     turns = int(policy(ctx, "pocket_turns"))
     if turns <= 0:
         return None
@@ -575,46 +584,92 @@ def _forecast(ctx: TurnContext, state: GameState) -> _Forecast | None:
     alone = min(6, max(0, 7 - die)) / 6  # §3 growth: 1d6 of ``on`` or more raises a fire one
     near = min(6, max(0, 7 - die + r.int("growth.neighbour_burning"))) / 6
     grow = (_growths(turns, alone, chance, top), _growths(turns, near, chance, top))
-    fc: _Forecast = (
-        {}, goals, frozenset(goals), ("pocket", turns, chance), chance, turns, grow, top,
-        r.int("heat.always_fail_min"),
-    )  # fmt: skip
+    fc = _Forecast(goals, chance, turns, grow, top, r.int("heat.always_fail_min"))
     if AP_POCKET in ctx.cache:
         ctx.cache[AP_POCKET] = fc
     return fc
 
 
-def _catch_within(ctx: TurnContext, state: GameState, loc: Location, turns: int) -> float:
-    """Chance that ``loc`` catches by a spread within ``turns`` spread steps (one, or two as
-    :func:`catch_chance_two` tells: a lower bound for more)."""
-    if turns <= 1:
-        return catch_chance(ctx, state, loc)
-    return catch_chance_two(ctx, state, loc)
+def _catches(ctx: TurnContext, state: GameState, loc: Location, fc: _Forecast) -> bool:
+    """``loc`` can burn and catches by a spread within ``policy.pocket_turns`` spread steps
+    with ``policy.pocket_chance`` or more: the fires next to it as they burn now rolling in
+    each step (:func:`catch_chance`; a lower bound: fires that grow or come nearer are left
+    out); kept for the forecast."""
+    hit = fc.catch.get(loc)
+    if hit is None:
+        if not _can_burn(ctx, state, loc):
+            hit = False
+        else:
+            miss = 1 - catch_chance(ctx, state, loc)
+            hit = 1 - miss**fc.turns >= fc.chance
+        fc.catch[loc] = hit
+    return hit
 
 
 def _stays_open(ctx: TurnContext, state: GameState, loc: Location, fc: _Forecast) -> bool:
     """``loc`` is still a place a stand can pass in ``policy.pocket_turns`` turns, as far as
     a forecast that fails with ``policy.pocket_chance`` or less tells: it does not catch
-    (if it can burn), and the fires next to it then (each grown as often as it does with
-    that chance, §3 growth; each neighbour that catches at fire 1) add up to less than
-    the heat no stand passes (§4)."""
+    (:func:`_catches`), and the fires next to it then (each grown as often as it does with
+    that chance, §3 growth; each neighbour that catches at fire 1) add up to less than the
+    heat no stand passes (§4)."""
     fire = state.fire
     if loc in fire:
         return False
-    _seen, _g, _gs, _key, chance, turns, grow, top, fail = fc
-    if _can_burn(ctx, state, loc) and _catch_within(ctx, state, loc, turns) >= chance:
+    if (danger.heat(ctx, state, loc) or (loc[0], loc[1] - 1) in fire) and _catches(
+        ctx, state, loc, fc
+    ):  # (with no fire next to it nor below, it cannot catch in the next spread)
         return False
     heat = 0
+    alone, near = fc.grow
+    top, fail = fc.top, fc.fail
+    more: list[Location] = []  # the neighbours that may catch
     for nb in danger.neighbours(ctx, loc):
         f = fire.get(nb)
         if f:
-            up = grow[1] if any(x in fire for x in danger.neighbours(ctx, nb)) else grow[0]
-            heat += min(top, f + up)
-        elif _can_burn(ctx, state, nb) and _catch_within(ctx, state, nb, turns) >= chance:
+            if f < top:
+                up = near if danger.heat(ctx, state, nb) else alone
+                f = min(top, f + up)
+            heat += f
+        else:
+            more.append(nb)
+    if heat >= fail:
+        return False
+    if heat + len(more) < fail:
+        return True  # (asked first: whether each may catch is the dear part)
+    for nb in more:
+        if _catches(ctx, state, nb, fc):
             heat += 1
-        if heat >= fail:
-            return False
+            if heat >= fail:
+                return False
     return True
+
+
+def _reach(ctx: TurnContext, state: GameState, fc: _Forecast) -> set[Location]:
+    """The places from which a way on foot through places that stay open
+    (:func:`_stays_open`) leads to a haven or an entry, the goals that stay open among
+    them: one sweep out from the goals (foot links go both ways), kept for the forecast."""
+    if fc.reach is not None:
+        return fc.reach
+    ladders = foot.ladder_links(state, ctx)
+    seen: set[Location] = set()
+    out: set[Location] = set()
+    todo: list[Location] = []
+    for g in fc.goals:
+        if g not in seen:
+            seen.add(g)
+            if _stays_open(ctx, state, g, fc):
+                out.add(g)
+                todo.append(g)
+    while todo:
+        x = todo.pop()
+        for nb, *_ in foot.foot_links(ctx, x, ladders):
+            if nb not in seen:
+                seen.add(nb)
+                if _stays_open(ctx, state, nb, fc):
+                    out.add(nb)
+                    todo.append(nb)
+    fc.reach = out
+    return out
 
 
 def pocket(ctx: TurnContext, state: GameState, loc: Location) -> bool:
@@ -626,20 +681,13 @@ def pocket(ctx: TurnContext, state: GameState, loc: Location) -> bool:
     if not state.fire:
         return False
     fc = _forecast(ctx, state)
-    if fc is None:
+    if fc is None or loc in fc.goals:
         return False
-    seen, goals, goal_set, key = fc[0], fc[1], fc[2], fc[3]
-    if loc in goal_set:
+    reach = _reach(ctx, state, fc)
+    if loc in reach:
         return False
-
-    def ok(x: Location) -> bool:
-        hit = seen.get(x)
-        if hit is None:
-            hit = seen[x] = _stays_open(ctx, state, x, fc)
-        return hit
-
-    dist, _ = foot.foot_search(ctx, state, loc, None, ok=ok, goals=goals, ok_key=key)
-    return foot.nearest(dist, goals)[0] is None
+    ladders = foot.ladder_links(state, ctx)
+    return not any(nb in reach for nb, *_ in foot.foot_links(ctx, loc, ladders))
 
 
 def held(ctx: TurnContext, state: GameState, loc: Location, steps: int) -> bool:
