@@ -651,21 +651,38 @@ def _reach(ctx: TurnContext, state: GameState, fc: _Forecast) -> set[Location]:
     if fc.reach is not None:
         return fc.reach
     ladders = foot.ladder_links(state, ctx)
+    fire, fail = state.fire, fc.fail
+    links, heat, neighbours = foot.foot_links, danger.heat, danger.neighbours
+
+    def stays_open(x: Location) -> bool:
+        # :func:`_stays_open`, asked first of a place with no fire next to it or below
+        # and fewer neighbours than the heat no stand passes: such a place cannot catch
+        # in the next spread, nor can its neighbours catching add up to that heat
+        if x in fire:
+            return False
+        if (
+            not heat(ctx, state, x) and (x[0], x[1] - 1) not in fire
+            and len(neighbours(ctx, x)) < fail
+        ):  # fmt: skip
+            return True
+        return _stays_open(ctx, state, x, fc)
+
     seen: set[Location] = set()
     out: set[Location] = set()
     todo: list[Location] = []
     for g in fc.goals:
         if g not in seen:
             seen.add(g)
-            if _stays_open(ctx, state, g, fc):
+            if stays_open(g):
                 out.add(g)
                 todo.append(g)
     while todo:
         x = todo.pop()
-        for nb, *_ in foot.foot_links(ctx, x, ladders):
+        for link in links(ctx, x, ladders):
+            nb = link[0]
             if nb not in seen:
                 seen.add(nb)
-                if _stays_open(ctx, state, nb, fc):
+                if stays_open(nb):
                     out.add(nb)
                     todo.append(nb)
     fc.reach = out
