@@ -148,10 +148,11 @@ def test_a_crew_whose_vehicle_is_lost_waits_in_a_haven():
     assert [u.loc for u in crew] == [("O20", 0)] * len(crew)
 
 
-@pytest.mark.parametrize("kind", ["fire_party", "officer"])
+@pytest.mark.parametrize("kind", ["fire_party", "officer", "rescue_team"])
 def test_a_stand_with_nothing_to_do_next_to_a_fire_goes_to_a_haven(kind):
-    # a fire of 3 is no work for a fire party (fires of 1 only), and an officer waits for
-    # orders: both used to wait in S13, next to the fire, until it closed round them
+    # a fire of 3 is no work for a fire party (fires of 1 only), an officer waits for
+    # orders, and a rescue team has nobody to dig out: all used to wait in S13, next to
+    # the fire, until it closed round them (the rescue team until round 7)
     sc = haven_world([ForceUnit("X", kind, area="S13")], {("B03", 0): 3})
     ctx, st = usetup(sc)
     autopilot.standing_orders(ctx, st)
