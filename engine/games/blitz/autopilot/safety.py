@@ -17,6 +17,7 @@ from collections.abc import Callable
 from ....board.model import AreaKind, Location
 from ....core.turn import TurnContext
 from ..memos import (
+    AP_ADJACENCY,
     AP_BURNS,
     AP_CATCH,
     AP_FIGHT,
@@ -644,47 +645,66 @@ def _stays_open(ctx: TurnContext, state: GameState, loc: Location, fc: _Forecast
     return True
 
 
+def _foot_adjacency(
+    ctx: TurnContext, fail: int
+) -> dict[Location, tuple[tuple[Location, ...], bool]]:
+    """For each location, the places a stand steps to from it by the map's own links
+    (:func:`.foot.foot_links` with no ladder; links go both ways) and whether it has fewer
+    neighbours than ``fail``, the heat no stand passes; kept for the game."""
+    memo: dict[int, dict[Location, tuple[tuple[Location, ...], bool]]] = ctx.cache.setdefault(
+        AP_ADJACENCY, {}
+    )
+    hit = memo.get(fail)
+    if hit is None:
+        hit = memo[fail] = {
+            loc: (
+                tuple(link[0] for link in foot.foot_links(ctx, loc, {})),
+                len(danger.neighbours(ctx, loc)) < fail,
+            )
+            for loc in ctx.graph.locations
+        }
+    return hit
+
+
 def _reach(ctx: TurnContext, state: GameState, fc: _Forecast) -> set[Location]:
     """The places from which a way on foot through places that stay open
     (:func:`_stays_open`) leads to a haven or an entry, the goals that stay open among
     them: one sweep out from the goals (foot links go both ways), kept for the forecast."""
     if fc.reach is not None:
         return fc.reach
-    ladders = foot.ladder_links(state, ctx)
     fire, fail = state.fire, fc.fail
-    links, heat, neighbours = foot.foot_links, danger.heat, danger.neighbours
-
-    def stays_open(x: Location) -> bool:
-        # :func:`_stays_open`, asked first of a place with no fire next to it or below
-        # and fewer neighbours than the heat no stand passes: such a place cannot catch
-        # in the next spread, nor can its neighbours catching add up to that heat
-        if x in fire:
-            return False
-        if (
-            not heat(ctx, state, x) and (x[0], x[1] - 1) not in fire
-            and len(neighbours(ctx, x)) < fail
-        ):  # fmt: skip
-            return True
-        return _stays_open(ctx, state, x, fc)
-
+    heat = danger.heat
+    adj = _foot_adjacency(ctx, fail)
+    ladders = foot.ladder_links(state, ctx)
     seen: set[Location] = set()
     out: set[Location] = set()
     todo: list[Location] = []
     for g in fc.goals:
         if g not in seen:
             seen.add(g)
-            if stays_open(g):
+            if _stays_open(ctx, state, g, fc):
                 out.add(g)
                 todo.append(g)
     while todo:
         x = todo.pop()
-        for link in links(ctx, x, ladders):
-            nb = link[0]
-            if nb not in seen:
-                seen.add(nb)
-                if stays_open(nb):
-                    out.add(nb)
-                    todo.append(nb)
+        links = adj.get(x, ((), False))[0]
+        extra = ladders.get(x)
+        for nb in (*links, *(to for to, _lvl in extra)) if extra else links:
+            if nb in seen:
+                continue
+            seen.add(nb)
+            if nb in fire:
+                continue
+            # :func:`_stays_open`, answered first for a place with no fire next to it or
+            # below and fewer neighbours than the heat no stand passes: it cannot catch
+            # in the next spread, nor can its neighbours catching add up to that heat
+            quiet = adj.get(nb, ((), False))[1]
+            if not (
+                quiet and not heat(ctx, state, nb) and (nb[0], nb[1] - 1) not in fire
+            ) and not _stays_open(ctx, state, nb, fc):  # fmt: skip
+                continue
+            out.add(nb)
+            todo.append(nb)
     fc.reach = out
     return out
 
