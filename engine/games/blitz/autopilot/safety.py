@@ -531,21 +531,27 @@ def cut_off(ctx: TurnContext, state: GameState, loc: Location) -> bool:
 class _Forecast:
     """The pocket forecast of one call of the standing orders (:func:`_forecast`)."""
 
-    __slots__ = ("catch", "chance", "fail", "goals", "grow", "reach", "top", "turns")
+    __slots__ = (
+        "catch", "chance", "fail", "goal_set", "goals", "grow", "joined", "opened", "top",
+        "turns",
+    )  # fmt: skip
 
     def __init__(
         self, goals: list[Location], chance: float, turns: int, grow: tuple[int, int],
         top: int, fail: int,
     ) -> None:  # fmt: skip
         self.goals = goals  # the havens and entries
+        self.goal_set = frozenset(goals)
         self.chance = chance  # policy.pocket_chance
         self.turns = turns  # policy.pocket_turns
         self.grow = grow  # the growths a fire is taken to make (alone, a neighbour burning)
         self.top = top  # the highest fire (§3)
         self.fail = fail  # the heat no stand passes (§4)
         self.catch: dict[Location, bool] = {}  # places that catch in the forecast
-        #: the places a way through places that stay open leads from to a goal
-        self.reach: set[Location] | None = None
+        self.opened: dict[Location, bool] = {}  # places that stay open in the forecast
+        #: for the open places searched from, whether a way through open places leads
+        #: from them to a goal (a search settles the whole of what it visits)
+        self.joined: dict[Location, bool] = {}
 
 
 def _growths(turns: int, q: float, chance: float, top: int) -> int:
@@ -666,47 +672,65 @@ def _foot_adjacency(
     return hit
 
 
-def _reach(ctx: TurnContext, state: GameState, fc: _Forecast) -> set[Location]:
-    """The places from which a way on foot through places that stay open
-    (:func:`_stays_open`) leads to a haven or an entry, the goals that stay open among
-    them: one sweep out from the goals (foot links go both ways), kept for the forecast."""
-    if fc.reach is not None:
-        return fc.reach
-    fire, fail = state.fire, fc.fail
+def _joined(
+    ctx: TurnContext,
+    state: GameState,
+    fc: _Forecast,
+    start: Location,
+    adj: dict[Location, tuple[tuple[Location, ...], bool]],
+    ladders: dict[Location, list[tuple[Location, int]]],
+) -> bool:
+    """Whether a way through places that stay open (:func:`_stays_open`) leads from
+    ``start``, an open place, to a haven or an entry: a search out from it that stops at
+    the first goal or place already settled; every place it visited is joined to the
+    same goals or to none (foot links go both ways), and is remembered as such."""
+    joined = fc.joined
+    hit = joined.get(start)
+    if hit is not None:
+        return hit
+    goals = fc.goal_set
+    fire, opened = state.fire, fc.opened
     heat = danger.heat
-    adj = _foot_adjacency(ctx, fail)
-    ladders = foot.ladder_links(state, ctx)
-    seen: set[Location] = set()
-    out: set[Location] = set()
-    todo: list[Location] = []
-    for g in fc.goals:
-        if g not in seen:
-            seen.add(g)
-            if _stays_open(ctx, state, g, fc):
-                out.add(g)
-                todo.append(g)
-    while todo:
+    seen = {start}
+    todo = [start]
+    out = start in goals
+    while todo and not out:
         x = todo.pop()
         links = adj.get(x, ((), False))[0]
         extra = ladders.get(x)
         for nb in (*links, *(to for to, _lvl in extra)) if extra else links:
             if nb in seen:
                 continue
+            ok = opened.get(nb)
+            if ok is None:
+                # :func:`_stays_open`, answered first for a place with no fire next to it
+                # or below and fewer neighbours than the heat no stand passes: it cannot
+                # catch in the next spread, nor can its neighbours catching add up to it
+                ok = opened[nb] = nb not in fire and (
+                    (
+                        adj.get(nb, ((), False))[1] and not heat(ctx, state, nb)
+                        and (nb[0], nb[1] - 1) not in fire
+                    ) or _stays_open(ctx, state, nb, fc)
+                )  # fmt: skip
+            if not ok:
+                continue
             seen.add(nb)
-            if nb in fire:
-                continue
-            # :func:`_stays_open`, answered first for a place with no fire next to it or
-            # below and fewer neighbours than the heat no stand passes: it cannot catch
-            # in the next spread, nor can its neighbours catching add up to that heat
-            quiet = adj.get(nb, ((), False))[1]
-            if not (
-                quiet and not heat(ctx, state, nb) and (nb[0], nb[1] - 1) not in fire
-            ) and not _stays_open(ctx, state, nb, fc):  # fmt: skip
-                continue
-            out.add(nb)
+            done = joined.get(nb)
+            if done is not None or nb in goals:
+                out = True if done is None else done
+                break
             todo.append(nb)
-    fc.reach = out
+    for x in seen:
+        joined[x] = out
     return out
+
+
+def _open(ctx: TurnContext, state: GameState, fc: _Forecast, loc: Location) -> bool:
+    """:func:`_stays_open`, kept for the forecast."""
+    hit = fc.opened.get(loc)
+    if hit is None:
+        hit = fc.opened[loc] = _stays_open(ctx, state, loc, fc)
+    return hit
 
 
 def pocket(ctx: TurnContext, state: GameState, loc: Location) -> bool:
@@ -718,13 +742,16 @@ def pocket(ctx: TurnContext, state: GameState, loc: Location) -> bool:
     if not state.fire:
         return False
     fc = _forecast(ctx, state)
-    if fc is None or loc in fc.goals:
+    if fc is None or loc in fc.goal_set:
         return False
-    reach = _reach(ctx, state, fc)
-    if loc in reach:
-        return False
+    adj = _foot_adjacency(ctx, fc.fail)
     ladders = foot.ladder_links(state, ctx)
-    return not any(nb in reach for nb, *_ in foot.foot_links(ctx, loc, ladders))
+    if _open(ctx, state, fc, loc):
+        return not _joined(ctx, state, fc, loc, adj, ladders)
+    for nb, *_ in foot.foot_links(ctx, loc, ladders):
+        if _open(ctx, state, fc, nb) and _joined(ctx, state, fc, nb, adj, ladders):
+            return False
+    return True
 
 
 def held(ctx: TurnContext, state: GameState, loc: Location, steps: int) -> bool:
