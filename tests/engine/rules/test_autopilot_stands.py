@@ -148,10 +148,11 @@ def test_a_crew_whose_vehicle_is_lost_waits_in_a_haven():
     assert [u.loc for u in crew] == [("O20", 0)] * len(crew)
 
 
-@pytest.mark.parametrize("kind", ["fire_party", "officer"])
+@pytest.mark.parametrize("kind", ["fire_party", "officer", "rescue_team"])
 def test_a_stand_with_nothing_to_do_next_to_a_fire_goes_to_a_haven(kind):
-    # a fire of 3 is no work for a fire party (fires of 1 only), and an officer waits for
-    # orders: both used to wait in S13, next to the fire, until it closed round them
+    # a fire of 3 is no work for a fire party (fires of 1 only), an officer waits for
+    # orders, and a rescue team has nobody to dig out: all used to wait in S13, next to
+    # the fire, until it closed round them (the rescue team until round 7)
     sc = haven_world([ForceUnit("X", kind, area="S13")], {("B03", 0): 3})
     ctx, st = usetup(sc)
     autopilot.standing_orders(ctx, st)
@@ -329,3 +330,47 @@ def test_a_fire_party_does_not_refill_between_the_fires():
     fp = st.units["FP"]
     assert fp.loc != ("S11", 0) and fp.task == "refill"
     assert fp.loc is not None and safety.calm(ctx, st, fp.loc)
+
+
+@pytest.mark.parametrize(("house_rules", "leaves"), [
+    (None, True),
+    ({"policy.pocket_turns": 0}, False),  # the old orders: no fire next to it, it stays
+    ({"policy.pocket_chance": 0.4}, False),  # a bolder officer: 11 in 36 is no forecast
+])  # fmt: skip
+def test_a_stand_with_nothing_to_do_leaves_before_the_fire_closes_its_way(house_rules, leaves):
+    # round 7: a street between two rows of houses; its only way out, to the yard O16 at
+    # the east end, passes S13, between B03 (fire 3) and B23 (fire 2): heat 5 now, so
+    # the officer in S11, with no fire next to it, waited. Each fire grows within two
+    # turns with 11 in 36 (a 6 on either roll, §3; no neighbour burns), more than
+    # policy.pocket_chance (0.3): then S13 is heat 7, which no stand passes, and S10-S12
+    # a pocket; the officer leaves while it still can
+    sc = uworld(["BBBBBB.", "SSSSSSO", "BBBBBB."], fires={("B03", 0): 3, ("B23", 0): 2},
+                forces=[ForceUnit("OF", "officer", area="S11")],
+                house_rules=house_rules or {})  # fmt: skip
+    ctx, st = usetup(sc, [6] * 20)
+    assert safety.shelters(ctx, st) == [("O16", 0)]
+    assert safety.pocket(ctx, st, ("S11", 0)) is leaves
+    assert not safety.pocket(ctx, st, ("S14", 0))  # east of the closing place
+    autopilot.standing_orders(ctx, st)
+    assert (st.units["OF"].loc == ("O16", 0)) is leaves
+
+
+@pytest.mark.parametrize(("house_rules", "stays"), [
+    (None, True),
+    ({"policy.pocket_turns": 0}, False),  # the old orders: back to the appliance
+])  # fmt: skip
+def test_a_crew_does_not_walk_back_into_a_pocket(house_rules, stays):
+    # round 7: the same street; the appliance waits in S11, west of S13, which the fire
+    # may close within two turns; its crews are in S15, east of it, with a way out to
+    # the yard. The old orders walked them back through S13 (heat 5, every test passed
+    # here) into the pocket; now they wait where they are
+    sc = uworld(["BBBBBB.", "SSSSSSO", "BBBBBB."], fires={("B03", 0): 3, ("B23", 0): 2},
+                forces=[ForceUnit("E1", "general_appliance", area="S11")],
+                house_rules=house_rules or {})  # fmt: skip
+    ctx, st = usetup(sc, [6] * 40)
+    crew = [u for u in st.units.values() if u.parent == "E1"]
+    for u in crew:
+        u.loc, u.task = ("S15", 0), "idle"
+    autopilot.standing_orders(ctx, st)
+    assert all((u.loc == ("S15", 0)) is stays for u in crew)
+    assert all(u.loc == ("S11", 0) for u in crew) is not stays

@@ -35,6 +35,7 @@ from ..memos import (
     AP_JUMP,
     AP_OK,
     AP_P_IN,
+    AP_POCKET,
     AP_PRIO,
     AP_REFUGE_ZONE,
     AP_SIDE,
@@ -59,7 +60,7 @@ from .casualties import (
 from .lorry import lorry_orders
 from .parking import keep_clear
 from .priorities import priority_locations
-from .safety import collapse_zone, get_out, retreat, trapped
+from .safety import collapse_zone, get_out, pocket, retreat, trapped
 from .support import (
     canteen_orders,
     dam_orders,
@@ -96,6 +97,7 @@ def standing_orders(ctx: TurnContext, state: GameState) -> None:
     ctx.cache[AP_SIDE] = None  # parking: the streets on the entries' side
     ctx.cache[AP_SOURCES] = {}  # priorities: the open fires, by the fires with two lines
     ctx.cache[AP_WAYBACK] = {}  # safety: places with no sure way to a haven
+    ctx.cache[AP_POCKET] = None  # safety: the pocket forecast (open places, goals)
     try:
         _standing_orders(ctx, state)
     finally:
@@ -114,6 +116,7 @@ def standing_orders(ctx: TurnContext, state: GameState) -> None:
             AP_OK,
             AP_WAYS,
             AP_WAYBACK,
+            AP_POCKET,
             AP_ZONE,
             AP_REFUGE_ZONE,
             AP_SIDE,
@@ -178,6 +181,11 @@ def _leave_traps(ctx: TurnContext, state: GameState) -> None:
         home = state.units.get(u.parent) if u.parent is not None else None
         lost = home is not None and not home.in_play
         if not (collapse_zone(ctx, state, u.loc) or trapped(ctx, state, u.loc)):
+            if (
+                u.hose is None and u.task in ("idle", "refill")
+                and (home is None or home.loc != u.loc) and pocket(ctx, state, u.loc)
+            ):  # fmt: skip
+                retreat(ctx, state, u)  # nothing to do where the fire may close round it
             continue
         if not (lost and retreat(ctx, state, u)):  # a crew with no vehicle walks out
             get_out(ctx, state, u)

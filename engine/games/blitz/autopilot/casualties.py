@@ -14,6 +14,7 @@ from ..rules import movement as mv
 from ..state import GameState
 from ..units import UnitState, crew_of
 from .parking import stays_clear
+from .safety import stand_clear
 
 
 def _far(ctx: TurnContext) -> int:
@@ -30,7 +31,8 @@ def rescue_sites(ctx: TurnContext, state: GameState) -> list[Location]:
 def rescuer_orders(
     ctx: TurnContext, state: GameState, u: UnitState, sites: list[Location] | None = None
 ) -> None:
-    """A rescue stand goes to the nearest buried casualty whose fire is out, and works."""
+    """A rescue stand goes to the nearest buried casualty whose fire is out, and works;
+    with none to go to, it waits out of the fire's way (:func:`.safety.stand_clear`)."""
     assert u.loc is not None
     if sites is None:
         sites = rescue_sites(ctx, state)
@@ -49,6 +51,7 @@ def rescuer_orders(
         mv.walk(ctx, state, u, goal)
     else:
         u.task = "idle"
+        stand_clear(ctx, state, u)  # nothing to dig out: out of the fire's way (round 7)
 
 
 #: how far from casualties an ambulance or rescue lorry parks, in turns of a stand's walk

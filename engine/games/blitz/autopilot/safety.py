@@ -17,12 +17,14 @@ from collections.abc import Callable
 from ....board.model import AreaKind, Location
 from ....core.turn import TurnContext
 from ..memos import (
+    AP_ADJACENCY,
     AP_BURNS,
     AP_CATCH,
     AP_FIGHT,
     AP_HAVENS,
     AP_LIMITS,
     AP_OK,
+    AP_POCKET,
     AP_REFUGE_ZONE,
     AP_SHELTERS,
     AP_TRAP,
@@ -524,6 +526,232 @@ def cut_off(ctx: TurnContext, state: GameState, loc: Location) -> bool:
     if memo is not None:
         memo[loc] = out
     return out
+
+
+class _Forecast:
+    """The pocket forecast of one call of the standing orders (:func:`_forecast`)."""
+
+    __slots__ = (
+        "catch", "chance", "fail", "goal_set", "goals", "grow", "joined", "opened", "top",
+        "turns",
+    )  # fmt: skip
+
+    def __init__(
+        self, goals: list[Location], chance: float, turns: int, grow: tuple[int, int],
+        top: int, fail: int,
+    ) -> None:  # fmt: skip
+        self.goals = goals  # the havens and entries
+        self.goal_set = frozenset(goals)
+        self.chance = chance  # policy.pocket_chance
+        self.turns = turns  # policy.pocket_turns
+        self.grow = grow  # the growths a fire is taken to make (alone, a neighbour burning)
+        self.top = top  # the highest fire (§3)
+        self.fail = fail  # the heat no stand passes (§4)
+        self.catch: dict[Location, bool] = {}  # places that catch in the forecast
+        self.opened: dict[Location, bool] = {}  # places that stay open in the forecast
+        #: for the open places searched from, whether a way through open places leads
+        #: from them to a goal (a search settles the whole of what it visits)
+        self.joined: dict[Location, bool] = {}
+
+
+def _growths(turns: int, q: float, chance: float, top: int) -> int:
+    """How many growths a fire makes within ``turns`` turns with ``chance`` or more, each
+    turn's roll raising it one with ``q`` (the binomial tail), at most ``top``."""
+    g = 0
+    while g < min(turns, top):
+        k = g + 1  # P(at least k raises in ``turns`` rolls)
+        tail = 0.0
+        for j in range(k, turns + 1):
+            comb = 1
+            for i in range(j):
+                comb = comb * (turns - i) // (i + 1)
+            tail += comb * q**j * (1 - q) ** (turns - j)
+        if tail < chance:
+            break
+        g = k
+    return g
+
+
+def _forecast(ctx: TurnContext, state: GameState) -> _Forecast | None:
+    """The pocket forecast's makings, kept for the call of the standing orders: None when
+    it is off (``policy.pocket_turns`` 0) or the map has no haven and no entry."""
+    hit: _Forecast | None = ctx.cache.get(AP_POCKET)
+    if hit is not None:
+        return hit
+    turns = int(policy(ctx, "pocket_turns"))
+    if turns <= 0:
+        return None
+    r = ctx.rules
+    chance = policy(ctx, "pocket_chance")
+    goals = [*shelters(ctx, state), *((a, 0) for a in mv.entry_areas(ctx))]
+    if not goals:
+        return None
+    top = r.int("fire.max")
+    die = r.int("growth.on")
+    alone = min(6, max(0, 7 - die)) / 6  # §3 growth: 1d6 of ``on`` or more raises a fire one
+    near = min(6, max(0, 7 - die + r.int("growth.neighbour_burning"))) / 6
+    grow = (_growths(turns, alone, chance, top), _growths(turns, near, chance, top))
+    fc = _Forecast(goals, chance, turns, grow, top, r.int("heat.always_fail_min"))
+    if AP_POCKET in ctx.cache:
+        ctx.cache[AP_POCKET] = fc
+    return fc
+
+
+def _catches(ctx: TurnContext, state: GameState, loc: Location, fc: _Forecast) -> bool:
+    """``loc`` can burn and catches by a spread within ``policy.pocket_turns`` spread steps
+    with ``policy.pocket_chance`` or more: the fires next to it as they burn now rolling in
+    each step (:func:`catch_chance`; a lower bound: fires that grow or come nearer are left
+    out); kept for the forecast."""
+    hit = fc.catch.get(loc)
+    if hit is None:
+        if not _can_burn(ctx, state, loc):
+            hit = False
+        else:
+            miss = 1 - catch_chance(ctx, state, loc)
+            hit = 1 - miss**fc.turns >= fc.chance
+        fc.catch[loc] = hit
+    return hit
+
+
+def _stays_open(ctx: TurnContext, state: GameState, loc: Location, fc: _Forecast) -> bool:
+    """``loc`` is still a place a stand can pass in ``policy.pocket_turns`` turns, as far as
+    a forecast that fails with ``policy.pocket_chance`` or less tells: it does not catch
+    (:func:`_catches`), and the fires next to it then (each grown as often as it does with
+    that chance, §3 growth; each neighbour that catches at fire 1) add up to less than the
+    heat no stand passes (§4)."""
+    fire = state.fire
+    if loc in fire:
+        return False
+    if (danger.heat(ctx, state, loc) or (loc[0], loc[1] - 1) in fire) and _catches(
+        ctx, state, loc, fc
+    ):  # (with no fire next to it nor below, it cannot catch in the next spread)
+        return False
+    heat = 0
+    alone, near = fc.grow
+    top, fail = fc.top, fc.fail
+    more: list[Location] = []  # the neighbours that may catch
+    for nb in danger.neighbours(ctx, loc):
+        f = fire.get(nb)
+        if f:
+            if f < top:
+                up = near if danger.heat(ctx, state, nb) else alone
+                f = min(top, f + up)
+            heat += f
+        else:
+            more.append(nb)
+    if heat >= fail:
+        return False
+    if heat + len(more) < fail:
+        return True  # (asked first: whether each may catch is the dear part)
+    for nb in more:
+        if _catches(ctx, state, nb, fc):
+            heat += 1
+            if heat >= fail:
+                return False
+    return True
+
+
+def _foot_adjacency(
+    ctx: TurnContext, fail: int
+) -> dict[Location, tuple[tuple[Location, ...], bool]]:
+    """For each location, the places a stand steps to from it by the map's own links
+    (:func:`.foot.foot_links` with no ladder; links go both ways) and whether it has fewer
+    neighbours than ``fail``, the heat no stand passes; kept for the game."""
+    memo: dict[int, dict[Location, tuple[tuple[Location, ...], bool]]] = ctx.cache.setdefault(
+        AP_ADJACENCY, {}
+    )
+    hit = memo.get(fail)
+    if hit is None:
+        hit = memo[fail] = {
+            loc: (
+                tuple(link[0] for link in foot.foot_links(ctx, loc, {})),
+                len(danger.neighbours(ctx, loc)) < fail,
+            )
+            for loc in ctx.graph.locations
+        }
+    return hit
+
+
+def _joined(
+    ctx: TurnContext,
+    state: GameState,
+    fc: _Forecast,
+    start: Location,
+    adj: dict[Location, tuple[tuple[Location, ...], bool]],
+    ladders: dict[Location, list[tuple[Location, int]]],
+) -> bool:
+    """Whether a way through places that stay open (:func:`_stays_open`) leads from
+    ``start``, an open place, to a haven or an entry: a search out from it that stops at
+    the first goal or place already settled; every place it visited is joined to the
+    same goals or to none (foot links go both ways), and is remembered as such."""
+    joined = fc.joined
+    hit = joined.get(start)
+    if hit is not None:
+        return hit
+    goals = fc.goal_set
+    fire, opened = state.fire, fc.opened
+    heat = danger.heat
+    seen = {start}
+    todo = [start]
+    out = start in goals
+    while todo and not out:
+        x = todo.pop()
+        links = adj.get(x, ((), False))[0]
+        extra = ladders.get(x)
+        for nb in (*links, *(to for to, _lvl in extra)) if extra else links:
+            if nb in seen:
+                continue
+            ok = opened.get(nb)
+            if ok is None:
+                # :func:`_stays_open`, answered first for a place with no fire next to it
+                # or below and fewer neighbours than the heat no stand passes: it cannot
+                # catch in the next spread, nor can its neighbours catching add up to it
+                ok = opened[nb] = nb not in fire and (
+                    (
+                        adj.get(nb, ((), False))[1] and not heat(ctx, state, nb)
+                        and (nb[0], nb[1] - 1) not in fire
+                    ) or _stays_open(ctx, state, nb, fc)
+                )  # fmt: skip
+            if not ok:
+                continue
+            seen.add(nb)
+            done = joined.get(nb)
+            if done is not None or nb in goals:
+                out = True if done is None else done
+                break
+            todo.append(nb)
+    for x in seen:
+        joined[x] = out
+    return out
+
+
+def _open(ctx: TurnContext, state: GameState, fc: _Forecast, loc: Location) -> bool:
+    """:func:`_stays_open`, kept for the forecast."""
+    hit = fc.opened.get(loc)
+    if hit is None:
+        hit = fc.opened[loc] = _stays_open(ctx, state, loc, fc)
+    return hit
+
+
+def pocket(ctx: TurnContext, state: GameState, loc: Location) -> bool:
+    """The fire may close round ``loc`` within ``policy.pocket_turns`` turns (round 7): no
+    way on foot leads from it to a haven (:func:`shelters`) or an entry through places
+    that stay open in the forecast (:func:`_stays_open`). A stand with nothing to do there
+    should leave while it still can. False where it is off, at a haven or entry, or with
+    no fire."""
+    if not state.fire:
+        return False
+    fc = _forecast(ctx, state)
+    if fc is None or loc in fc.goal_set:
+        return False
+    adj = _foot_adjacency(ctx, fc.fail)
+    ladders = foot.ladder_links(state, ctx)
+    if _open(ctx, state, fc, loc):
+        return not _joined(ctx, state, fc, loc, adj, ladders)
+    for nb, *_ in foot.foot_links(ctx, loc, ladders):
+        if _open(ctx, state, fc, nb) and _joined(ctx, state, fc, nb, adj, ladders):
+            return False
+    return True
 
 
 def held(ctx: TurnContext, state: GameState, loc: Location, steps: int) -> bool:

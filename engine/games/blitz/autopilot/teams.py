@@ -26,7 +26,16 @@ from .parking import (
     withdraw,
 )
 from .priorities import coverage
-from .safety import cut_off, exposed, policy, retreat, shelters, stand_clear, trapped
+from .safety import (
+    cut_off,
+    exposed,
+    pocket,
+    policy,
+    retreat,
+    shelters,
+    stand_clear,
+    trapped,
+)
 from .wheelbarrow import fetch_wheelbarrow, wheelbarrow_orders
 
 #: a crew whose branch inside a building has this much heat next to it steps back a location
@@ -235,6 +244,8 @@ def _fire_team(
     if s.loc != pump.loc:
         if s.loc in shelters(ctx, state) and cut_off(ctx, state, pump.loc):
             return False  # it waits in its haven while the fire closes round its appliance
+        if pocket(ctx, state, pump.loc) and not pocket(ctx, state, s.loc):
+            return False  # nor does it walk back into a place the fire may close round
         if not mv.walk(ctx, state, s, pump.loc):
             stand_clear(ctx, state, s)  # no way back this turn: not where the fire can reach it
         return True
