@@ -340,3 +340,20 @@ def test_an_appliance_down_to_its_tanks_reserve_wets_its_own_street_instead_of_t
 def test_with_no_tank_reserve_the_last_water_goes_on_the_fire():
     _ctx, st = _on_reserve({"policy.tank_reserve": 0})
     assert {h.target for h in st.hoses.values()} == {("B00", 0)}  # every team on the fire
+
+
+def test_an_appliance_on_its_reserve_far_from_the_fire_still_puts_it_on_the_fire():
+    # E1 on its tank (2 points left) in S04, four areas from B00 burning at 1: no fire can
+    # spread or jump near its street soon, so the reserve is not held back for it
+    sc = uworld(
+        ["BSSSS"],
+        fires={("B00", 0): 1},
+        forces=[ForceUnit("E1", "general_appliance", area="S04")],
+        house_rules={"policy.tank_reserve": 3},
+    )
+    ctx, st = usetup(sc, Dice(5))
+    st.fire_at_start = dict(st.fire)
+    st.units["E1"].water = 2
+    assert parking.out_of_reach(ctx, st, "S04")
+    movement.step_movement(ctx, st)
+    assert {h.target for h in st.hoses.values()} == {("B00", 0)}

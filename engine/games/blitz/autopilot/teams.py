@@ -19,6 +19,7 @@ from .parking import (
     keep_clear,
     ladder_face,
     on_reserve,
+    out_of_reach,
     shelter,
     spent,
     strike_spare_ladders,
@@ -206,7 +207,7 @@ def _fire_team(
             hoses.recover_hose(ctx, state, h)  # no water will come: free the appliance
             return True
         assert line_pump is not None
-        low = on_reserve(ctx, line_pump)
+        low = _keeps_reserve(ctx, state, line_pump)
         if _back_off(ctx, state, s, h):
             return True
         guard = _guard_target(ctx, state, h, home)
@@ -219,7 +220,7 @@ def _fire_team(
             h.target = street  # §3: damp in the street of our own vehicle (R-10, R-5)
             s.task = "damp"
             return True
-        if low and policy(ctx, "tank_reserve") > 0:
+        if low:
             hoses.recover_hose(ctx, state, h)  # the tank's reserve is for its own street
             return True
         if h.target is not None and h.target in state.fire:
@@ -275,7 +276,7 @@ def _fire_team(
     if not state.fire:
         return False
     feed = feeding_pump(state, pump)
-    if feed is not None and policy(ctx, "tank_reserve") > 0 and on_reserve(ctx, feed):
+    if feed is not None and _keeps_reserve(ctx, state, feed):
         return _guard_line(ctx, state, s, home, feed)  # no new line on the fire
     job = best_job(ctx, state, feed, home, pri) if feed is not None else None
     if job is not None and feed is not None:
@@ -388,3 +389,16 @@ def _guard_target(
         if rng >= 1 and loc in near:
             return loc
     return None
+
+
+def _keeps_reserve(ctx: TurnContext, state: GameState, pump: UnitState) -> bool:
+    """The pump keeps its tank's last ``policy.tank_reserve`` points for its own street
+    (:func:`.parking.on_reserve`) while a fire is within two spreads of that street or
+    could jump into it (not :func:`.parking.out_of_reach`); farther off, the water still
+    goes on the fire."""
+    return (
+        policy(ctx, "tank_reserve") > 0
+        and on_reserve(ctx, pump)
+        and pump.loc is not None
+        and not out_of_reach(ctx, state, pump.loc[0])
+    )
