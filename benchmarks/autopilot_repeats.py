@@ -1,0 +1,147 @@
+"""How much of the standing orders' work repeats from one turn to the next (issue 15,
+speed round 11): plays N quiet games of a scenario (default the baseline Paternoster, 20
+games of 60 turns, seeds ``game_seeds(1, N)``, on shared map memos as
+``autopilot_outcomes`` plays them) and, for each memo the standing orders keep for one
+call (catch chances, traps, ways out, the pocket forecast...), counts its entries, how
+many of their keys the previous turn's call of the same game also answered, and how many
+with the same answer; and for the plain foot searches of step 6 (no ``ok`` test), how
+many the previous turn asked with the same start, budget, weight and goals, and how many
+got the same costs back. A same answer is an upper bound on what keeping it from turn to
+turn could save: knowing that it still holds costs work too.
+
+Run: ``.venv/bin/python benchmarks/autopilot_repeats.py [--games N] [--turns T]
+[--scenario FILE]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from fireground.engine.board.graph import build_graph
+from fireground.engine.core.ruleset import load_ruleset
+from fireground.engine.games.blitz import memos
+from fireground.engine.games.blitz.reach import foot
+from fireground.engine.play.montecarlo import game_seeds
+from fireground.engine.play.simulate import new_game
+from fireground.engine.scenario.io import load_scenario
+
+ROOT = Path(__file__).resolve().parent.parent
+#: the per-call memos looked at, by name
+KEYS = {
+    "catch chance": memos.AP_CATCH,
+    "trapped": memos.AP_TRAP,
+    "way out may pass": memos.AP_OK,
+    "can burn": memos.AP_BURNS,
+    "no way back": memos.AP_WAYBACK,
+    "street threat": memos.AP_THREAT,
+    "best_job p_in": memos.AP_P_IN,
+    "fire priority": memos.AP_PRIO,
+}
+
+
+class Recording(dict[Any, Any]):
+    """A game's memo dict that keeps what the standing orders drop at the end of a call."""
+
+    def __init__(self, *a: Any) -> None:
+        super().__init__(*a)
+        self.dropped: dict[Any, Any] = {}
+
+    def pop(self, key: Any, *default: Any) -> Any:
+        out = super().pop(key, *default)
+        if key in WATCHED or key is memos.AP_POCKET:
+            self.dropped[key] = out
+        return out
+
+
+WATCHED = set(KEYS.values())
+
+
+def snapshot(dropped: dict[Any, Any]) -> dict[str, dict[Any, Any]]:
+    snap = {name: dict(dropped[key]) for name, key in KEYS.items() if dropped.get(key)}
+    fc = dropped.get(memos.AP_POCKET)
+    if fc is not None:
+        snap["pocket: stays open"] = dict(fc.opened)
+        snap["pocket: joined to a goal"] = dict(fc.joined)
+        snap["pocket: catches"] = dict(fc.catch)
+    return snap
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--games", type=int, default=20)
+    ap.add_argument("--turns", type=int, default=60)
+    ap.add_argument(
+        "--scenario", default=str(ROOT / "benchmarks/baseline_examples/paternoster.fg.yaml")
+    )
+    a = ap.parse_args()
+    sc = load_scenario(Path(a.scenario))
+    graph = build_graph(sc)
+    rules = load_ruleset(sc.ruleset, dict(sc.house_rules))
+    shared: dict[object, object] = {}
+    entries: Counter[str] = Counter()
+    asked: Counter[str] = Counter()
+    same: Counter[str] = Counter()
+    searches: Counter[str] = Counter()
+    plain = foot.foot_search
+    last: dict[Any, tuple[int, dict[Any, int]]] = {}
+    turn = [0]
+
+    def watched_search(ctx: Any, state: Any, start: Any, budget: Any = None, **kw: Any) -> Any:
+        out = plain(ctx, state, start, budget, **kw)
+        if kw.get("ok") is None and ctx.cache.get(memos.SEARCH_MEMO) is not None:
+            goals = kw.get("goals")
+            key = (start, budget, kw.get("weight", 1), kw.get("goal"),
+                   None if goals is None else frozenset(goals))  # fmt: skip
+            searches["calls"] += 1
+            before = last.get(key)
+            if before is not None and before[0] == turn[0] - 1:
+                searches["asked last turn"] += 1
+                searches["same costs"] += before[1] == out[0]
+            if before is None or before[0] != turn[0]:
+                last[key] = (turn[0], dict(out[0]))
+        return out
+
+    foot.foot_search = watched_search  # type: ignore[assignment]
+    for seed in game_seeds(1, a.games):
+        game = new_game(sc, seed, graph=graph, rules=rules, log_events=False, shared_memos=shared)
+        rec = Recording(game.ctx.cache)
+        game.ctx.cache = rec
+        last.clear()
+        prev: dict[str, dict[Any, Any]] | None = None
+        for t in range(a.turns):
+            turn[0] = t
+            rec.dropped.clear()
+            game.step()
+            snap = snapshot(rec.dropped)
+            if prev is not None:
+                for name, d in snap.items():
+                    o = prev.get(name, {})
+                    entries[name] += len(d)
+                    for k, v in d.items():
+                        if k in o:
+                            asked[name] += 1
+                            same[name] += o[k] == v
+            prev = snap
+    foot.foot_search = plain  # type: ignore[assignment]
+    print(f"{Path(a.scenario).name}, {a.games} games x {a.turns} turns (turns 2 on)")
+    print("| per-call memo | entries | key answered last turn too | same answer |")
+    print("|---|---|---|---|")
+    for name in entries:
+        n = entries[name]
+        print(
+            f"| {name} | {n} | {asked[name]} ({asked[name] / n:.0%}) "
+            f"| {same[name]} ({same[name] / n:.0%}) |"
+        )
+    n = searches["calls"]
+    print(
+        f"| plain foot searches (calls) | {n} | {searches['asked last turn']} "
+        f"({searches['asked last turn'] / max(1, n):.0%}) | {searches['same costs']} "
+        f"({searches['same costs'] / max(1, n):.0%}) |"
+    )
+
+
+if __name__ == "__main__":
+    main()
