@@ -9,20 +9,28 @@ many the previous turn asked with the same start, budget, weight and goals, and 
 got the same costs back. A same answer is an upper bound on what keeping it from turn to
 turn could save: knowing that it still holds costs work too.
 
+``--parts`` instead times the parts of the standing orders in the same games (wall
+seconds by ``time.perf_counter`` round each call of a public function, nested parts
+counted in their callers too; shares of the whole run, which the timing itself slows a
+little; on a loaded machine only the shares within one run mean anything).
+
 Run: ``.venv/bin/python benchmarks/autopilot_repeats.py [--games N] [--turns T]
-[--scenario FILE]``.
+[--scenario FILE] [--parts]``.
 """
 
 from __future__ import annotations
 
 import argparse
+import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from fireground.engine.board.graph import build_graph
 from fireground.engine.core.ruleset import load_ruleset
-from fireground.engine.games.blitz import memos
+from fireground.engine.games.blitz import autopilot, memos
+from fireground.engine.games.blitz.autopilot import teams
 from fireground.engine.games.blitz.reach import foot
 from fireground.engine.play.montecarlo import game_seeds
 from fireground.engine.play.simulate import new_game
@@ -69,6 +77,58 @@ def snapshot(dropped: dict[Any, Any]) -> dict[str, dict[Any, Any]]:
     return snap
 
 
+#: (module, public name, label) of the parts timed by ``--parts``: the orders by kind and
+#: the checks before them as the standing orders call them, a fire team's dear parts, and
+#: the foot searches wherever they are asked (memo hits included)
+PARTS: list[tuple[Any, str, str]] = [
+    *((autopilot, n, n) for n in (
+        "appliance_orders", "fire_party_orders", "pump_orders", "keep_clear", "lorry_orders",
+        "orphan_orders", "priority_locations", "officer_orders",
+    )),
+    *((autopilot, n, f"checks before the orders: {n}") for n in (
+        "trapped", "pocket", "collapse_zone", "get_out", "retreat",
+    )),
+    *((teams, n, f"in teams.py: {n}") for n in (
+        "best_job", "withdraw", "choose_parking", "cut_off", "pocket", "retreat",
+    )),
+    (foot, "foot_search", "foot_search (everywhere)"),
+    (foot, "first_goal", "first_goal (everywhere)"),
+]  # fmt: skip
+
+
+def timed(
+    f: Callable[..., Any], label: str, spent: Counter[str], calls: Counter[str]
+) -> Callable[..., Any]:
+    def run(*a: Any, **kw: Any) -> Any:
+        t = time.perf_counter()
+        try:
+            return f(*a, **kw)
+        finally:
+            spent[label] += time.perf_counter() - t
+            calls[label] += 1
+
+    return run
+
+
+def parts(sc: Any, games: int, turns: int, graph: Any, rules: Any) -> None:
+    spent: Counter[str] = Counter()
+    calls: Counter[str] = Counter()
+    for mod, name, label in PARTS:
+        setattr(mod, name, timed(getattr(mod, name), label, spent, calls))
+    shared: dict[object, object] = {}
+    t = time.perf_counter()
+    for seed in game_seeds(1, games):
+        game = new_game(sc, seed, graph=graph, rules=rules, log_events=False, shared_memos=shared)
+        for _ in range(turns):
+            game.step()
+    whole = time.perf_counter() - t
+    print(f"{games} games x {turns} turns: {whole:.2f} s wall")
+    print("| part | calls | s | share |")
+    print("|---|---|---|---|")
+    for label, s in sorted(spent.items(), key=lambda kv: -kv[1]):
+        print(f"| {label} | {calls[label]} | {s:.3f} | {s / whole:.1%} |")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=20)
@@ -76,10 +136,14 @@ def main() -> None:
     ap.add_argument(
         "--scenario", default=str(ROOT / "benchmarks/baseline_examples/paternoster.fg.yaml")
     )
+    ap.add_argument("--parts", action="store_true")
     a = ap.parse_args()
     sc = load_scenario(Path(a.scenario))
     graph = build_graph(sc)
     rules = load_ruleset(sc.ruleset, dict(sc.house_rules))
+    if a.parts:
+        parts(sc, a.games, a.turns, graph, rules)
+        return
     shared: dict[object, object] = {}
     entries: Counter[str] = Counter()
     asked: Counter[str] = Counter()
