@@ -138,13 +138,14 @@ def _entry_side(ctx: TurnContext, state: GameState) -> set[str]:
     hot = ctx.rules.int("damage.fire_for_roll")
     worn = int(policy(ctx, "closing_damage"))
     closing = set(reach.road_blocked(ctx, state))
-    for loc, f in state.fire.items():
-        if f >= hot and state.damage.get(loc, 1) >= worn:
-            closing.update(danger.area_neighbours(ctx, loc[0]))
+    damage_of = state.damage.get
+    # the areas first (a building's levels share its neighbours), then their neighbours
+    for a in {loc[0] for loc, f in state.fire.items() if f >= hot and damage_of(loc, 1) >= worn}:
+        closing.update(danger.area_neighbours(ctx, a))
     side: set[str] = set()
     for e in entries:
         if e not in side and e not in closing:
-            side.update(reach.road_routes(ctx, state, e, closing))
+            side |= reach.road_reach(ctx, e, closing)  # road_routes' streets
     return side
 
 
