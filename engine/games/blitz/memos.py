@@ -47,7 +47,7 @@ AREA_NEIGHBOURS: Memo[Any] = Memo("area_neighbours", shared=True)
 AUTOPILOT_PRIORITY_STATIC: Memo[Any] = Memo("autopilot_priority_static", shared=False)
 BLOCKED_MEMO: Memo[Any] = Memo("blocked_memo", shared=False)  # step 6: road_blocked
 BOMB_INDEX: Memo[Any] = Memo("bomb_index", shared=False)
-BUILDING_AREAS: Memo[Any] = Memo("building_areas", shared=True)  # step 7: the buildings
+BUILDING_AREAS: Memo[Any] = Memo("building_areas", shared=False)
 COLLAPSE_QUEUE: Memo[Any] = Memo("collapse_queue", shared=False)
 COLLAPSING: Memo[Any] = Memo("collapsing", shared=False)
 DOWNWIND: Memo[Any] = Memo("downwind", shared=True)

@@ -257,31 +257,6 @@ def escape(ctx: TurnContext, state: GameState, u: UnitState, loc: Location) -> b
     return False
 
 
-class _Buildings:
-    """The map's buildings as step 7 walks them (the map's alone: shared by the games)."""
-
-    __slots__ = ("areas", "locations", "on_map", "order")
-
-    def __init__(self, areas: frozenset[str], on_map: frozenset[Location]) -> None:
-        #: the building areas
-        self.areas = areas
-        #: every location of the map, and how many
-        self.on_map = on_map
-        self.locations = len(on_map)
-        #: the building locations of the map, in sorted order (R-3)
-        self.order = [loc for loc in sorted(on_map) if loc[0] in areas]
-
-
-def _buildings(ctx: TurnContext) -> _Buildings:
-    memo: dict[str, _Buildings] = ctx.cache.setdefault(BUILDING_AREAS, {})
-    hit = memo.get("plan")
-    if hit is None:
-        kinds = ((a.id, a.kind) for a in ctx.scenario.areas)
-        areas = frozenset(a for a, k in kinds if k is AreaKind.BUILDING)
-        hit = memo["plan"] = _Buildings(areas, frozenset(ctx.graph.locations))
-    return hit
-
-
 def step_damage(ctx: TurnContext, state: GameState) -> None:
     """Step 7: each building location burning at fire 5 rolls 1d6; a 6 adds one damage.
     Civilians in heavily damaged locations become casualties."""
@@ -289,28 +264,20 @@ def step_damage(ctx: TurnContext, state: GameState) -> None:
     at_fire = rules.int("damage.fire_for_roll")
     need = f">={rules.int('damage.add_on')}"
     destroyed = rules.int("damage.destroyed")
-    plan = _buildings(ctx)
+    buildings: frozenset[str] | None = ctx.cache.get(BUILDING_AREAS)
+    if buildings is None:
+        kinds = ((a.id, a.kind) for a in ctx.scenario.areas)
+        buildings = frozenset(a for a, k in kinds if k is AreaKind.BUILDING)
+        ctx.cache[BUILDING_AREAS] = buildings
     damage = state.damage
-    fire = state.fire
-    if at_fire > 0 and 3 * len(fire) >= plan.locations and fire.keys() <= plan.on_map:
-        # a big fire: the map's building locations walked in sorted order (R-3) beat
-        # picking the fires and sorting them (the same list)
-        fire_of, damage_of = fire.get, damage.get
-        rolling = [
+    rolling = sorted_locations(
+        ctx,
+        [
             loc
-            for loc in plan.order
-            if fire_of(loc, 0) >= at_fire and damage_of(loc, 1) < destroyed
-        ]
-    else:
-        buildings = plan.areas
-        rolling = sorted_locations(
-            ctx,
-            [
-                loc
-                for loc, f in fire.items()
-                if f >= at_fire and loc[0] in buildings and damage.get(loc, 1) < destroyed
-            ],
-        )
+            for loc, f in state.fire.items()
+            if f >= at_fire and loc[0] in buildings and damage.get(loc, 1) < destroyed
+        ],
+    )
     if not ctx.log_events:
         # the quiet mode: ctx.test's own quiet path (one die against ">=add_on"), inline,
         # and add_damage's one damage (below destroyed: never capped) too
