@@ -215,7 +215,7 @@ class JumpChances:
             f = fire.get(src)
             if f is None or f < jmin - 1:
                 continue
-            if any(g in rubble for g in gaps):
+            if gaps and not rubble.isdisjoint(gaps):
                 continue  # a gap that burns now (§1: rubble in a street)
             # a vehicle in the gap shields nothing for long: it drives off (then the jump
             # is open) or burns (then its wreck spreads on), so it is not counted
@@ -347,6 +347,10 @@ def _street_threat(ctx: TurnContext, state: GameState, area: str) -> tuple[int, 
         out = (1, start)
     elif fire:
         vehicles = vehicle_areas(ctx, state)
+        # ``ignition.is_flammable`` inline: a building, or a street or open ground with
+        # rubble or a vehicle (water and areas off the map never burn)
+        kinds, rubble = danger.area_kinds(ctx), state.rubble
+        building, water = AreaKind.BUILDING, AreaKind.WATER
         seen = {start}
         frontier = [start]
         for d in range(1, THREAT_RANGE + 1):
@@ -360,7 +364,13 @@ def _street_threat(ctx: TurnContext, state: GameState, area: str) -> tuple[int, 
                     if nb in fire:
                         if hit is None or nb < hit:
                             hit = nb
-                    elif ignition.is_flammable(ctx, state, nb, vehicles):
+                        continue
+                    kind = kinds.get(nb[0])
+                    if kind is building or (
+                        kind is not None
+                        and kind is not water
+                        and (nb[0] in rubble or nb[0] in vehicles)
+                    ):
                         nxt.append(nb)
             if hit is not None:
                 out = (d, hit)
