@@ -648,7 +648,7 @@ def water_at(ctx: TurnContext, state: GameState, area: str) -> bool:
         area in danger.hydrant_areas(ctx)
         and ctx.scenario.mains != "failed"
         and area not in state.hydrants_lost
-        and len(equipment.hydrant_users(state, area)) < ctx.rules.int("water.hydrant_appliances")
+        and equipment.hydrant_user_count(state, area) < ctx.rules.int("water.hydrant_appliances")
     ):
         return True
     waters = danger.water_areas(ctx)
