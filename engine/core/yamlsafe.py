@@ -65,10 +65,31 @@ _SPECIAL = {
     "-.inf": -math.inf, "-.Inf": -math.inf, "-.INF": -math.inf,
     ".nan": math.nan, ".NaN": math.nan, ".NAN": math.nan,
 }  # fmt: skip
-#: Characters a YAML reader refuses outright (and that we must escape when writing).
-NON_PRINTABLE = re.compile(
-    "[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]"
-)
+#: Characters a YAML reader refuses outright (and that we must escape when writing), as a
+#: regular expression's text. Not compiled here (its Unicode ranges cost about 16 ms of
+#: start-up): :func:`first_non_printable` finds them with the ASCII class below
+NON_PRINTABLE = "[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]"
+#: NON_PRINTABLE's ASCII part, and every character beyond ASCII
+_NOT_ASCII_PRINTABLE = re.compile("[^\t\n\r\x20-\x7e]")
+
+
+def first_non_printable(text: str) -> tuple[int, str] | None:
+    """The first character of ``text`` that :data:`NON_PRINTABLE` matches (its index and
+    itself), or None: the ASCII class finds the candidates, and one beyond ASCII is
+    judged by NON_PRINTABLE's ranges (most files have few such characters, or none)."""
+    for m in _NOT_ASCII_PRINTABLE.finditer(text):
+        c = m.group()
+        cp = ord(c)
+        if cp < 0x80 or not (
+            cp == 0x85
+            or 0xA0 <= cp <= 0xD7FF
+            or 0xE000 <= cp <= 0xFEFE
+            or 0xFF00 <= cp <= 0xFFFD
+            or 0x10000 <= cp <= 0x10FFFF
+        ):
+            return m.start(), c
+    return None
+
 
 Mark = tuple[int, int]
 
@@ -135,11 +156,11 @@ def parse(text: str, filename: str, *, text_keys: bool = True) -> Any:
     With ``text_keys`` (scenario and orders files) values of id-like keys (``id``, ``area``,
     …) stay text, so an area called ``012`` is not the number 12; plain data files such as
     rulesets pass False."""
-    bad = NON_PRINTABLE.search(text)
-    if bad:
-        line, col = _line_col(text, bad.start())
+    bad = first_non_printable(text)
+    if bad is not None:
+        line, col = _line_col(text, bad[0])
         raise ScenarioError.at(
-            filename, line, col, f"control character U+{ord(bad.group()):04X} is not allowed"
+            filename, line, col, f"control character U+{ord(bad[1]):04X} is not allowed"
         )
     try:
         return _build(_events(text), filename, text_keys)

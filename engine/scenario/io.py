@@ -3,6 +3,7 @@
 >>> s = loads_scenario("fireground: 1\\nruleset: blitz\\nname: Tiny\\n")
 >>> s.name
 'Tiny'
+>>> from fireground.engine.scenario.emit import dump_scenario
 >>> loads_scenario(dump_scenario(s)) == s
 True
 
@@ -28,7 +29,6 @@ from ..core.errors import Diagnostic, ScenarioError
 from ..core.ruleset import RulesetError, known_rulesets, unit_types
 from ..core.yamlsafe import MDict, MList, decode, parse, position
 from . import migrate as _migrate
-from .emit import dump_scenario
 from .refs import semantic_errors
 from .schema import FEATURE_MODELS, OBJECTIVE_MODELS, RANGES, ScenarioModel, field_names, model_at
 from .validate import to_scenario
@@ -346,6 +346,8 @@ def _source_map(data: MDict) -> dict[tuple[str | int, ...], tuple[int, int]]:
 
 def save_scenario(s: Scenario, path: str | os.PathLike[str]) -> None:
     """Write ``s`` to ``path`` atomically, keeping the previous file as ``path.bak``."""
+    from .emit import dump_scenario  # (only when saving: reading never needs the writer)
+
     atomic_write(path, dump_scenario(s).encode("utf-8"))
 
 

@@ -15,7 +15,7 @@ from ...board.model import Location
 from ...core.events import Event, event_classes
 
 
-@dataclass(frozen=True, kw_only=True, repr=False, eq=False)
+@dataclass(kw_only=True, repr=False, eq=False, init=False)
 class Arrive(Event):
     """``arrive`` (no roll)."""
 
@@ -24,7 +24,7 @@ class Arrive(Event):
     unit: Any = None
 
 
-@dataclass(frozen=True, kw_only=True, repr=False, eq=False)
+@dataclass(kw_only=True, repr=False, eq=False, init=False)
 class BombDrop(Event):
     """``bomb_drop`` (no roll)."""
 
@@ -36,7 +36,7 @@ class BombDrop(Event):
     redrops: Any = None
 
 
-@dataclass(frozen=True, kw_only=True, repr=False, eq=False)
+@dataclass(kw_only=True, repr=False, eq=False, init=False)
 class BombLoad(Event):
     """``bomb_load`` (a table roll)."""
 
@@ -46,7 +46,7 @@ class BombLoad(Event):
     incendiary: int | None = None
 
 
-@dataclass(frozen=True, kw_only=True, repr=False, eq=False)
+@dataclass(kw_only=True, repr=False, eq=False, init=False)
 class BombRun(Event):
     """``bomb_run`` (a table roll)."""
 
@@ -55,7 +55,7 @@ class BombRun(Event):
     result: str | None = None
 
 
-@dataclass(frozen=True, kw_only=True, repr=False, eq=False)
+@dataclass(kw_only=True, repr=False, eq=False, init=False)
 class BurnOut(Event):
     """``burn_out`` (no roll)."""
 
@@ -64,7 +64,7 @@ class BurnOut(Event):
     unit: Any = None
 
 
-@dataclass(frozen=True, kw_only=True, repr=False, eq=False)
+@dataclass(kw_only=True, repr=False, eq=False, init=False)
 class CasualtyStatus(Event):
     """``casualty_status`` (a test)."""
 
@@ -73,7 +73,7 @@ class CasualtyStatus(Event):
     casualty: Any = None
 
 
-@dataclass(frozen=True, kw_only=True, repr=False, eq=False)
+@dataclass(kw_only=True, repr=False, eq=False, init=False)
 class Climb(Event):
     """``climb`` (no roll): a unit climbs (a fire climbing is :class:`FireClimb`)."""
 
@@ -83,7 +83,7 @@ class Climb(Event):
     unit: Any = None
 
 
-@dataclass(frozen=True, kw_only=True, repr=False, eq=False)
+@dataclass(kw_only=True, repr=False, eq=False, init=False)
 class Collapse(Event):
     """``collapse`` (no roll)."""
 
@@ -93,7 +93,7 @@ class Collapse(Event):
     cause: Any = None
 
 
-@dataclass(frozen=True, kw_only=True, repr=False, eq=False)
+@dataclass(kw_only=True, repr=False, eq=False, init=False)
 class CollapseRoll(Event):
     """``collapse_roll`` (a test)."""
 
@@ -101,7 +101,7 @@ class CollapseRoll(Event):
     at: Location | None = None
 
 
-@dataclass(frozen=True, kw_only=True, repr=False, eq=False)
+@dataclass(kw_only=True, repr=False, eq=False, init=False)
 class Connect(Event):
     """``connect`` (no roll)."""
 
@@ -111,7 +111,7 @@ class Connect(Event):
     source: Any = None
 
 
-@dataclass(frozen=True, kw_only=True, repr=False, eq=False)
+@dataclass(kw_only=True, repr=False, eq=False, init=False)
 class Crater(Event):
     """``crater`` (no roll)."""
 
@@ -119,7 +119,7 @@ class Crater(Event):
     at: Location | None = None
 
 
-@dataclass(frozen=True, kw_only=True, repr=False, eq=False)
+@dataclass(kw_only=True, repr=False, eq=False, init=False)
 class DampDown(Event):
     """``damp_down`` (no roll)."""
 
@@ -129,7 +129,7 @@ class DampDown(Event):
     damp: Any = None
 
 
-@dataclass(frozen=True, kw_only=True, repr=False, eq=False)
+@dataclass(kw_only=True, repr=False, eq=False, init=False)
 class DampLoss(Event):
     """``damp_loss`` (no roll)."""
 
@@ -138,7 +138,7 @@ class DampLoss(Event):
     damp: Any = None
 
 
-@dataclass(frozen=True, kw_only=True, repr=False, eq=False)
+@dataclass(kw_only=True, repr=False, eq=False, init=False)
 class Deploy(Event):
     """``deploy`` (no roll)."""
 
@@ -148,7 +148,7 @@ class Deploy(Event):
     turns: Any = None
 
 
-@dataclass(frozen=True, kw_only=True, repr=False, eq=False)
+@dataclass(kw_only=True, repr=False, eq=False, init=False)
 class Deployed(Event):
     """``deployed`` (no roll)."""
 
@@ -157,7 +157,7 @@ class Deployed(Event):
     unit: Any = None
 
 
-@dataclass(frozen=True, kw_only=True, repr=False, eq=False)
+@dataclass(kw_only=True, repr=False, eq=False, init=False)
 class DigOut(Event):
     """``dig_out`` (a table roll, a test)."""
 
@@ -167,7 +167,7 @@ class DigOut(Event):
     unit: Any = None
 
 
-@dataclass(frozen=True, kw_only=True, repr=False, eq=False)
+@dataclass(kw_only=True, repr=False, eq=False, init=False)
 class Drive(Event):
     """``drive`` (no roll)."""
 
@@ -178,7 +178,7 @@ class Drive(Event):
     route: Any = None
 
 
-@dataclass(frozen=True, kw_only=True, repr=False, eq=False)
+@dataclass(kw_only=True, repr=False, eq=False, init=False)
 class EmbersOut(Event):
     """``embers_out`` (a test)."""
 
@@ -186,7 +186,7 @@ class EmbersOut(Event):
     at: Location | None = None
 
 
-@dataclass(frozen=True, kw_only=True, repr=False, eq=False)
+@dataclass(kw_only=True, repr=False, eq=False, init=False)
 class Escape(Event):
     """``escape`` (a test)."""
 
@@ -195,7 +195,7 @@ class Escape(Event):
     unit: Any = None
 
 
-@dataclass(frozen=True, kw_only=True, repr=False, eq=False)
+@dataclass(kw_only=True, repr=False, eq=False, init=False)
 class Evacuated(Event):
     """``evacuated`` (no roll)."""
 
@@ -205,7 +205,7 @@ class Evacuated(Event):
     casualty: Any = None
 
 
-@dataclass(frozen=True, kw_only=True, repr=False, eq=False)
+@dataclass(kw_only=True, repr=False, eq=False, init=False)
 class Extinguish(Event):
     """``extinguish`` (a test)."""
 
@@ -215,7 +215,7 @@ class Extinguish(Event):
     range: Any = None
 
 
-@dataclass(frozen=True, kw_only=True, repr=False, eq=False)
+@dataclass(kw_only=True, repr=False, eq=False, init=False)
 class Fatigue(Event):
     """``fatigue`` (no roll)."""
 
@@ -226,7 +226,7 @@ class Fatigue(Event):
     cause: Any = None
 
 
-@dataclass(frozen=True, kw_only=True, repr=False, eq=False)
+@dataclass(kw_only=True, repr=False, eq=False, init=False)
 class FireClimb(Event):
     """``climb`` (a test): a fire climbs to the level above (R-1), a spread by another name."""
 
@@ -237,7 +237,7 @@ class FireClimb(Event):
     damp_loss: bool | None = None
 
 
-@dataclass(frozen=True, kw_only=True, repr=False, eq=False)
+@dataclass(kw_only=True, repr=False, eq=False, init=False)
 class FireParty(Event):
     """``fire_party`` (a test)."""
 
@@ -246,7 +246,7 @@ class FireParty(Event):
     unit: Any = None
 
 
-@dataclass(frozen=True, kw_only=True, repr=False, eq=False)
+@dataclass(kw_only=True, repr=False, eq=False, init=False)
 class ForcedExit(Event):
     """``forced_exit`` (no roll)."""
 
@@ -256,7 +256,7 @@ class ForcedExit(Event):
     unit: Any = None
 
 
-@dataclass(frozen=True, kw_only=True, repr=False, eq=False)
+@dataclass(kw_only=True, repr=False, eq=False, init=False)
 class Growth(Event):
     """``growth`` (a test)."""
 
@@ -264,7 +264,7 @@ class Growth(Event):
     at: Location | None = None
 
 
-@dataclass(frozen=True, kw_only=True, repr=False, eq=False)
+@dataclass(kw_only=True, repr=False, eq=False, init=False)
 class HeDamage(Event):
     """``he_damage`` (a table roll)."""
 
@@ -272,7 +272,7 @@ class HeDamage(Event):
     at: Location | None = None
 
 
-@dataclass(frozen=True, kw_only=True, repr=False, eq=False)
+@dataclass(kw_only=True, repr=False, eq=False, init=False)
 class HeEquipment(Event):
     """``he_equipment`` (a test)."""
 
@@ -282,7 +282,7 @@ class HeEquipment(Event):
     hose: Any = None
 
 
-@dataclass(frozen=True, kw_only=True, repr=False, eq=False)
+@dataclass(kw_only=True, repr=False, eq=False, init=False)
 class HeKilled(Event):
     """``he_killed`` (no roll)."""
 
@@ -292,7 +292,7 @@ class HeKilled(Event):
     origin: Any = None
 
 
-@dataclass(frozen=True, kw_only=True, repr=False, eq=False)
+@dataclass(kw_only=True, repr=False, eq=False, init=False)
 class HePersonnel(Event):
     """``he_personnel`` (a test)."""
 
@@ -301,7 +301,7 @@ class HePersonnel(Event):
     unit: Any = None
 
 
-@dataclass(frozen=True, kw_only=True, repr=False, eq=False)
+@dataclass(kw_only=True, repr=False, eq=False, init=False)
 class Heat(Event):
     """``heat`` (a test)."""
 
@@ -310,7 +310,7 @@ class Heat(Event):
     unit: Any = None
 
 
-@dataclass(frozen=True, kw_only=True, repr=False, eq=False)
+@dataclass(kw_only=True, repr=False, eq=False, init=False)
 class HeavyDamage(Event):
     """``heavy_damage`` (no roll)."""
 
@@ -320,7 +320,7 @@ class HeavyDamage(Event):
     units: Any = None
 
 
-@dataclass(frozen=True, kw_only=True, repr=False, eq=False)
+@dataclass(kw_only=True, repr=False, eq=False, init=False)
 class HoseLaid(Event):
     """``hose_laid`` (no roll)."""
 
@@ -331,7 +331,7 @@ class HoseLaid(Event):
     lorry: Any = None
 
 
-@dataclass(frozen=True, kw_only=True, repr=False, eq=False)
+@dataclass(kw_only=True, repr=False, eq=False, init=False)
 class HoseRecovered(Event):
     """``hose_recovered`` (no roll)."""
 
@@ -341,7 +341,7 @@ class HoseRecovered(Event):
     lengths: Any = None
 
 
-@dataclass(frozen=True, kw_only=True, repr=False, eq=False)
+@dataclass(kw_only=True, repr=False, eq=False, init=False)
 class HoseSevered(Event):
     """``hose_severed`` (no roll)."""
 
@@ -350,7 +350,7 @@ class HoseSevered(Event):
     hose: Any = None
 
 
-@dataclass(frozen=True, kw_only=True, repr=False, eq=False)
+@dataclass(kw_only=True, repr=False, eq=False, init=False)
 class HoseShort(Event):
     """``hose_short`` (no roll)."""
 
@@ -359,7 +359,7 @@ class HoseShort(Event):
     hose: Any = None
 
 
-@dataclass(frozen=True, kw_only=True, repr=False, eq=False)
+@dataclass(kw_only=True, repr=False, eq=False, init=False)
 class HoseSlipped(Event):
     """``hose_slipped`` (no roll)."""
 
@@ -369,7 +369,7 @@ class HoseSlipped(Event):
     unit: Any = None
 
 
-@dataclass(frozen=True, kw_only=True, repr=False, eq=False)
+@dataclass(kw_only=True, repr=False, eq=False, init=False)
 class HoseStart(Event):
     """``hose_start`` (no roll)."""
 
@@ -381,7 +381,7 @@ class HoseStart(Event):
     crew: Any = None
 
 
-@dataclass(frozen=True, kw_only=True, repr=False, eq=False)
+@dataclass(kw_only=True, repr=False, eq=False, init=False)
 class HydrantLost(Event):
     """``hydrant_lost`` (no roll)."""
 
@@ -389,7 +389,7 @@ class HydrantLost(Event):
     at: Location | None = None
 
 
-@dataclass(frozen=True, kw_only=True, repr=False, eq=False)
+@dataclass(kw_only=True, repr=False, eq=False, init=False)
 class Jump(Event):
     """``jump`` (a test)."""
 
@@ -400,7 +400,7 @@ class Jump(Event):
     damp_loss: bool | None = None
 
 
-@dataclass(frozen=True, kw_only=True, repr=False, eq=False)
+@dataclass(kw_only=True, repr=False, eq=False, init=False)
 class LadderStruck(Event):
     """``ladder_struck`` (no roll)."""
 
@@ -409,7 +409,7 @@ class LadderStruck(Event):
     unit: Any = None
 
 
-@dataclass(frozen=True, kw_only=True, repr=False, eq=False)
+@dataclass(kw_only=True, repr=False, eq=False, init=False)
 class LadderUp(Event):
     """``ladder_up`` (no roll)."""
 
@@ -418,7 +418,7 @@ class LadderUp(Event):
     unit: Any = None
 
 
-@dataclass(frozen=True, kw_only=True, repr=False, eq=False)
+@dataclass(kw_only=True, repr=False, eq=False, init=False)
 class NoPressure(Event):
     """``no_pressure`` (no roll)."""
 
@@ -428,7 +428,7 @@ class NoPressure(Event):
     lengths: Any = None
 
 
-@dataclass(frozen=True, kw_only=True, repr=False, eq=False)
+@dataclass(kw_only=True, repr=False, eq=False, init=False)
 class NoWater(Event):
     """``no_water`` (no roll)."""
 
@@ -438,7 +438,7 @@ class NoWater(Event):
     unit: Any = None
 
 
-@dataclass(frozen=True, kw_only=True, repr=False, eq=False)
+@dataclass(kw_only=True, repr=False, eq=False, init=False)
 class OilSpread(Event):
     """``oil_spread`` (no roll)."""
 
@@ -447,7 +447,7 @@ class OilSpread(Event):
     to: Location | None = None
 
 
-@dataclass(frozen=True, kw_only=True, repr=False, eq=False)
+@dataclass(kw_only=True, repr=False, eq=False, init=False)
 class OilStore(Event):
     """``oil_store`` (no roll)."""
 
@@ -456,7 +456,7 @@ class OilStore(Event):
     fire: Any = None
 
 
-@dataclass(frozen=True, kw_only=True, repr=False, eq=False)
+@dataclass(kw_only=True, repr=False, eq=False, init=False)
 class OrderEvent(Event):
     """``order`` (no roll)."""
 
@@ -466,7 +466,7 @@ class OrderEvent(Event):
     refused: Any = None
 
 
-@dataclass(frozen=True, kw_only=True, repr=False, eq=False)
+@dataclass(kw_only=True, repr=False, eq=False, init=False)
 class PetrolStore(Event):
     """``petrol_store`` (no roll)."""
 
@@ -475,7 +475,7 @@ class PetrolStore(Event):
     fire: Any = None
 
 
-@dataclass(frozen=True, kw_only=True, repr=False, eq=False)
+@dataclass(kw_only=True, repr=False, eq=False, init=False)
 class PickUp(Event):
     """``pick_up`` (no roll)."""
 
@@ -485,7 +485,7 @@ class PickUp(Event):
     pump: Any = None
 
 
-@dataclass(frozen=True, kw_only=True, repr=False, eq=False)
+@dataclass(kw_only=True, repr=False, eq=False, init=False)
 class PitchLadder(Event):
     """``pitch_ladder`` (no roll)."""
 
@@ -496,7 +496,7 @@ class PitchLadder(Event):
     hook: Any = None
 
 
-@dataclass(frozen=True, kw_only=True, repr=False, eq=False)
+@dataclass(kw_only=True, repr=False, eq=False, init=False)
 class Refill(Event):
     """``refill`` (no roll)."""
 
@@ -505,7 +505,7 @@ class Refill(Event):
     unit: Any = None
 
 
-@dataclass(frozen=True, kw_only=True, repr=False, eq=False)
+@dataclass(kw_only=True, repr=False, eq=False, init=False)
 class Reignite(Event):
     """``reignite`` (a test)."""
 
@@ -513,7 +513,7 @@ class Reignite(Event):
     at: Location | None = None
 
 
-@dataclass(frozen=True, kw_only=True, repr=False, eq=False)
+@dataclass(kw_only=True, repr=False, eq=False, init=False)
 class Rescue(Event):
     """``rescue`` (a table roll)."""
 
@@ -523,7 +523,7 @@ class Rescue(Event):
     unit: Any = None
 
 
-@dataclass(frozen=True, kw_only=True, repr=False, eq=False)
+@dataclass(kw_only=True, repr=False, eq=False, init=False)
 class Rest(Event):
     """``rest`` (a table roll)."""
 
@@ -532,7 +532,7 @@ class Rest(Event):
     unit: Any = None
 
 
-@dataclass(frozen=True, kw_only=True, repr=False, eq=False)
+@dataclass(kw_only=True, repr=False, eq=False, init=False)
 class RoadBurnout(Event):
     """``road_burnout`` (no roll)."""
 
@@ -541,7 +541,7 @@ class RoadBurnout(Event):
     age: Any = None
 
 
-@dataclass(frozen=True, kw_only=True, repr=False, eq=False)
+@dataclass(kw_only=True, repr=False, eq=False, init=False)
 class Rubble(Event):
     """``rubble`` (no roll)."""
 
@@ -550,7 +550,7 @@ class Rubble(Event):
     to: Location | None = None
 
 
-@dataclass(frozen=True, kw_only=True, repr=False, eq=False)
+@dataclass(kw_only=True, repr=False, eq=False, init=False)
 class SetDown(Event):
     """``set_down`` (no roll)."""
 
@@ -560,7 +560,7 @@ class SetDown(Event):
     pump: Any = None
 
 
-@dataclass(frozen=True, kw_only=True, repr=False, eq=False)
+@dataclass(kw_only=True, repr=False, eq=False, init=False)
 class Spread(Event):
     """``spread`` (a test)."""
 
@@ -571,7 +571,7 @@ class Spread(Event):
     damp_loss: bool | None = None
 
 
-@dataclass(frozen=True, kw_only=True, repr=False, eq=False)
+@dataclass(kw_only=True, repr=False, eq=False, init=False)
 class Stow(Event):
     """``stow`` (no roll)."""
 
@@ -580,7 +580,7 @@ class Stow(Event):
     unit: Any = None
 
 
-@dataclass(frozen=True, kw_only=True, repr=False, eq=False)
+@dataclass(kw_only=True, repr=False, eq=False, init=False)
 class Stowed(Event):
     """``stowed`` (no roll)."""
 
@@ -589,7 +589,7 @@ class Stowed(Event):
     unit: Any = None
 
 
-@dataclass(frozen=True, kw_only=True, repr=False, eq=False)
+@dataclass(kw_only=True, repr=False, eq=False, init=False)
 class Trapped(Event):
     """``trapped`` (no roll)."""
 
@@ -598,7 +598,7 @@ class Trapped(Event):
     unit: Any = None
 
 
-@dataclass(frozen=True, kw_only=True, repr=False, eq=False)
+@dataclass(kw_only=True, repr=False, eq=False, init=False)
 class Walk(Event):
     """``walk`` (no roll)."""
 
@@ -608,7 +608,7 @@ class Walk(Event):
     unit: Any = None
 
 
-@dataclass(frozen=True, kw_only=True, repr=False, eq=False)
+@dataclass(kw_only=True, repr=False, eq=False, init=False)
 class Withdraw(Event):
     """``withdraw`` (no roll)."""
 

@@ -138,13 +138,14 @@ def _entry_side(ctx: TurnContext, state: GameState) -> set[str]:
     hot = ctx.rules.int("damage.fire_for_roll")
     worn = int(policy(ctx, "closing_damage"))
     closing = set(reach.road_blocked(ctx, state))
-    for loc, f in state.fire.items():
-        if f >= hot and state.damage.get(loc, 1) >= worn:
-            closing.update(danger.area_neighbours(ctx, loc[0]))
+    damage_of = state.damage.get
+    # the areas first (a building's levels share its neighbours), then their neighbours
+    for a in {loc[0] for loc, f in state.fire.items() if f >= hot and damage_of(loc, 1) >= worn}:
+        closing.update(danger.area_neighbours(ctx, a))
     side: set[str] = set()
     for e in entries:
         if e not in side and e not in closing:
-            side.update(reach.road_routes(ctx, state, e, closing))
+            side |= reach.road_reach(ctx, e, closing)  # road_routes' streets
     return side
 
 
@@ -214,7 +215,7 @@ class JumpChances:
             f = fire.get(src)
             if f is None or f < jmin - 1:
                 continue
-            if any(g in rubble for g in gaps):
+            if gaps and not rubble.isdisjoint(gaps):
                 continue  # a gap that burns now (§1: rubble in a street)
             # a vehicle in the gap shields nothing for long: it drives off (then the jump
             # is open) or burns (then its wreck spreads on), so it is not counted
@@ -346,6 +347,10 @@ def _street_threat(ctx: TurnContext, state: GameState, area: str) -> tuple[int, 
         out = (1, start)
     elif fire:
         vehicles = vehicle_areas(ctx, state)
+        # ``ignition.is_flammable`` inline: a building, or a street or open ground with
+        # rubble or a vehicle (water and areas off the map never burn)
+        kinds, rubble = danger.area_kinds(ctx), state.rubble
+        building, water = AreaKind.BUILDING, AreaKind.WATER
         seen = {start}
         frontier = [start]
         for d in range(1, THREAT_RANGE + 1):
@@ -359,7 +364,13 @@ def _street_threat(ctx: TurnContext, state: GameState, area: str) -> tuple[int, 
                     if nb in fire:
                         if hit is None or nb < hit:
                             hit = nb
-                    elif ignition.is_flammable(ctx, state, nb, vehicles):
+                        continue
+                    kind = kinds.get(nb[0])
+                    if kind is building or (
+                        kind is not None
+                        and kind is not water
+                        and (nb[0] in rubble or nb[0] in vehicles)
+                    ):
                         nxt.append(nb)
             if hit is not None:
                 out = (d, hit)
@@ -637,7 +648,7 @@ def water_at(ctx: TurnContext, state: GameState, area: str) -> bool:
         area in danger.hydrant_areas(ctx)
         and ctx.scenario.mains != "failed"
         and area not in state.hydrants_lost
-        and len(equipment.hydrant_users(state, area)) < ctx.rules.int("water.hydrant_appliances")
+        and equipment.hydrant_user_count(state, area) < ctx.rules.int("water.hydrant_appliances")
     ):
         return True
     waters = danger.water_areas(ctx)

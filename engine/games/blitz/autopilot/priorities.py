@@ -4,6 +4,8 @@ standing orders (fire does not change in step 6)."""
 
 from __future__ import annotations
 
+from bisect import bisect_left
+
 from ....board.model import FeatureType, Location
 from ....core.turn import TurnContext
 from ..memos import AP_FIRES, AP_PRIO, AP_SMALL, AP_SOURCES, AP_VEHICLES, AUTOPILOT_PRIORITY_STATIC
@@ -135,11 +137,22 @@ def fire_sources(
             memo["all"] = every
     out = every
     if key:
-        open_fires = [f for f in fires if f not in key]
+        open_fires = _without(fires, key)
         if open_fires:
-            out = ([f for f in every[0] if f not in key], open_fires)
+            out = (_without(every[0], key), open_fires)
     if memo is not None:
         memo[key] = out
+    return out
+
+
+def _without(ordered: list[Location], drop: frozenset[Location]) -> list[Location]:
+    """``[f for f in ordered if f not in drop]`` for a sorted list without repeats and a
+    few locations to drop: each found by bisection (not every location hashed)."""
+    out = list(ordered)
+    for f in sorted(drop, reverse=True):  # from the end: the places before stay put
+        i = bisect_left(out, f)
+        if i < len(out) and out[i] == f:
+            del out[i]
     return out
 
 

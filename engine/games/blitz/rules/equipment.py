@@ -142,6 +142,16 @@ def hydrant_users(state: GameState, area: str) -> list[str]:
     return sorted(u.id for u in state.units.values() if u.source == source and u.in_play)
 
 
+def hydrant_user_count(state: GameState, area: str) -> int:
+    """``len(hydrant_users(state, area))``, without the list."""
+    source = f"hydrant:{area}"
+    n = 0
+    for u in state.units.values():
+        if u.source == source and u.in_play:
+            n += 1
+    return n
+
+
 def connect_problem(ctx: TurnContext, state: GameState, pump: UnitState, source: str) -> str | None:
     """Why ``pump`` cannot draw on ``source`` (None: it can). Sources: ``tank``,
     ``hydrant:AREA``, ``open:AREA``, ``dam:UNIT``."""

@@ -121,6 +121,22 @@ def road_routes(
     return routes
 
 
+def road_reach(ctx: TurnContext, start: str, blocked: set[str]) -> set[str]:
+    """The streets :func:`road_routes` reaches from ``start`` around ``blocked`` (its keys),
+    without making the routes."""
+    adj = road_adjacency(ctx)
+    if start not in adj:
+        return set()
+    seen = {start}
+    todo = [start]
+    while todo:
+        for nb in adj[todo.pop()]:
+            if nb not in seen and nb not in blocked:
+                seen.add(nb)
+                todo.append(nb)
+    return seen
+
+
 def road_adjacency(ctx: TurnContext) -> dict[str, list[str]]:
     """Street area -> its street neighbours, sorted (kept for the game)."""
     hit: dict[str, list[str]] | None = ctx.cache.get(ROAD_ADJ)
