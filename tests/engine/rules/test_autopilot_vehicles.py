@@ -357,3 +357,37 @@ def test_an_appliance_on_its_reserve_far_from_the_fire_still_puts_it_on_the_fire
     assert parking.out_of_reach(ctx, st, "S04")
     movement.step_movement(ctx, st)
     assert {h.target for h in st.hoses.values()} == {("B00", 0)}
+
+
+def _idle_vehicle(kind):
+    # B00 stands next to S01 (where the vehicle waits) and could spread into it or drop its
+    # rubble there; a fire of 1 burns at B08, far off; S02..S07 run east, S03 on no
+    # building and out of any jump line. No casualty, nobody working.
+    sc = uworld(
+        ["BSSSSSSSB"],
+        fires={("B08", 0): 1},
+        forces=[ForceUnit("V1", kind, area="S01")],
+    )
+    ctx, st = usetup(sc, Dice(4))
+    st.fire_at_start = dict(st.fire)
+    movement.step_movement(ctx, st)
+    return ctx, st
+
+
+@pytest.mark.parametrize(
+    "kind",
+    [
+        "despatch_rider",
+        "ambulance",
+        "canteen_truck",
+        "heavy_rescue",
+    ],
+)
+def test_a_vehicle_with_no_work_near_the_fire_waits_in_the_least_exposed_street(kind):
+    ctx, st = _idle_vehicle(kind)
+    loc = st.units["V1"].loc
+    assert loc is not None and loc[0] != "S01"
+    assert parking.exposure(ctx, "S01") > parking.exposure(ctx, loc[0])
+    assert parking.exposure(ctx, loc[0]) == min(
+        parking.exposure(ctx, f"S0{i}") for i in range(1, 8)
+    )

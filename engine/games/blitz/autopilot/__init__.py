@@ -58,7 +58,7 @@ from .casualties import (
     rescuer_orders,
 )
 from .lorry import lorry_orders
-from .parking import keep_clear
+from .parking import keep_clear, shelter
 from .priorities import priority_locations
 from .safety import collapse_zone, get_out, pocket, retreat, trapped
 from .support import (
@@ -155,6 +155,8 @@ def _standing_orders(ctx: TurnContext, state: GameState) -> None:
             fire_party_orders(ctx, state, u)
         elif u.role in ("officer", "messenger") and u.kind == STAND:
             officer_orders(ctx, state, u)
+        elif u.role == "messenger":
+            shelter(ctx, state, u)  # a despatch rider carries orders from wherever it waits
         elif u.role == "rescue":
             if u.kind == STAND:
                 rescuer_orders(ctx, state, u)

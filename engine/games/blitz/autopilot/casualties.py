@@ -13,7 +13,7 @@ from ..rules import acting, reach
 from ..rules import movement as mv
 from ..state import GameState
 from ..units import UnitState, crew_of
-from .parking import stays_clear
+from .parking import shelter, stays_clear
 from .safety import stand_clear
 
 
@@ -89,6 +89,8 @@ def crew_vehicle_orders(
     assert u.loc is not None
     crews = crew_of(state.units, u.id)
     if not sites:
+        if all(s.loc == u.loc and s.task in ("aboard", "idle") for s in crews):
+            shelter(ctx, state, u)  # no work near the fire: wait where it cannot reach
         return
     if all(s.loc == u.loc and s.task in ("aboard", "idle") for s in crews):
         park = _park_near(ctx, state, u, sites)
@@ -179,6 +181,14 @@ def carrier_orders(ctx: TurnContext, state: GameState, u: UnitState) -> None:
                 s.task = "aboard"
             mv.drive(ctx, state, u, park)
             return
+    if (
+        not waiting
+        and not carried
+        and not u.carrying
+        and all(s.task in ("aboard", "idle") and s.loc == u.loc for s in crews)
+    ):
+        shelter(ctx, state, u)  # nobody to fetch: wait where the fire cannot reach
+        return
     carry_pts = r.int("casualty.carry_areas")
     claimed = {c.id for c in carried}
     for s in crews:

@@ -19,6 +19,7 @@ from .parking import (
     keep_clear,
     out_of_reach,
     packs_up,
+    shelter,
     street_risk,
     water_at,
 )
@@ -89,7 +90,10 @@ def dam_orders(ctx: TurnContext, state: GameState, u: UnitState) -> None:
 
 
 def canteen_orders(ctx: TurnContext, state: GameState, u: UnitState) -> None:
-    if u.loc is None or u.rations <= 0:
+    if u.loc is None:
+        return
+    if u.rations <= 0:
+        shelter(ctx, state, u)  # nothing left to give: wait where the fire cannot reach
         return
     counts: dict[str, int] = {}
     for s in state.units.values():
@@ -101,7 +105,9 @@ def canteen_orders(ctx: TurnContext, state: GameState, u: UnitState) -> None:
          and danger.heat(ctx, state, (a, 0)) == 0 and street_risk(ctx, state, a) == 0),
         default=None,
     )  # fmt: skip
-    if best is not None and best[1] != u.loc[0]:
+    if best is None:
+        shelter(ctx, state, u)  # nobody to feed in a safe street: wait out of the fire's way
+    elif best[1] != u.loc[0]:
         mv.drive(ctx, state, u, best[1])
 
 
