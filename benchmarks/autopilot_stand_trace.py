@@ -82,7 +82,15 @@ def snapshot(ctx: TurnContext, state: GameState) -> dict[str, dict[str, Any]]:
             "heat": danger.heat(ctx, state, loc),
             "zone": safety.collapse_zone(ctx, state, loc),
             "exposed": safety.exposed(ctx, state, loc),
-            "veh": "veh-ok" if home is None or home.in_play else "veh-lost",
+            "veh": (
+                "veh-none"
+                if home is None
+                else "veh-lost"
+                if not home.in_play
+                else "veh-here"
+                if home.loc == loc
+                else "veh-away"
+            ),
             "haven_map": bool(havens),
             "in_haven": loc in havens,
             "haven_1t": any(x in havens for x in dist),

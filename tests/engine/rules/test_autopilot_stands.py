@@ -10,6 +10,7 @@ import pytest
 from test_units_world import add_hose, usetup, uworld
 
 from fireground.engine.board.model import ForceUnit
+from fireground.engine.core.dice import Dice
 from fireground.engine.games.blitz import autopilot
 from fireground.engine.games.blitz.autopilot import priorities, safety
 
@@ -335,7 +336,11 @@ def test_a_fire_party_does_not_refill_between_the_fires():
 @pytest.mark.parametrize(("house_rules", "leaves"), [
     (None, True),
     ({"policy.pocket_turns": 0}, False),  # the old orders: no fire next to it, it stays
-    ({"policy.pocket_chance": 0.4}, False),  # a bolder officer: 11 in 36 is no forecast
+    # a bolder officer looking two turns ahead (round 7's default): 11 in 36 is no forecast
+    ({"policy.pocket_turns": 2, "policy.pocket_chance": 0.4}, False),
+    # ... looking four turns ahead (round 8's default): a 6 in four rolls, 1 - (5/6)^4
+    # (0.52), is more than 0.4
+    ({"policy.pocket_chance": 0.4}, True),
 ])  # fmt: skip
 def test_a_stand_with_nothing_to_do_leaves_before_the_fire_closes_its_way(house_rules, leaves):
     # round 7: a street between two rows of houses; its only way out, to the yard O16 at
@@ -374,3 +379,32 @@ def test_a_crew_does_not_walk_back_into_a_pocket(house_rules, stays):
     autopilot.standing_orders(ctx, st)
     assert all((u.loc == ("S15", 0)) is stays for u in crew)
     assert all(u.loc == ("S11", 0) for u in crew) is not stays
+
+
+@pytest.mark.parametrize(("house_rules", "clears"), [
+    (None, True),
+    ({"policy.stray_crews": 0}, False),  # the old orders: it waits next to the fire
+])  # fmt: skip
+def test_a_crew_left_alone_when_its_appliance_pulls_back_keeps_clear_of_the_fire(
+    house_rules, clears
+):
+    # round 8: E1, dry in S02, slips its line and pulls back from B12 (fire 1, next to
+    # S02; parking.withdraw), and its orders end there: its second team, idle in S06 next
+    # to B16 (fire 3), was told nothing and waited there until the fire closed round it.
+    # Now a team its appliance's orders leave alone keeps clear of the fire like any
+    # stand with nothing to do (safety.stand_clear): to the nearest haven, S05
+    sc = uworld(["SSSSSSS", "..B...B"], fires={("B12", 0): 1, ("B16", 0): 3},
+                forces=[ForceUnit("E1", "general_appliance", area="S02")],
+                house_rules=house_rules or {})  # fmt: skip
+    ctx, st = usetup(sc, Dice(5))
+    st.fire_at_start = dict(st.fire)
+    st.units["E1"].water = 0
+    path = [("S02", 0), ("S03", 0), ("S04", 0), ("S05", 0)]
+    add_hose(st, "H1", "E1", path, ("B16", 0), crew=["E1.1"])
+    away = st.units["E1.2"]
+    away.loc, away.task = ("S06", 0), "idle"
+    assert ("S05", 0) in safety.shelters(ctx, st)
+    autopilot.standing_orders(ctx, st)
+    assert st.units["E1"].loc != ("S02", 0)  # it pulled back
+    assert (away.loc == ("S05", 0)) is clears
+    assert (away.loc == ("S06", 0)) is not clears

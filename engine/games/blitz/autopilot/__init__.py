@@ -68,7 +68,7 @@ from .support import (
     officer_orders,
     pump_orders,
 )
-from .teams import appliance_orders, orphan_orders
+from .teams import appliance_orders, orphan_orders, stray_crews
 
 __all__ = [
     "standing_orders",
@@ -167,6 +167,7 @@ def _standing_orders(ctx: TurnContext, state: GameState) -> None:
                 doctor_orders(ctx, state, u)
             elif u.kind == VEHICLE:
                 carrier_orders(ctx, state, u)
+    stray_crews(ctx, state)  # fire teams their appliance's orders left alone (round 8)
 
 
 def _leave_traps(ctx: TurnContext, state: GameState) -> None:

@@ -85,6 +85,36 @@ def orphan_orders(ctx: TurnContext, state: GameState, u: UnitState) -> None:
         step_clear(ctx, state, u)
 
 
+def stray_crews(ctx: TurnContext, state: GameState) -> None:
+    """A fire team with nothing to do (idle, no line) away from its appliance's pump that
+    the appliance's orders left alone this turn (it sheltered, kept clear, withdrew or
+    stowed first, and its teams got no orders) keeps clear of the fire like any stand
+    with nothing to do (:func:`.safety.stand_clear`: to a haven when it stands next to a
+    fire or where it is exposed), rather than stand where its last job left it until the
+    fire closes round it (round 8; ``policy.stray_crews`` 0: off). A team waiting in a
+    haven stays there."""
+    if not state.fire or policy(ctx, "stray_crews") <= 0:
+        return
+    for uid in sorted(state.units):
+        s = state.units[uid]
+        if (
+            s.kind == VEHICLE or not s.in_play or s.order is not None or s.loc is None
+            or s.task != "idle" or s.hose is not None or s.parent is None or s.role != "crew"
+            or acting.acted(state, s)
+        ):  # fmt: skip
+            continue
+        home = state.units.get(s.parent)
+        if (
+            home is None or not home.in_play or home.kind != VEHICLE
+            or home.role != "appliance" or home.order is not None
+            or home.type in ("canteen_truck", "mobile_dam_unit", "hose_laying_lorry")
+        ):  # fmt: skip
+            continue
+        pump = pump_of(state, home)
+        if pump.loc is not None and pump.loc != s.loc:
+            stand_clear(ctx, state, s)
+
+
 def appliance_orders(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Location]) -> None:
     assert u.loc is not None
     crews = crew_of(state.units, u.id)
