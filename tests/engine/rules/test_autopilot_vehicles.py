@@ -391,3 +391,36 @@ def test_a_vehicle_with_no_work_near_the_fire_waits_in_the_least_exposed_street(
     assert parking.exposure(ctx, loc[0]) == min(
         parking.exposure(ctx, f"S0{i}") for i in range(1, 8)
     )
+
+
+def _canteen_and_crews():
+    # a fire of 2 burns at B00; a fire party waits idle in S02, two spreads from it by
+    # B01 (no heat there, no chance to catch next step 1, but a vehicle parked there makes
+    # the street one the fire can reach by the turn after); the canteen truck waits in S06
+    sc = uworld(
+        ["BBSSSSSSB"],
+        fires={("B00", 0): 2},
+        forces=[
+            ForceUnit("P1", "fire_party", area="S02"),
+            ForceUnit("C1", "canteen_truck", area="S06"),
+        ],
+    )
+    ctx, st = usetup(sc, Dice(4))
+    st.fire_at_start = dict(st.fire)
+    return ctx, st
+
+
+def test_the_canteen_feeds_crews_only_in_a_street_beyond_the_fires_reach():
+    ctx, st = _canteen_and_crews()
+    assert parking.street_risk(ctx, st, "S02") == 0 and not parking.out_of_reach(ctx, st, "S02")
+    movement.step_movement(ctx, st)
+    assert st.units["P1"].loc == ("S02", 0)  # the crews stayed
+    assert st.units["C1"].loc is not None and st.units["C1"].loc[0] != "S02"
+
+
+def test_the_canteen_drives_to_crews_waiting_out_of_the_fires_reach():
+    ctx, st = _canteen_and_crews()
+    st.units["P1"].loc = ("S05", 0)  # three spreads and more from B00
+    assert parking.out_of_reach(ctx, st, "S05")
+    movement.step_movement(ctx, st)
+    assert st.units["C1"].loc == ("S05", 0)

@@ -102,7 +102,7 @@ def canteen_orders(ctx: TurnContext, state: GameState, u: UnitState) -> None:
     routes = reach.road_routes(ctx, state, u.loc[0])
     best = max(
         ((n, a) for a, n in counts.items() if a in routes and not danger.unsafe(ctx, state, (a, 0))
-         and danger.heat(ctx, state, (a, 0)) == 0 and street_risk(ctx, state, a) == 0),
+         and danger.heat(ctx, state, (a, 0)) == 0 and out_of_reach(ctx, state, a)),
         default=None,
     )  # fmt: skip
     if best is None:
