@@ -89,7 +89,9 @@ class JumpFinder:
         start = np.broadcast_to(np.asarray(areas[i].centroid, dtype=float), ends.shape)
         segs = shapely.linestrings(np.stack([start, ends], axis=1))
         totals = shapely.length(segs).tolist()
-        seg_of, found = self.tree.query(segs, predicate="intersects")
+        # the candidates: the areas whose box meets the line's (the shapes' own test, the
+        # tree's ``intersects``, is asked only of the lines GEOS's lengths decide, below)
+        seg_of, found = self.tree.query(segs, predicate="intersects" if self.exact else None)
         hits: list[set[int]] = [set() for _ in js]
         for s, k in zip(seg_of.tolist(), found.tolist(), strict=True):
             hits[s].add(k)
@@ -144,10 +146,17 @@ class JumpFinder:
                 if gap < 0.5e-6 * max(total, 1.0):
                     out[n] = tuple(cands[n][m] for m in crossed)
                     continue
-                ask = list(range(a, a + c + 2))
-                self._exact(segs, rows, ask, got)
-            # GEOS's lengths: the sums as before
-            line = np.array(got[a : a + c], dtype=float)
+            # GEOS's lengths in the candidates the tree's ``intersects`` gives: the sums as
+            # before (an area off the line adds nothing, but the sum's order would change)
+            meet = list(range(c))
+            if not self.exact and c:
+                seg = segs[n]
+                shapely.prepare(seg)  # the tree's own test: the line prepared
+                ok = shapely.intersects(seg, self.geoms[np.array(cands[n], dtype=np.int64)])
+                meet = [m for m in meet if ok[m] or cands[n][m] in dirty]
+            need = [a + m for m in meet] + [a + c, a + c + 1]
+            self._exact(segs, rows, [q for q in need if sure[q]], got)
+            line = np.array([got[a + m] for m in meet], dtype=float)
             inside = float(got[a + c])
             inside += float(got[a + c + 1])
             covered = inside + float(line.sum())
