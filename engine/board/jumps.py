@@ -276,21 +276,28 @@ class JumpFinder:
         return tuple(int(k) for k in crossed.tolist())
 
 
-@dataclass(frozen=True, eq=False)
 class ConvexEdges:
     """The edges of the convex areas (valid polygons without holes, every turn to the
     left once the ring runs anticlockwise), end to end: area k's are rows ``start[k]`` to
     ``start[k] + count[k]`` (``count`` 0 for the other areas): each edge's first corner
     (``ax``, ``ay``), its inward normal (``nx``, ``ny``: the edge turned left) and the
-    normal's length ``norm``."""
+    normal's length ``norm``. A plain class: a dataclass would compile its methods at
+    import, for every process (start-up)."""
 
-    start: npt.NDArray[np.int64]
-    count: npt.NDArray[np.int64]
-    ax: npt.NDArray[np.float64]
-    ay: npt.NDArray[np.float64]
-    nx: npt.NDArray[np.float64]
-    ny: npt.NDArray[np.float64]
-    norm: npt.NDArray[np.float64]
+    __slots__ = ("ax", "ay", "count", "norm", "nx", "ny", "start")
+
+    def __init__(
+        self,
+        start: npt.NDArray[np.int64],
+        count: npt.NDArray[np.int64],
+        ax: npt.NDArray[np.float64],
+        ay: npt.NDArray[np.float64],
+        nx: npt.NDArray[np.float64],
+        ny: npt.NDArray[np.float64],
+        norm: npt.NDArray[np.float64],
+    ) -> None:
+        self.start, self.count, self.ax, self.ay = start, count, ax, ay
+        self.nx, self.ny, self.norm = nx, ny, norm
 
     @classmethod
     def of(cls, geoms: npt.NDArray[np.object_]) -> ConvexEdges:
