@@ -18,7 +18,6 @@ import example_games
 from fireground.engine.board.model import AreaKind
 
 CAUSES = ("burn_out", "he_killed", "he_personnel", "trapped", "escape", "heat")
-LOST = {"dead", "casualty", "destroyed", "burned_out", "knocked_out"}
 
 
 def play(job: tuple[Path, list[int], int]) -> tuple[Counter[str], Counter[str]]:
@@ -31,7 +30,7 @@ def play(job: tuple[Path, list[int], int]) -> tuple[Counter[str], Counter[str]]:
         for _ in range(turns):
             log = game.step()
             for uid, u in game.state.units.items():
-                if u.status in LOST and uid in before:
+                if u.status in example_games.LOST and uid in before:
                     loc, task, kind = before.pop(uid)
                     mine = [ev for ev in log.events if getattr(ev, "unit", None) == uid]
                     why = "other"

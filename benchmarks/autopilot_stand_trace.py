@@ -29,7 +29,6 @@ from fireground.engine.games.blitz.rules import ignition, movement
 from fireground.engine.games.blitz.state import GameState
 from fireground.engine.games.blitz.units import STAND
 
-LOST = {"dead", "casualty", "destroyed", "burned_out", "knocked_out"}
 SECTIONS = (
     ("~", "cause, task and place at the step 6 that put them there"),
     ("~~", "cause; in a collapse's way, exposed, a safe place within a turn's walk"),
@@ -103,108 +102,85 @@ def snapshot(ctx: TurnContext, state: GameState) -> dict[str, dict[str, Any]]:
 
 
 def play(job: tuple[Path, list[int], int]) -> Counter[str]:
-    turns = job[2]
     out: Counter[str] = Counter()
-    for game in example_games.games(job):
-        snaps: list[dict[str, dict[str, Any]]] = []
-
-        def six(
-            ctx: TurnContext, state: GameState, snaps: list[dict[str, dict[str, Any]]] = snaps
-        ) -> None:
-            movement.step_movement(ctx, state)
-            snaps.append(snapshot(ctx, state))
-
-        game.plan = [(n, six if n == 6 else fn) for n, fn in game.plan]
-        alive = {uid for uid, u in game.state.units.items() if u.kind == STAND}
-        for _ in range(turns):
-            log = game.step()
-            for uid in sorted(alive):
-                u = game.state.units[uid]
-                if u.status not in LOST:
-                    continue
-                alive.discard(uid)
-                mine = [e for e in log.events if getattr(e, "unit", None) == uid]
-                ev = next((e for e in mine if e.rule in ("trapped", "escape")), None)
-                if ev is not None and getattr(ev, "ruling", None):
-                    heat = "+heat" if any(e.rule == "heat" for e in mine) else ""
-                    cause = f"{ev.ruling}{heat}"  # caught where the fire spread in
-                    snap_i = -2
-                elif ev is not None:
-                    cause = f"rubble-{ev.rule}@{ev.step}"
-                    snap_i = -1 if ev.step >= 6 else -2
-                else:
-                    cause = "other"
-                    snap_i = -2
-                if len(snaps) < -snap_i or uid not in snaps[snap_i]:
-                    out[f"{cause} (no snapshot)"] += 1
-                    continue
-                d = snaps[snap_i][uid]
-                key = (
-                    f"{cause:18s} {d['role']:10s} {d['task']:6s} {d['where']:16s} {d['veh']:8s}"
-                    f" heat={min(d['heat'], 7)} zone={d['zone']:d} exp={d['exposed']:d}"
-                    f" haven={'in' if d['in_haven'] else ('1t' if d['haven_1t'] else ('far' if d['haven_map'] else 'none'))}"
-                    f" safe1t={d['safe_1t']:d} moves={d['moves']:d}"
-                )
-                out[key] += 1
-                out[f"~{cause} task={d['task']} where={d['where'].split('+')[0]}"] += 1
-                out[
-                    f"~~{cause} zone={d['zone']:d} exposed={d['exposed']:d} safe1t={d['safe_1t']:d}"
-                ] += 1
-                # the last step 6 at which it could still walk somewhere
-                back = next(
-                    (
-                        (k, sn[uid])
-                        for k, sn in enumerate(reversed(snaps[: len(snaps) + snap_i + 1]))
-                        if uid in sn and sn[uid]["moves"]
-                    ),
-                    None,
-                )
-                # the last step 6 at which a way out (to a haven, an entry or its vehicle) was open
-                wayk = next(
-                    (
-                        (k, sn[uid])
-                        for k, sn in enumerate(reversed(snaps[: len(snaps) + snap_i + 1]))
-                        if uid in sn and sn[uid]["way"] == "way"
-                    ),
-                    None,
-                )
-                if wayk is not None:
-                    k, b = wayk
-                    out[
-                        f"~~~~~~last way out {min(k, 4)} turns before {cause.split('@')[0]}: {b['role']} {b['task']}"
-                        f" {b['where'].split('+')[0]} {b['veh']} heat={min(b['heat'], 4)} exp={b['exposed']:d} hose={b['hose']:d}"
-                    ] += 1
-                else:
-                    out["~~~~~~never a way out"] += 1
-                if back is None:
-                    out[f"~~~~{cause} stuck from the start"] += 1
-                else:
-                    k, b = back
-                    hv = (
-                        "in"
-                        if b["in_haven"]
-                        else ("1t" if b["haven_1t"] else ("far" if b["haven_map"] else "none"))
-                    )
-                    out[
-                        f"~~~~~{b['way']} last free {min(k, 3)} before {cause.split('@')[0]} {b['task']} {b['where'].split('+')[0]} {b['veh']}"
-                    ] += 1
-                    out[
-                        f"~~~~{cause} last free {min(k, 3)} turns before: {b['role']} {b['task']} {b['where']}"
-                        f" heat={min(b['heat'], 7)} zone={b['zone']:d} exp={b['exposed']:d} haven={hv} safe1t={b['safe_1t']:d} {b['way']}"
-                    ] += 1
-                if cause.startswith("rubble") and ev is not None and ev.step >= 6:
-                    # the building that came down: its damage at that step 6
-                    cols = [e for e in log.events if e.rule == "collapse" and e.step == 7]
-                    near = [
-                        e
-                        for e in cols
-                        if e.at is not None
-                        and d["loc"][0] in danger.area_neighbours(game.ctx, e.at[0])
-                    ]
-                    for e in near[:1]:
-                        dmg = max((v for k, v in d["damage"].items() if k[0] == e.at[0]), default=1)
-                        out[f"~~~rubble from a building damaged {dmg} at step 6 ({e.cause})"] += 1
-        out["GAMES"] += 1
+    for game, log, uid, ev, mine, snaps in example_games.stands_lost(job, snapshot):
+        if ev is not None and getattr(ev, "ruling", None):
+            heat = "+heat" if any(e.rule == "heat" for e in mine) else ""
+            cause = f"{ev.ruling}{heat}"  # caught where the fire spread in
+            snap_i = -2
+        elif ev is not None:
+            cause = f"rubble-{ev.rule}@{ev.step}"
+            snap_i = -1 if ev.step >= 6 else -2
+        else:
+            cause = "other"
+            snap_i = -2
+        if len(snaps) < -snap_i or uid not in snaps[snap_i]:
+            out[f"{cause} (no snapshot)"] += 1
+            continue
+        d = snaps[snap_i][uid]
+        key = (
+            f"{cause:18s} {d['role']:10s} {d['task']:6s} {d['where']:16s} {d['veh']:8s}"
+            f" heat={min(d['heat'], 7)} zone={d['zone']:d} exp={d['exposed']:d}"
+            f" haven={'in' if d['in_haven'] else ('1t' if d['haven_1t'] else ('far' if d['haven_map'] else 'none'))}"
+            f" safe1t={d['safe_1t']:d} moves={d['moves']:d}"
+        )
+        out[key] += 1
+        out[f"~{cause} task={d['task']} where={d['where'].split('+')[0]}"] += 1
+        out[f"~~{cause} zone={d['zone']:d} exposed={d['exposed']:d} safe1t={d['safe_1t']:d}"] += 1
+        # the last step 6 at which it could still walk somewhere
+        back = next(
+            (
+                (k, sn[uid])
+                for k, sn in enumerate(reversed(snaps[: len(snaps) + snap_i + 1]))
+                if uid in sn and sn[uid]["moves"]
+            ),
+            None,
+        )
+        # the last step 6 at which a way out (to a haven, an entry or its vehicle) was open
+        wayk = next(
+            (
+                (k, sn[uid])
+                for k, sn in enumerate(reversed(snaps[: len(snaps) + snap_i + 1]))
+                if uid in sn and sn[uid]["way"] == "way"
+            ),
+            None,
+        )
+        if wayk is not None:
+            k, b = wayk
+            out[
+                f"~~~~~~last way out {min(k, 4)} turns before {cause.split('@')[0]}: {b['role']} {b['task']}"
+                f" {b['where'].split('+')[0]} {b['veh']} heat={min(b['heat'], 4)} exp={b['exposed']:d} hose={b['hose']:d}"
+            ] += 1
+        else:
+            out["~~~~~~never a way out"] += 1
+        if back is None:
+            out[f"~~~~{cause} stuck from the start"] += 1
+        else:
+            k, b = back
+            hv = (
+                "in"
+                if b["in_haven"]
+                else ("1t" if b["haven_1t"] else ("far" if b["haven_map"] else "none"))
+            )
+            out[
+                f"~~~~~{b['way']} last free {min(k, 3)} before {cause.split('@')[0]} {b['task']} {b['where'].split('+')[0]} {b['veh']}"
+            ] += 1
+            out[
+                f"~~~~{cause} last free {min(k, 3)} turns before: {b['role']} {b['task']} {b['where']}"
+                f" heat={min(b['heat'], 7)} zone={b['zone']:d} exp={b['exposed']:d} haven={hv} safe1t={b['safe_1t']:d} {b['way']}"
+            ] += 1
+        if cause.startswith("rubble") and ev is not None and ev.step >= 6:
+            # the building that came down: its damage at that step 6
+            cols = [e for e in log.events if e.rule == "collapse" and e.step == 7]
+            near = [
+                e
+                for e in cols
+                if e.at is not None and d["loc"][0] in danger.area_neighbours(game.ctx, e.at[0])
+            ]
+            for e in near[:1]:
+                dmg = max((v for k, v in d["damage"].items() if k[0] == e.at[0]), default=1)
+                out[f"~~~rubble from a building damaged {dmg} at step 6 ({e.cause})"] += 1
+    out["GAMES"] += len(job[1])
     return out
 
 

@@ -24,8 +24,6 @@ from fireground.engine.games.blitz.rules import movement
 from fireground.engine.games.blitz.state import GameState, pump_of
 from fireground.engine.games.blitz.units import STAND
 
-LOST = {"dead", "casualty", "destroyed", "burned_out", "knocked_out"}
-
 
 def snapshot(ctx: TurnContext, state: GameState) -> dict[str, dict[str, Any]]:
     out: dict[str, dict[str, Any]] = {}
@@ -70,54 +68,34 @@ def snapshot(ctx: TurnContext, state: GameState) -> dict[str, dict[str, Any]]:
 
 
 def play(job: tuple[Path, list[int], int]) -> Counter[str]:
-    turns = job[2]
     out: Counter[str] = Counter()
-    for game in example_games.games(job):
-        snaps: list[dict[str, dict[str, Any]]] = []
-
-        def six(ctx: TurnContext, state: GameState, snaps: list[Any] = snaps) -> None:
-            movement.step_movement(ctx, state)
-            snaps.append(snapshot(ctx, state))
-
-        game.plan = [(n, six if n == 6 else fn) for n, fn in game.plan]
-        alive = {uid for uid, u in game.state.units.items() if u.kind == STAND}
-        for _ in range(turns):
-            log = game.step()
-            for uid in sorted(alive):
-                u = game.state.units[uid]
-                if u.status not in LOST:
-                    continue
-                alive.discard(uid)
-                mine = [e for e in log.events if getattr(e, "unit", None) == uid]
-                ev = next((e for e in mine if e.rule in ("trapped", "escape")), None)
-                if ev is None:
-                    continue
-                r10 = bool(getattr(ev, "ruling", None))
-                cause = "R-10" if r10 else f"rubble-{ev.rule}"
-                i = -2 if r10 or ev.step < 6 else -1
-                if len(snaps) < -i or uid not in snaps[i] or not snaps[i][uid]["street"]:
-                    continue
-                d = snaps[i][uid]
-                since = 0  # step 6s it has stood there before
-                for k in range(i - 1, -len(snaps) - 1, -1):
-                    if uid not in snaps[k] or snaps[k][uid]["loc"] != d["loc"]:
-                        break
-                    since += 1
-                first = snaps[i - since][uid] if since else d
-                hist = [
-                    f"there {min(since, 5)} turns, first h{min(first['heat'], 7)} {first['task']} {first['pk']}"
-                ]
-                for k in (i - 1, i - 2):
-                    if len(snaps) >= -k and uid in snaps[k]:
-                        b = snaps[k][uid]
-                        hist.append(f"{b['task']}/{b['what'].split(':')[0]}/h{min(b['heat'], 7)}")
-                out[
-                    f"{cause:14s} {d['role']:9s} {d['task']:6s} {d['what']:28s} veh={d['hvtask']}"
-                ] += 1
-                out[
-                    f"~{cause:14s} {d['task']:6s} {d['what'].split(':')[0]:20s} h{min(d['heat'], 7)} <- {' <- '.join(hist)}"
-                ] += 1
-        out["GAMES"] += 1
+    for _game, _log, uid, ev, _mine, snaps in example_games.stands_lost(job, snapshot):
+        if ev is None:
+            continue
+        r10 = bool(getattr(ev, "ruling", None))
+        cause = "R-10" if r10 else f"rubble-{ev.rule}"
+        i = -2 if r10 or ev.step < 6 else -1
+        if len(snaps) < -i or uid not in snaps[i] or not snaps[i][uid]["street"]:
+            continue
+        d = snaps[i][uid]
+        since = 0  # step 6s it has stood there before
+        for k in range(i - 1, -len(snaps) - 1, -1):
+            if uid not in snaps[k] or snaps[k][uid]["loc"] != d["loc"]:
+                break
+            since += 1
+        first = snaps[i - since][uid] if since else d
+        hist = [
+            f"there {min(since, 5)} turns, first h{min(first['heat'], 7)} {first['task']} {first['pk']}"
+        ]
+        for k in (i - 1, i - 2):
+            if len(snaps) >= -k and uid in snaps[k]:
+                b = snaps[k][uid]
+                hist.append(f"{b['task']}/{b['what'].split(':')[0]}/h{min(b['heat'], 7)}")
+        out[f"{cause:14s} {d['role']:9s} {d['task']:6s} {d['what']:28s} veh={d['hvtask']}"] += 1
+        out[
+            f"~{cause:14s} {d['task']:6s} {d['what'].split(':')[0]:20s} h{min(d['heat'], 7)} <- {' <- '.join(hist)}"
+        ] += 1
+    out["GAMES"] += len(job[1])
     return out
 
 
