@@ -224,6 +224,9 @@ class _Numbered:
     #: by the link's cost field: each number's neighbours by the map's own links when every
     #: one of them costs 1 (a search without ladders is then breadth-first), else None
     steps: dict[int, list[list[int]] | None] = field(default_factory=dict)
+    #: lists of False by number, for :func:`_breadth_first`'s "reached" (each handed back
+    #: all False again; a search inside another one's test takes another)
+    unreached: list[list[bool]] = field(default_factory=list)
 
 
 def _numbered(ctx: TurnContext, more: Iterable[Location] = ()) -> _Numbered:
@@ -403,10 +406,10 @@ def _breadth_first(
     level before (in number order) that reaches it, so the costs, the order first reached,
     the previous locations and where it stops are the Dijkstra's."""
     locs = numbered.locs
-    far = limit + 1
-    dist: list[int] = [far] * len(locs)
-    dist[s] = 0
-    order = [s]
+    spare = numbered.unreached
+    seen = spare.pop() if spare else [False] * len(locs)
+    seen[s] = True
+    out = {locs[s]: 0}
     prev: dict[int, int] = {}
     level = [s]
     d = 0
@@ -427,23 +430,23 @@ def _breadth_first(
                 break
             if grow:
                 for nb in steps[k]:
-                    if dist[nb] == far:
+                    if not seen[nb]:
                         good = checked[nb]
                         if good is None:
                             good = checked[nb] = test(locs[nb])
                         if good:
-                            order.append(nb)
-                            dist[nb] = d
+                            seen[nb] = True
+                            out[locs[nb]] = d
                             prev[nb] = k
                             nxt.append(nb)
         if stop >= 0 or not grow:
             break
         level = nxt
-    return (
-        {locs[k]: dist[k] for k in order},
-        _Previous(prev, numbered.ids, locs),
-        None if stop < 0 else locs[stop],
-    )
+    seen[s] = False
+    for k in prev:
+        seen[k] = False
+    spare.append(seen)
+    return out, _Previous(prev, numbered.ids, locs), None if stop < 0 else locs[stop]
 
 
 class _Previous(Mapping[Location, Location]):
