@@ -115,9 +115,10 @@ def test_links_that_cost_nothing_keep_the_order():
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name.split(".")[0])
 def test_searches_without_ladders_keep_the_textbook_order(path):
-    """With no ladder pitched every link costs 1 in movement points and hose steps, and the
-    search goes level by level: the costs, the order first reached, the previous locations
-    (in the order they were set) and the early stops are still the textbook search's."""
+    """With no ladder pitched every link costs 1 at each weight (movement points, hose steps,
+    laying points), and the search goes level by level: the costs, the order first reached,
+    the previous locations (in the order they were set) and the early stops are still the
+    textbook search's."""
     game = new_game(load_scenario(path), 4)
     game.run(9)
     ctx, state = game.ctx, game.state
@@ -131,7 +132,7 @@ def test_searches_without_ladders_keep_the_textbook_order(path):
     for _ in range(120):
         start = rng.choice(locs)
         budget = rng.choice([None, 0, 1, 3, 6, 12])
-        weight = rng.choice([1, 2])
+        weight = rng.choice([1, 2, 3])
         goal = rng.choice([None, rng.choice(locs)])
         goals = set(rng.sample(locs, 8)) if goal is None and rng.random() < 0.5 else None
         got = foot.foot_search(ctx, state, start, budget, weight=weight, goal=goal, goals=goals)

@@ -258,7 +258,7 @@ def _search(
     """:func:`foot_search`'s Dijkstra, on location numbers: they sort as the locations do,
     so (cost, number) settles locations in (cost, location) order, with cheaper keys; the
     answer in locations. Without ladders on a map whose links all cost 1 at this weight
-    (movement points and hose steps on the standard rules) it is :func:`_breadth_first`."""
+    (all three weights on the standard rules) it is :func:`_breadth_first`."""
     hit: dict[str, _Numbered] | None = ctx.cache.get(FOOT_NUMBERED)
     numbered = None if hit is None else hit.get("map")
     if numbered is None or start not in numbered.ids or not numbered.ids.keys() >= ladders.keys():
