@@ -111,3 +111,63 @@ def test_links_that_cost_nothing_keep_the_order():
         got = foot.foot_search(ctx, state, start, 12, weight=weight, goal=goal)
         want = plain_dijkstra(ctx, state, start, 12, weight, goal)
         assert got == want and list(got[0]) == list(want[0])
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name.split(".")[0])
+def test_searches_without_ladders_keep_the_textbook_order(path):
+    """With no ladder pitched every link costs 1 at each weight (movement points, hose steps,
+    laying points), and the search goes level by level: the costs, the order first reached,
+    the previous locations (in the order they were set) and the early stops are still the
+    textbook search's."""
+    game = new_game(load_scenario(path), 4)
+    game.run(9)
+    ctx, state = game.ctx, game.state
+    for u in state.units.values():
+        for ld in u.ladders:
+            ld.at = ld.face = None
+    assert foot.ladder_links(state) == {}
+    locs = sorted(ctx.graph.locations)
+    rng = random.Random(5)
+    stopped = 0
+    for _ in range(120):
+        start = rng.choice(locs)
+        budget = rng.choice([None, 0, 1, 3, 6, 12])
+        weight = rng.choice([1, 2, 3])
+        goal = rng.choice([None, rng.choice(locs)])
+        goals = set(rng.sample(locs, 8)) if goal is None and rng.random() < 0.5 else None
+        got = foot.foot_search(ctx, state, start, budget, weight=weight, goal=goal, goals=goals)
+        want = plain_dijkstra(ctx, state, start, budget, weight, goal, goals)
+        assert list(got[0].items()) == list(want[0].items())
+        assert list(got[1].items()) == list(want[1].items())
+        stopped += goal in want[0] or bool(goals and goals & want[0].keys())
+    assert stopped > 5
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name.split(".")[0])
+def test_first_goal_is_the_nearest_goal_accepted(path):
+    """``first_goal`` asks ``accept`` only of goals the search settles, and picks what
+    ``nearest`` picks from a whole search among the goals ``accept`` takes."""
+    game = new_game(load_scenario(path), 4)
+    game.run(9)
+    ctx, state = game.ctx, game.state
+    locs = sorted(ctx.graph.locations)
+    rng = random.Random(6)
+    found = 0
+    for _ in range(60):
+        start = rng.choice(locs)
+        goals = frozenset(rng.sample(locs, len(locs) // 3))
+        refused = set(rng.sample(sorted(goals), len(goals) // 2))
+        asked: list = []
+
+        def accept(x, asked=asked, refused=refused):
+            asked.append(x)
+            return x not in refused
+
+        got = foot.first_goal(ctx, state, start, 12, goals, accept)
+        dist, _ = foot.foot_search(ctx, state, start, 12)
+        want, _cost = foot.nearest(dist, [x for x in goals if x not in refused])
+        assert got == want
+        assert set(asked) <= {x for x in goals if x in dist}
+        assert asked == sorted(asked, key=lambda x: (dist[x], x))
+        found += got is not None
+    assert found > 5

@@ -17,7 +17,6 @@ from ..memos import (
     FOOT_NUMBERED,
     HEAT_MEMO,
     LADDER_UNITS,
-    NEIGHBOURS,
     PASSABLE_NUMBERED,
     SEARCH_MEMO,
 )
@@ -222,6 +221,12 @@ class _Numbered:
     links: dict[int, list[list[tuple[int, int]] | None]]
     #: frozen goal sets seen, numbered
     goal_sets: dict[frozenset[Location], frozenset[int]] = field(default_factory=dict)
+    #: by the link's cost field: each number's neighbours by the map's own links when every
+    #: one of them costs 1 (a search without ladders is then breadth-first), else None
+    steps: dict[int, list[list[int]] | None] = field(default_factory=dict)
+    #: lists of False by number, for :func:`_breadth_first`'s "reached" (each handed back
+    #: all False again; a search inside another one's test takes another)
+    unreached: list[list[bool]] = field(default_factory=list)
 
 
 def _numbered(ctx: TurnContext, more: Iterable[Location] = ()) -> _Numbered:
@@ -252,17 +257,16 @@ def _search(
 ) -> _Found:
     """:func:`foot_search`'s Dijkstra, on location numbers: they sort as the locations do,
     so (cost, number) settles locations in (cost, location) order, with cheaper keys; the
-    answer in locations."""
-    numbered = _numbered(ctx, [start, *ladders])
+    answer in locations. Without ladders on a map whose links all cost 1 at this weight
+    (all three weights on the standard rules) it is :func:`_breadth_first`."""
+    hit: dict[str, _Numbered] | None = ctx.cache.get(FOOT_NUMBERED)
+    numbered = None if hit is None else hit.get("map")
+    if numbered is None or start not in numbered.ids or not numbered.ids.keys() >= ladders.keys():
+        numbered = _numbered(ctx, [start, *ladders])
     ids, locs = numbered.ids, numbered.locs
-    nb_memo: dict[Location, list[Location]] = ctx.cache.setdefault(NEIGHBOURS, {})
-    fire, fail = state.fire, ctx.rules.int("heat.always_fail_min")
+    fire = state.fire
     heats: dict[Location, int] | None = ctx.cache.get(HEAT_MEMO)
     inline = plain and heats is not None
-    table = numbered.links.get(col)
-    if table is None:
-        table = numbered.links[col] = [None] * len(locs)
-    lad = {ids[x] for x in ladders}
     # passable by number (None: not asked yet), a list read by index
     checked: list[bool | None]
     holder: list[Any] | None = ctx.cache.get(PASSABLE_NUMBERED) if inline else None
@@ -281,6 +285,18 @@ def _search(
             gs = numbered.goal_sets[goals] = frozenset(ids[x] for x in goals if x in ids)
     elif goals is not None:
         gs = {ids[x] for x in goals if x in ids}
+    # (in step 6 passing is read off the step's heat memo, not asked of ``can``)
+    test = can
+    if inline and heats is not None:
+        test = partial(_passes, ctx, fire, heats, ctx.rules.int("heat.always_fail_min"))
+    if not ladders:
+        steps = _steps(ctx, numbered, col)
+        if steps is not None:
+            return _breadth_first(numbered, steps, s, limit, checked, test, g, gs, accept)
+    table = numbered.links.get(col)
+    if table is None:
+        table = numbered.links[col] = [None] * len(locs)
+    lad = {ids[x] for x in ladders}
     # costs by number in a list (a cost above ``limit``: not reached), and the numbers in
     # the order they were first reached (the answer's order, as a dict filled here had)
     far = limit + 1
@@ -321,21 +337,7 @@ def _search(
                 if nd < dist[nb]:  # (never above ``limit``: an unreached cost is limit + 1)
                     good = checked[nb]
                     if good is None:
-                        loc = locs[nb]
-                        if inline:
-                            if loc in fire:
-                                good = False
-                            else:
-                                h = heats.get(loc)  # type: ignore[union-attr]
-                                if h is None:
-                                    nbs = nb_memo.get(loc)
-                                    if nbs is None:
-                                        nbs = neighbours(ctx, loc)
-                                    h = heats[loc] = sum(map(fire.get, nbs, ZEROS))  # type: ignore[index]
-                                good = h < fail
-                        else:
-                            good = can(loc)
-                        checked[nb] = good
+                        good = checked[nb] = test(locs[nb])
                     if good:
                         if dist[nb] == far:
                             order.append(nb)
@@ -358,6 +360,93 @@ def _search(
         _Previous(prev, ids, locs),
         None if stop < 0 else locs[stop],
     )
+
+
+def _passes(
+    ctx: TurnContext,
+    fire: dict[Location, int],
+    heats: dict[Location, int],
+    fail: int,
+    loc: Location,
+) -> bool:
+    """:func:`passable` in step 6, on the step's heat memo (fire does not change in it)."""
+    if loc in fire:
+        return False
+    h = heats.get(loc)
+    if h is None:
+        h = heats[loc] = sum(map(fire.get, neighbours(ctx, loc), ZEROS))
+    return h < fail
+
+
+def _steps(ctx: TurnContext, numbered: _Numbered, col: int) -> list[list[int]] | None:
+    """Each number's neighbours by the map's own links, when all of them cost 1 at the
+    cost field ``col`` (else None), made once per numbering and field."""
+    if col in numbered.steps:
+        return numbered.steps[col]
+    ids = numbered.ids
+    rows = [_with_costs(foot_links(ctx, loc, {}), col) for loc in numbered.locs]
+    unit = all(c == 1 for row in rows for _, c in row)
+    out = numbered.steps[col] = [[ids[x] for x, _ in row] for row in rows] if unit else None
+    return out
+
+
+def _breadth_first(
+    numbered: _Numbered,
+    steps: list[list[int]],
+    s: int,
+    limit: int,
+    checked: list[bool | None],
+    test: Callable[[Location], bool],
+    g: int,
+    gs: Collection[int] | None,
+    accept: Callable[[Location], bool] | None,
+) -> _Found:
+    """:func:`_search` when every link costs 1: one level at a time, each level in number
+    order. A location is first reached at its least cost, from the first location of the
+    level before (in number order) that reaches it, so the costs, the order first reached,
+    the previous locations and where it stops are the Dijkstra's."""
+    locs = numbered.locs
+    spare = numbered.unreached
+    seen = spare.pop() if spare else [False] * len(locs)
+    seen[s] = True
+    out = {locs[s]: 0}
+    prev: dict[int, int] = {}
+    level = [s]
+    d = 0
+    stop = -1
+    look = g >= 0 or gs is not None
+    while level:
+        level.sort()
+        d += 1  # the next level's cost
+        grow = d <= limit
+        if not (grow or look):
+            break
+        nxt: list[int] = []
+        for k in level:
+            if look and (
+                k == g or (gs is not None and k in gs and (accept is None or accept(locs[k])))
+            ):
+                stop = k
+                break
+            if grow:
+                for nb in steps[k]:
+                    if not seen[nb]:
+                        good = checked[nb]
+                        if good is None:
+                            good = checked[nb] = test(locs[nb])
+                        if good:
+                            seen[nb] = True
+                            out[locs[nb]] = d
+                            prev[nb] = k
+                            nxt.append(nb)
+        if stop >= 0 or not grow:
+            break
+        level = nxt
+    seen[s] = False
+    for k in prev:
+        seen[k] = False
+    spare.append(seen)
+    return out, _Previous(prev, numbered.ids, locs), None if stop < 0 else locs[stop]
 
 
 class _Previous(Mapping[Location, Location]):
