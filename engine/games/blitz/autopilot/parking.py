@@ -10,6 +10,7 @@ from ....board.model import AreaKind, FeatureType, Location
 from ....core.turn import TurnContext
 from ..events import HoseSlipped, LadderStruck, Withdraw
 from ..memos import (
+    AP_CATCH,
     AP_JUMP,
     AP_SIDE,
     AP_THREAT,
@@ -189,6 +190,9 @@ class JumpChances:
         self.fighting = fighting_locations(state)  # §3: a hose team at work there, +1
         self.into = _jumps_into(ctx, state.fire, self.jmin - 1)
         self.done: dict[str, tuple[float, bool] | None] = {}
+        # :func:`street_risk` by street, when the call keeps the spread chances too (the
+        # standing orders' ``ap_catch``); else None (each answer worked out afresh)
+        self.risk: dict[str, float] | None = {} if ctx.cache.get(AP_CATCH) is not None else None
 
     def get(self, area: str, default: tuple[float, bool] = (0.0, False)) -> tuple[float, bool]:
         done = self.done
@@ -300,10 +304,19 @@ def threatened(ctx: TurnContext, state: GameState, loc: Location) -> bool:
 def street_risk(ctx: TurnContext, state: GameState, area: str) -> float:
     """The chance a vehicle in ``area`` is burned out in the next step 1 (R-10): a burning
     neighbour spreads in (§3, the spread table with its modifiers) or a fire of 5 jumps in
-    (R-5)."""
+    (R-5). In the standing orders the answer is kept for the call (:attr:`JumpChances.risk`:
+    both chances are, and the street's risk does not depend on who asks)."""
+    jumps = jump_chances(ctx, state)
+    memo = jumps.risk
+    if memo is not None:
+        hit = memo.get(area)
+        if hit is not None:
+            return hit
     spread = catch_chance(ctx, state, (area, 0))
-    jump = jump_chances(ctx, state).get(area, (0.0, False))[0]
-    return 1 - (1 - spread) * (1 - jump)
+    out = 1 - (1 - spread) * (1 - jumps.get(area, (0.0, False))[0])
+    if memo is not None:
+        memo[area] = out
+    return out
 
 
 def street_risk_two(ctx: TurnContext, state: GameState, area: str) -> float:
@@ -508,17 +521,22 @@ def shelter(ctx: TurnContext, state: GameState, u: UnitState) -> bool:
     if here not in routes:
         return False
     side = entry_side(ctx, state)
-
-    def key(a: str) -> tuple[bool, bool, tuple[int, int, int], int]:
-        return (
+    exposed = exposures(ctx)
+    # each street's rank worked out once: (may catch, off the entries' side, exposure,
+    # the drive, the street), the least wins
+    keys = [
+        (
             street_risk(ctx, state, a) > 0,
             bool(side) and a not in side,
-            exposure(ctx, a),
-            len(routes[a]),
+            exposed.get(a, NO_EXPOSURE),
+            len(route),
+            a,
         )
-
-    to = min(routes, key=lambda a: (key(a), a))
-    if to == here or key(to)[:3] >= key(here)[:3]:
+        for a, route in routes.items()
+    ]
+    best = min(keys)
+    to = best[4]
+    if to == here or best[:3] >= next(k for k in keys if k[4] == here)[:3]:
         return False
     for s in crew_of(state.units, u.id):
         if s.loc == u.loc:
@@ -531,6 +549,15 @@ def exposure(ctx: TurnContext, area: str) -> tuple[int, int, int]:
     buildings next to it, which spread into a vehicle there and drop rubble into it, §3,
     §6; the jumps a fire of 5 could make into it, R-5; the streets and open areas next to
     it with a building next door, where rubble may fall and burn). Kept for the game."""
+    return exposures(ctx).get(area, NO_EXPOSURE)
+
+
+#: :func:`exposure` of an area that is no street or open area
+NO_EXPOSURE = (9, 9, 9)
+
+
+def exposures(ctx: TurnContext) -> dict[str, tuple[int, int, int]]:
+    """:func:`exposure` of every street and open area (do not mutate)."""
     memo: dict[str, tuple[int, int, int]] = ctx.cache.setdefault(SHELTER_EXPOSURE, {})
     if not memo:
         jumps: dict[str, int] = {}
@@ -551,7 +578,7 @@ def exposure(ctx: TurnContext, area: str) -> tuple[int, int, int]:
                 near = [nb for nb in danger.area_neighbours(ctx, a.id)
                         if danger.area_kind(ctx, nb) in (AreaKind.STREET, AreaKind.OPEN)]  # fmt: skip
                 memo[a.id] = (built(a.id), jumps.get(a.id, 0), sum(built(nb) > 0 for nb in near))
-    return memo.get(area, (9, 9, 9))
+    return memo
 
 
 def _slip_lines(ctx: TurnContext, state: GameState, u: UnitState) -> None:
