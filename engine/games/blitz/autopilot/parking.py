@@ -426,9 +426,9 @@ def withdraw(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Location
     hot = risk >= policy(ctx, "vehicle_withdraw_chance") and (
         heat >= WITHDRAW_HEAT or jump > 0 or dry(ctx, state, u)
     )
-    trailers = [p for p in sorted(state.units.values(), key=lambda x: x.id)
-                if p.towed_by is None and p.extra.get("tow") == u.id and p.loc == u.loc
-                and p.deployed]  # fmt: skip
+    trailers = sorted((p for p in state.units.values()
+                       if p.towed_by is None and p.extra.get("tow") == u.id and p.loc == u.loc
+                       and p.deployed), key=lambda x: x.id)  # fmt: skip
     if u.deployed and equipment.sets_up(ctx, u):
         trailers.append(u)  # its own trailer pump is set up
     if trailers:
@@ -639,9 +639,9 @@ def choose_water(ctx: TurnContext, state: GameState, pump: UnitState) -> None:
     hydrants, waters = _water_here(ctx, pump.loc[0])
     options = list(hydrants)
     options += [f"open:{a}" for a in waters if state.water_left.get(a, 0) > 0]
-    for d in sorted(state.units.values(), key=lambda x: x.id):
-        if d.type == "mobile_dam_unit" and d.in_play and d.deployed and d.water > 0:
-            options.append(f"dam:{d.id}")
+    dams = [d for d in state.units.values()
+            if d.type == "mobile_dam_unit" and d.in_play and d.deployed and d.water > 0]  # fmt: skip
+    options += [f"dam:{d.id}" for d in sorted(dams, key=lambda x: x.id)]
     if pump.source in options:
         return
     for src in options:
