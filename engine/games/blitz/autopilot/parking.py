@@ -255,10 +255,10 @@ def _jumps_into(ctx: TurnContext, fire: dict[Location, int], least: int) -> dict
         memo["done"], memo["into"] = set(), {}
     done: set[Location] = memo["done"]
     into: dict[str, list[_Into]] = memo["into"]
-    # the sources not yet listed, found by a set difference (most fires are listed by
-    # now); the lists are sorted, so the order they are listed in does not matter
-    for src in fire.keys() - done:
-        if fire[src] >= least:
+    # the sources not yet listed (most fires are listed by now: each fire big enough is
+    # looked up once); the lists are sorted, so the order they are listed in does not matter
+    for src, f in fire.items():
+        if f >= least and src not in done:
             done.add(src)
             for k, (dst, gaps, map_mod) in enumerate(_jump_streets(ctx, src)):
                 insort(into.setdefault(dst[0], []), (src, k, dst, gaps, map_mod))
