@@ -4,6 +4,7 @@ back), the water to connect to there, and the ladders to pitch or strike."""
 from __future__ import annotations
 
 from bisect import insort
+from heapq import heapify, heappop
 from typing import Any
 
 from ....board.model import AreaKind, FeatureType, Location
@@ -522,21 +523,29 @@ def shelter(ctx: TurnContext, state: GameState, u: UnitState) -> bool:
         return False
     side = entry_side(ctx, state)
     exposed = exposures(ctx)
-    # each street's rank worked out once: (may catch, off the entries' side, exposure,
-    # the drive, the street), the least wins
-    keys = [
-        (
-            street_risk(ctx, state, a) > 0,
-            bool(side) and a not in side,
-            exposed.get(a, NO_EXPOSURE),
-            len(route),
-            a,
-        )
+    # the rank is (may catch next step 1, off the entries' side, exposure, the drive, the
+    # street), the least wins: by the map's part alone first (a heap), the best is the
+    # first street that cannot catch (street_risk 0), else the first of all; so only the
+    # streets ahead of it ask their risk
+    ranked = [
+        (bool(side) and a not in side, exposed.get(a, NO_EXPOSURE), len(route), a)
         for a, route in routes.items()
     ]
-    best = min(keys)
-    to = best[4]
-    if to == here or best[:3] >= next(k for k in keys if k[4] == here)[:3]:
+    heapify(ranked)
+    first = ranked[0]
+    while ranked:
+        best = heappop(ranked)
+        if not street_risk(ctx, state, best[3]) > 0:
+            risky = False
+            break
+    else:
+        best, risky = first, True
+    to = best[3]
+    if to == here:
+        return False
+    stay = (street_risk(ctx, state, here) > 0, bool(side) and here not in side,
+            exposed.get(here, NO_EXPOSURE))  # fmt: skip
+    if (risky, best[0], best[1]) >= stay:
         return False
     for s in crew_of(state.units, u.id):
         if s.loc == u.loc:
