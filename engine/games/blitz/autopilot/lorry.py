@@ -34,7 +34,8 @@ def lorry_orders(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Loca
     if u.loc is None or lays_areas(ctx, u) <= 0:
         return
     crews = crew_of(state.units, u.id)
-    line = next((state.hoses[k] for k in sorted(state.hoses) if state.hoses[k].stock == u.id), None)
+    first = min((k for k, h in state.hoses.items() if h.stock == u.id), default=None)
+    line = None if first is None else state.hoses[first]
     if line is not None:
         _work_line(ctx, state, u, line, crews, pri)
         return

@@ -4,12 +4,14 @@ back), the water to connect to there, and the ladders to pitch or strike."""
 from __future__ import annotations
 
 from bisect import insort
+from heapq import heapify, heappop
 from typing import Any
 
 from ....board.model import AreaKind, FeatureType, Location
 from ....core.turn import TurnContext
 from ..events import HoseSlipped, LadderStruck, Withdraw
 from ..memos import (
+    AP_CATCH,
     AP_JUMP,
     AP_SIDE,
     AP_THREAT,
@@ -189,6 +191,9 @@ class JumpChances:
         self.fighting = fighting_locations(state)  # §3: a hose team at work there, +1
         self.into = _jumps_into(ctx, state.fire, self.jmin - 1)
         self.done: dict[str, tuple[float, bool] | None] = {}
+        # :func:`street_risk` by street, when the call keeps the spread chances too (the
+        # standing orders' ``ap_catch``); else None (each answer worked out afresh)
+        self.risk: dict[str, float] | None = {} if ctx.cache.get(AP_CATCH) is not None else None
 
     def get(self, area: str, default: tuple[float, bool] = (0.0, False)) -> tuple[float, bool]:
         done = self.done
@@ -251,10 +256,10 @@ def _jumps_into(ctx: TurnContext, fire: dict[Location, int], least: int) -> dict
         memo["done"], memo["into"] = set(), {}
     done: set[Location] = memo["done"]
     into: dict[str, list[_Into]] = memo["into"]
-    # the sources not yet listed, found by a set difference (most fires are listed by
-    # now); the lists are sorted, so the order they are listed in does not matter
-    for src in fire.keys() - done:
-        if fire[src] >= least:
+    # the sources not yet listed (most fires are listed by now: each fire big enough is
+    # looked up once); the lists are sorted, so the order they are listed in does not matter
+    for src, f in fire.items():
+        if f >= least and src not in done:
             done.add(src)
             for k, (dst, gaps, map_mod) in enumerate(_jump_streets(ctx, src)):
                 insort(into.setdefault(dst[0], []), (src, k, dst, gaps, map_mod))
@@ -300,10 +305,19 @@ def threatened(ctx: TurnContext, state: GameState, loc: Location) -> bool:
 def street_risk(ctx: TurnContext, state: GameState, area: str) -> float:
     """The chance a vehicle in ``area`` is burned out in the next step 1 (R-10): a burning
     neighbour spreads in (§3, the spread table with its modifiers) or a fire of 5 jumps in
-    (R-5)."""
+    (R-5). In the standing orders the answer is kept for the call (:attr:`JumpChances.risk`:
+    both chances are, and the street's risk does not depend on who asks)."""
+    jumps = jump_chances(ctx, state)
+    memo = jumps.risk
+    if memo is not None:
+        hit = memo.get(area)
+        if hit is not None:
+            return hit
     spread = catch_chance(ctx, state, (area, 0))
-    jump = jump_chances(ctx, state).get(area, (0.0, False))[0]
-    return 1 - (1 - spread) * (1 - jump)
+    out = 1 - (1 - spread) * (1 - jumps.get(area, (0.0, False))[0])
+    if memo is not None:
+        memo[area] = out
+    return out
 
 
 def street_risk_two(ctx: TurnContext, state: GameState, area: str) -> float:
@@ -413,9 +427,9 @@ def withdraw(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Location
     hot = risk >= policy(ctx, "vehicle_withdraw_chance") and (
         heat >= WITHDRAW_HEAT or jump > 0 or dry(ctx, state, u)
     )
-    trailers = [p for p in sorted(state.units.values(), key=lambda x: x.id)
-                if p.towed_by is None and p.extra.get("tow") == u.id and p.loc == u.loc
-                and p.deployed]  # fmt: skip
+    trailers = sorted((p for p in state.units.values()
+                       if p.towed_by is None and p.extra.get("tow") == u.id and p.loc == u.loc
+                       and p.deployed), key=lambda x: x.id)  # fmt: skip
     if u.deployed and equipment.sets_up(ctx, u):
         trailers.append(u)  # its own trailer pump is set up
     if trailers:
@@ -508,17 +522,30 @@ def shelter(ctx: TurnContext, state: GameState, u: UnitState) -> bool:
     if here not in routes:
         return False
     side = entry_side(ctx, state)
-
-    def key(a: str) -> tuple[bool, bool, tuple[int, int, int], int]:
-        return (
-            street_risk(ctx, state, a) > 0,
-            bool(side) and a not in side,
-            exposure(ctx, a),
-            len(routes[a]),
-        )
-
-    to = min(routes, key=lambda a: (key(a), a))
-    if to == here or key(to)[:3] >= key(here)[:3]:
+    exposed = exposures(ctx)
+    # the rank is (may catch next step 1, off the entries' side, exposure, the drive, the
+    # street), the least wins: by the map's part alone first (a heap), the best is the
+    # first street that cannot catch (street_risk 0), else the first of all; so only the
+    # streets ahead of it ask their risk
+    ranked = [
+        (bool(side) and a not in side, exposed.get(a, NO_EXPOSURE), len(route), a)
+        for a, route in routes.items()
+    ]
+    heapify(ranked)
+    first = ranked[0]
+    while ranked:
+        best = heappop(ranked)
+        if not street_risk(ctx, state, best[3]) > 0:
+            risky = False
+            break
+    else:
+        best, risky = first, True
+    to = best[3]
+    if to == here:
+        return False
+    stay = (street_risk(ctx, state, here) > 0, bool(side) and here not in side,
+            exposed.get(here, NO_EXPOSURE))  # fmt: skip
+    if (risky, best[0], best[1]) >= stay:
         return False
     for s in crew_of(state.units, u.id):
         if s.loc == u.loc:
@@ -531,6 +558,15 @@ def exposure(ctx: TurnContext, area: str) -> tuple[int, int, int]:
     buildings next to it, which spread into a vehicle there and drop rubble into it, §3,
     §6; the jumps a fire of 5 could make into it, R-5; the streets and open areas next to
     it with a building next door, where rubble may fall and burn). Kept for the game."""
+    return exposures(ctx).get(area, NO_EXPOSURE)
+
+
+#: :func:`exposure` of an area that is no street or open area
+NO_EXPOSURE = (9, 9, 9)
+
+
+def exposures(ctx: TurnContext) -> dict[str, tuple[int, int, int]]:
+    """:func:`exposure` of every street and open area (do not mutate)."""
     memo: dict[str, tuple[int, int, int]] = ctx.cache.setdefault(SHELTER_EXPOSURE, {})
     if not memo:
         jumps: dict[str, int] = {}
@@ -551,7 +587,7 @@ def exposure(ctx: TurnContext, area: str) -> tuple[int, int, int]:
                 near = [nb for nb in danger.area_neighbours(ctx, a.id)
                         if danger.area_kind(ctx, nb) in (AreaKind.STREET, AreaKind.OPEN)]  # fmt: skip
                 memo[a.id] = (built(a.id), jumps.get(a.id, 0), sum(built(nb) > 0 for nb in near))
-    return memo.get(area, (9, 9, 9))
+    return memo
 
 
 def _slip_lines(ctx: TurnContext, state: GameState, u: UnitState) -> None:
@@ -612,9 +648,9 @@ def choose_water(ctx: TurnContext, state: GameState, pump: UnitState) -> None:
     hydrants, waters = _water_here(ctx, pump.loc[0])
     options = list(hydrants)
     options += [f"open:{a}" for a in waters if state.water_left.get(a, 0) > 0]
-    for d in sorted(state.units.values(), key=lambda x: x.id):
-        if d.type == "mobile_dam_unit" and d.in_play and d.deployed and d.water > 0:
-            options.append(f"dam:{d.id}")
+    dams = [d for d in state.units.values()
+            if d.type == "mobile_dam_unit" and d.in_play and d.deployed and d.water > 0]  # fmt: skip
+    options += [f"dam:{d.id}" for d in sorted(dams, key=lambda x: x.id)]
     if pump.source in options:
         return
     for src in options:

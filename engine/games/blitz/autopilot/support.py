@@ -72,11 +72,11 @@ def pump_orders(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Locat
 def dam_orders(ctx: TurnContext, state: GameState, u: UnitState) -> None:
     if u.loc is None or u.task in ("deploy", "stow") or u.deployed:
         return
-    thirsty = [
-        a for a in sorted(state.units.values(), key=lambda x: x.id)
+    thirsty = sorted((
+        a for a in state.units.values()
         if a.in_play and a.pumps and a.source is None and a.loc is not None
         and any(h.unit == a.id for h in state.hoses.values())
-    ]  # fmt: skip
+    ), key=lambda x: x.id)  # fmt: skip
     routes = reach.road_routes(ctx, state, u.loc[0])
     risky = policy(ctx, "vehicle_move_chance")
     for a in thirsty:

@@ -283,9 +283,11 @@ def _fire_team(
     if s.status == "tired" and not state.fire:
         s.task = "rest"
         return False
-    for hid in sorted(state.hoses):
+    # the lines of home's stock, in id order (which stock a line draws on does not change)
+    own = sorted(hid for hid, h in state.hoses.items() if h.stock == home.id)
+    for hid in own:
         o = state.hoses[hid]
-        if o.stock != home.id or o.crew or o.recover_left or o.plan or _dead_end(ctx, state, o):
+        if o.crew or o.recover_left or o.plan or _dead_end(ctx, state, o):
             continue
         # a line its crew had to leave: man it again if the fire is still there, else take it up
         dist, _ = foot.foot_search(ctx, state, s.loc, goal=o.branch)
@@ -315,10 +317,10 @@ def _fire_team(
         return True
     if fetch_wheelbarrow(ctx, state, s, home):
         return True
-    for hid in sorted(state.hoses):
+    for hid in sorted(hid for hid, h in state.hoses.items() if h.stock == home.id):
         other = state.hoses[hid]
         if (
-            other.stock == home.id and other.target in state.fire and not other.plan
+            other.target in state.fire and not other.plan
             and len(other.crew) < ctx.rules.int("firefighting.crews_for_bonus")
         ):  # fmt: skip
             dist, _ = foot.foot_search(ctx, state, s.loc, goal=other.branch)

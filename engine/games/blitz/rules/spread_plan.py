@@ -118,10 +118,14 @@ def spread_quiet(
             pending[dst] = pending.get(dst, 0) + 1
 
     reverse = _reverse_index(ctx) if by_target_pays(ctx, len(burning)) else None
+    # the fires not yet indexed (few: most burned last turn), each looked up once, in no
+    # set of its own (the rolls are sorted by their keys: the order they are indexed in
+    # does not matter)
+    indexed = reverse.indexed if reverse is not None else set()
     if (
         reverse is not None
         and all(p in burning for p in reverse.petrol)
-        and _index_sources(ctx, reverse, burning.keys() - reverse.indexed)
+        and _index_sources(ctx, reverse, [loc for loc in burning if loc not in indexed])
     ):
         # (a petrol store set alight mid-step explodes and may change the map: with one
         # not yet burning, the plain walk below is used)
