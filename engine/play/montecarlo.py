@@ -12,6 +12,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..board.model import Location, Scenario
+from ..core.collector import collector_paused
 from ..core.memo import Memo
 
 #: score fields, in the order the scorecard prints them
@@ -162,15 +163,16 @@ def play_full(
         game = new_game(scenario, s, graph=graph, rules=rules, log_events=False, shared_memos=memos)
         row = first[j]
         seen = {loc for loc in index if row[index[loc]] >= 0}  # alight before turn 1
-        for t in range(1, turns + 1):
-            game.step()
-            new = game.state.fire.keys() - seen
-            if new:
-                seen |= new
-                for loc in new:
-                    row[index[loc]] = t
-            if clear[j] < 0 and game.state.all_clear:
-                clear[j] = t
+        with collector_paused():  # a game's objects are freed by reference counts
+            for t in range(1, turns + 1):
+                game.step()
+                new = game.state.fire.keys() - seen
+                if new:
+                    seen |= new
+                    for loc in new:
+                        row[index[loc]] = t
+                if clear[j] < 0 and game.state.all_clear:
+                    clear[j] = t
         for loc, v in game.state.damage.items():
             if v >= destroyed_at and loc in index:
                 destroyed[j, index[loc]] = True

@@ -25,7 +25,6 @@ as the graph has no round), so the value is what the policy secures against a be
 from __future__ import annotations
 
 import dataclasses
-import gc
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -33,6 +32,7 @@ from itertools import combinations_with_replacement
 
 import numpy as np
 
+from ...core.collector import collector_paused
 from .evaluate import final_utility
 from .rules import Rules
 from .state import FIRE, FIRE_ACTION, PLACE, Action, Engine, State
@@ -266,13 +266,8 @@ def solve_layered(st: State, rules: Rules,
     if st.over:
         return LayeredSolution(final_utility(st.vp, rules), 0, 0, 0, 0.0, 0.0)
     t0 = time.perf_counter()
-    gc_was = gc.isenabled()
-    gc.disable()  # millions of small tuples and no cycles: the collector only costs time
-    try:
+    with collector_paused():  # millions of small tuples and no cycles
         g = Graph(st, rules, fixed)
-    finally:
-        if gc_was:
-            gc.enable()
     t1 = time.perf_counter()
     rounds = rules.rounds_max - st.round + 1
     values = g.evaluate(rounds)
