@@ -12,7 +12,7 @@ from test_units_world import add_hose, usetup, uworld
 from fireground.engine.board.model import ForceUnit
 from fireground.engine.core.dice import Dice
 from fireground.engine.games.blitz import autopilot
-from fireground.engine.games.blitz.autopilot import priorities, safety
+from fireground.engine.games.blitz.autopilot import parking, priorities, safety, teams
 
 
 def collapse_world(damage: int, house_rules: dict[str, float] | None = None):
@@ -408,3 +408,43 @@ def test_a_crew_left_alone_when_its_appliance_pulls_back_keeps_clear_of_the_fire
     assert st.units["E1"].loc != ("S02", 0)  # it pulled back
     assert (away.loc == ("S05", 0)) is clears
     assert (away.loc == ("S06", 0)) is not clears
+
+
+@pytest.mark.parametrize(("house_rules", "steps_off"), [
+    (None, True),
+    ({"policy.crew_off_chance": 0}, False),  # the old orders: aboard, in the street that may burn
+])  # fmt: skip
+def test_crews_step_off_a_street_where_their_appliance_may_burn_with_nowhere_to_go(
+    house_rules, steps_off
+):
+    # round 9: E1, dry, in S10 below B00 (fire 1); every street it can reach (S10-S12)
+    # lies below a fire of 1, so each may catch next turn with 1/6 (§3) and it has
+    # nowhere safer to drive. The vehicle makes S10 a place that burns (§1, R-10): its
+    # idle teams step off into S11, an empty street that cannot burn
+    sc = uworld(["BBB", "SSS"], fires={("B00", 0): 1, ("B01", 0): 1, ("B02", 0): 1},
+                forces=[ForceUnit("E1", "general_appliance", area="S10")],
+                house_rules=house_rules or {})  # fmt: skip
+    ctx, st = usetup(sc, Dice(5))
+    st.fire_at_start = dict(st.fire)
+    st.units["E1"].water = 0
+    crew = [st.units["E1.1"], st.units["E1.2"]]
+    for s in crew:
+        s.task = "idle"
+    assert teams.stranded(ctx, st, "S10") is steps_off
+    autopilot.standing_orders(ctx, st)
+    assert st.units["E1"].loc == ("S10", 0)
+    assert all((s.loc == ("S11", 0)) is steps_off for s in crew)
+    assert all((s.loc == ("S10", 0)) is not steps_off for s in crew)
+    if steps_off:  # nor does it walk back while the appliance is stranded there
+        st.turn += 1
+        autopilot.standing_orders(ctx, st)
+        assert all(s.loc == ("S11", 0) for s in crew)
+
+
+def test_a_vehicle_with_a_safe_street_in_reach_is_not_stranded():
+    # S13 lies below no fire: E1 can drive there, so its teams stay with it
+    sc = uworld(["BBB.", "SSSS"], fires={("B00", 0): 1, ("B01", 0): 1, ("B02", 0): 1},
+                forces=[ForceUnit("E1", "general_appliance", area="S10")])  # fmt: skip
+    ctx, st = usetup(sc)
+    assert parking.street_risk(ctx, st, "S13") == 0
+    assert not teams.stranded(ctx, st, "S10")

@@ -68,7 +68,7 @@ from .support import (
     officer_orders,
     pump_orders,
 )
-from .teams import appliance_orders, orphan_orders, stray_crews
+from .teams import appliance_orders, crews_off, orphan_orders, stray_crews
 
 __all__ = [
     "standing_orders",
@@ -168,6 +168,7 @@ def _standing_orders(ctx: TurnContext, state: GameState) -> None:
             elif u.kind == VEHICLE:
                 carrier_orders(ctx, state, u)
     stray_crews(ctx, state)  # fire teams their appliance's orders left alone (round 8)
+    crews_off(ctx, state)  # stands by a vehicle that may burn where it stands (round 9)
 
 
 def _leave_traps(ctx: TurnContext, state: GameState) -> None:

@@ -22,16 +22,18 @@ from .parking import (
     out_of_reach,
     shelter,
     spent,
+    street_risk,
     strike_spare_ladders,
     threatened,
     withdraw,
 )
-from .priorities import coverage
+from .priorities import coverage, vehicle_areas
 from .safety import (
     cut_off,
     exposed,
     pocket,
     policy,
+    refuge,
     retreat,
     shelters,
     stand_clear,
@@ -113,6 +115,61 @@ def stray_crews(ctx: TurnContext, state: GameState) -> None:
         pump = pump_of(state, home)
         if pump.loc is not None and pump.loc != s.loc:
             stand_clear(ctx, state, s)
+
+
+def crews_off(ctx: TurnContext, state: GameState) -> None:
+    """A stand on standing orders idle in a street holding a vehicle, or a crew aboard its
+    appliance there, with no line, steps off that street when the vehicle is
+    :func:`stranded` there: it may burn in the next step 1 and has nowhere safer to drive
+    to. A vehicle makes its street one that burns (§1, §3 Roads), and a stand in a
+    burning location must escape or become a casualty (R-10), so the stands waiting by
+    it would burn with it. It waits within a turn's walk where nothing can burn, with the
+    least fire next to it (:func:`.safety.refuge`); a crew does not walk back to its
+    appliance while the appliance is stranded. Run after every unit's orders, so the
+    vehicles stand where they end the turn (round 9; ``policy.crew_off_chance`` 0: off)."""
+    least = policy(ctx, "crew_off_chance")
+    if not state.fire or least <= 0:
+        return
+    doomed: dict[str, bool] = {}
+    for uid in sorted(state.units):
+        s = state.units[uid]
+        if (
+            s.kind == VEHICLE or not s.in_play or s.order is not None or s.loc is None
+            or s.task not in ("idle", "aboard") or s.hose is not None or s.loc[1] != 0
+            or s.loc[0] not in vehicle_areas(ctx, state) or acting.acted(state, s)
+        ):  # fmt: skip
+            continue
+        if s.task == "aboard":
+            home = state.units.get(s.parent) if s.parent is not None else None
+            if home is None or not home.in_play or home.loc != s.loc:
+                continue
+        here = s.loc[0]
+        if here not in doomed:
+            doomed[here] = stranded(ctx, state, here)
+        if not doomed[here]:
+            continue
+        spot = refuge(ctx, state, s)
+        if spot is None or spot == s.loc:
+            continue
+        s.task = "move"
+        mv.walk(ctx, state, s, spot)
+        s.task = "idle"
+
+
+def stranded(ctx: TurnContext, state: GameState, area: str) -> bool:
+    """A vehicle in street ``area`` may burn there in the next step 1 (chance
+    ``policy.crew_off_chance`` or more, a spread or a jump: :func:`.parking.street_risk`)
+    and can drive nowhere that could not (no street it can reach with no chance to
+    catch). False with the policy off (0)."""
+    least = policy(ctx, "crew_off_chance")
+    return (
+        least > 0
+        and street_risk(ctx, state, area) >= least
+        and not any(
+            a != area and street_risk(ctx, state, a) <= 0
+            for a in reach.road_routes(ctx, state, area)
+        )
+    )
 
 
 def appliance_orders(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Location]) -> None:
@@ -277,6 +334,8 @@ def _fire_team(
             return False  # it waits in its haven while the fire closes round its appliance
         if pocket(ctx, state, pump.loc) and not pocket(ctx, state, s.loc):
             return False  # nor does it walk back into a place the fire may close round
+        if pump.loc[1] == 0 and stranded(ctx, state, pump.loc[0]):
+            return False  # nor to a vehicle that may burn where it stands (round 9)
         if not mv.walk(ctx, state, s, pump.loc):
             stand_clear(ctx, state, s)  # no way back this turn: not where the fire can reach it
         return True
