@@ -26,6 +26,7 @@ Every unit also preserves itself (R-7, in the movement step).
 
 from __future__ import annotations
 
+from ....board.model import Location
 from ....core.turn import TurnContext
 from ..memos import (
     AP_BURNS,
@@ -173,22 +174,36 @@ def _standing_orders(ctx: TurnContext, state: GameState) -> None:
 def _leave_traps(ctx: TurnContext, state: GameState) -> None:
     """Every stand on standing orders in a place the fire can cut off this turn or where a
     collapse can strike gets out first (:mod:`.safety`): back down its hose, or out into
-    the street (a crew whose vehicle is lost: toward the nearest entry)."""
+    the street (a crew whose vehicle is lost: toward the nearest entry).
+
+    Stands walking out change none of what the checks read (the fire, the ladders, the
+    snapshots the call keeps), so each place's answers are asked once: most stands share
+    a place with the rest of their crew."""
+    cut: dict[Location, bool] = {}  # a collapse's way or a trap, by place
+    closing: dict[Location, bool] = {}  # a pocket, by place
     for uid in sorted(state.units):
         u = state.units[uid]
-        if u.kind != STAND or not u.in_play or u.order is not None or u.loc is None:
+        loc = u.loc
+        if u.kind != STAND or not u.in_play or u.order is not None or loc is None:
             continue
         if u.task == "aboard" or (u.hose is not None and state.hoses.get(u.hose) is not None
                                   and state.hoses[u.hose].plan):  # fmt: skip
             continue  # riding, or laying (the layer's heat test decides)
         home = state.units.get(u.parent) if u.parent is not None else None
         lost = home is not None and not home.in_play
-        if not (collapse_zone(ctx, state, u.loc) or trapped(ctx, state, u.loc)):
+        out = cut.get(loc)
+        if out is None:
+            out = cut[loc] = collapse_zone(ctx, state, loc) or trapped(ctx, state, loc)
+        if not out:
             if (
                 u.hose is None and u.task in ("idle", "refill")
-                and (home is None or home.loc != u.loc) and pocket(ctx, state, u.loc)
+                and (home is None or home.loc != loc)
             ):  # fmt: skip
-                retreat(ctx, state, u)  # nothing to do where the fire may close round it
+                shut = closing.get(loc)
+                if shut is None:
+                    shut = closing[loc] = pocket(ctx, state, loc)
+                if shut:
+                    retreat(ctx, state, u)  # nothing to do where the fire may close round it
             continue
         if not (lost and retreat(ctx, state, u)):  # a crew with no vehicle walks out
             get_out(ctx, state, u)

@@ -13,6 +13,7 @@ is remembered for one call of the standing orders (``ap_catch``, ``ap_trap``).
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import compress
 
 from ....board.model import AreaKind, Location
 from ....core.turn import TurnContext
@@ -21,12 +22,15 @@ from ..memos import (
     AP_BURNS,
     AP_CATCH,
     AP_FIGHT,
+    AP_HAVEN_NEAR,
     AP_HAVENS,
     AP_LIMITS,
+    AP_LIMITS_POCKET,
     AP_OK,
     AP_POCKET,
     AP_REFUGE_ZONE,
     AP_SHELTERS,
+    AP_SPREAD_IN,
     AP_TRAP,
     AP_WAYBACK,
     AP_WAYS,
@@ -59,37 +63,60 @@ def catch_chance(ctx: TurnContext, state: GameState, loc: Location) -> float:
     standing orders the hose teams count where they fight as the call starts (a snapshot:
     the answer does not depend on which unit asked first), and the answer is kept for
     the call."""
-    if loc in state.fire:
+    fire = state.fire
+    if loc in fire:
         return 1.0
-    if not state.fire:
+    if not fire:
         return 0.0
     memo: dict[Location, float] | None = ctx.cache.get(AP_CATCH)
     if memo is not None:
         hit = memo.get(loc)
         if hit is not None:
             return hit
-    r = ctx.rules
-    fire = state.fire
+    ways: dict[Location, _SpreadIn] | None = ctx.cache.get(AP_SPREAD_IN)
+    if ways is None:
+        ways = ctx.cache[AP_SPREAD_IN] = {}
+    way = ways.get(loc)
+    if way is None:
+        way = ways[loc] = _spread_in(ctx, loc)
+    pairs, below, climb = way
     # the state's part of the modifier is loc's own (damp, embers, a hose team there):
-    # worked out once, when a neighbour burns; the map's part is the pair's, per game
+    # worked out once, when a neighbour burns; the map's part is the pair's, per game.
+    # Each roll is _p_roll, inline: 1d6 + modifier is the fire or less
     here: int | None = None
     miss = 1.0
-    for src in danger.neighbours(ctx, loc):
+    for src, mod in pairs:
         f = fire.get(src)
         if f:
             if here is None:
                 here = _state_modifier(ctx, state, loc)
-            miss *= 1 - _p_roll(f, here + _map_modifier(ctx, src, loc))
-    below = (loc[0], loc[1] - 1)
-    f = fire.get(below, 0)
-    if f >= r.int("spread.climb_min_fire") and loc in ignition.spread_targets(ctx, below)[1]:
-        if here is None:
-            here = _state_modifier(ctx, state, loc)
-        miss *= 1 - _p_roll(f, here + _map_modifier(ctx, below, loc))
+            miss *= 1 - max(0, min(6, f - (here + mod))) / 6
+    if below is not None:
+        f = fire.get(below, 0)
+        if f >= ctx.rules.int("spread.climb_min_fire"):
+            if here is None:
+                here = _state_modifier(ctx, state, loc)
+            miss *= 1 - max(0, min(6, f - (here + climb))) / 6
     out = 1 - miss
     if memo is not None:
         memo[loc] = out
     return out
+
+
+#: the spreads into a location (:func:`_spread_in`): (each neighbour with the map's part
+#: of its modifier, in :func:`.danger.neighbours` order; the level below when a fire there
+#: may climb into it (R-1), else None; the map's part of that climb's modifier)
+_SpreadIn = tuple[tuple[tuple[Location, int], ...], Location | None, int]
+
+
+def _spread_in(ctx: TurnContext, loc: Location) -> _SpreadIn:
+    """The spreads that may come into ``loc`` and the map's parts of their modifiers
+    (:func:`_map_modifier`), for the game: the map fixes both."""
+    pairs = tuple((src, _map_modifier(ctx, src, loc)) for src in danger.neighbours(ctx, loc))
+    below = (loc[0], loc[1] - 1)
+    if loc in ignition.spread_targets(ctx, below)[1]:
+        return pairs, below, _map_modifier(ctx, below, loc)
+    return pairs, None, 0
 
 
 def catch_chance_two(ctx: TurnContext, state: GameState, loc: Location) -> float:
@@ -259,10 +286,11 @@ def _collapse_areas(
     kinds = danger.area_kinds(ctx)  # danger.area_kind, inline
     building = AreaKind.BUILDING
     if worn > 1:  # (an undamaged location, 1, cannot qualify): walk the few damaged ones
+        # (picked at C speed: most damaged locations are destroyed or less worn)
+        worn_now = compress(damage, map(range(worn, destroyed).__contains__, damage.values()))
         falling = {
-            loc[0] for loc, d in damage.items()
-            if worn <= d < destroyed and loc in fire and fire[loc] >= hot
-            and kinds.get(loc[0]) is building
+            loc[0] for loc in worn_now
+            if loc in fire and fire[loc] >= hot and kinds.get(loc[0]) is building
         }  # fmt: skip
     else:
         falling = {
@@ -474,6 +502,19 @@ def haven_areas(ctx: TurnContext) -> frozenset[str]:
     return hit
 
 
+def _haven_near(ctx: TurnContext) -> list[tuple[str, frozenset[str]]]:
+    """Each haven (:func:`haven_areas`, sorted) with the areas a vehicle or rubble in
+    which would keep a stand from waiting there (itself and the areas next to it), for
+    the game."""
+    memo: dict[str, list[tuple[str, frozenset[str]]]] = ctx.cache.setdefault(AP_HAVEN_NEAR, {})
+    hit = memo.get("near")
+    if hit is None:
+        hit = memo["near"] = [
+            (a, frozenset((a, *danger.area_neighbours(ctx, a)))) for a in sorted(haven_areas(ctx))
+        ]
+    return hit
+
+
 def shelters(ctx: TurnContext, state: GameState) -> list[Location]:
     """The havens (:func:`haven_areas`) a stand may wait in now: no vehicle or rubble in
     them (either would make the place burn), none next to them either."""
@@ -487,10 +528,7 @@ def shelters(ctx: TurnContext, state: GameState) -> list[Location]:
     if hit is not None and hit[0] is vehicles:
         return hit[1]
     burns = vehicles | state.rubble
-    out = [
-        (a, 0) for a in sorted(havens)
-        if a not in burns and not any(nb in burns for nb in danger.area_neighbours(ctx, a))
-    ]  # fmt: skip
+    out = [(a, 0) for a, near in _haven_near(ctx) if burns.isdisjoint(near)]
     ctx.cache[AP_SHELTERS] = (vehicles, out)
     return out
 
@@ -578,23 +616,44 @@ def _forecast(ctx: TurnContext, state: GameState) -> _Forecast | None:
     hit: _Forecast | None = ctx.cache.get(AP_POCKET)
     if hit is not None:
         return hit
-    turns = int(policy(ctx, "pocket_turns"))
-    if turns <= 0:
+    limits = _pocket_limits(ctx)
+    if limits is None:
         return None
-    r = ctx.rules
-    chance = policy(ctx, "pocket_chance")
     goals = [*shelters(ctx, state), *((a, 0) for a in mv.entry_areas(ctx))]
     if not goals:
         return None
-    top = r.int("fire.max")
-    die = r.int("growth.on")
-    alone = min(6, max(0, 7 - die)) / 6  # §3 growth: 1d6 of ``on`` or more raises a fire one
-    near = min(6, max(0, 7 - die + r.int("growth.neighbour_burning"))) / 6
-    grow = (_growths(turns, alone, chance, top), _growths(turns, near, chance, top))
-    fc = _Forecast(goals, chance, turns, grow, top, r.int("heat.always_fail_min"))
+    chance, turns, grow, top, fail = limits
+    fc = _Forecast(goals, chance, turns, grow, top, fail)
     if AP_POCKET in ctx.cache:
         ctx.cache[AP_POCKET] = fc
     return fc
+
+
+#: the pocket forecast's figures (:func:`_pocket_limits`)
+_PocketLimits = tuple[float, int, tuple[int, int], int, int]
+
+
+def _pocket_limits(ctx: TurnContext) -> _PocketLimits | None:
+    """The pocket forecast's figures, for the game (policy and rules only): (``policy.
+    pocket_chance``, ``policy.pocket_turns``, the growths a fire is taken to make alone and
+    with a neighbour burning, the highest fire, the heat no stand passes); None when it is
+    off (``policy.pocket_turns`` 0)."""
+    memo: dict[str, _PocketLimits | None] = ctx.cache.setdefault(AP_LIMITS_POCKET, {})
+    if "pocket" in memo:
+        return memo["pocket"]
+    turns = int(policy(ctx, "pocket_turns"))
+    out: _PocketLimits | None = None
+    if turns > 0:
+        r = ctx.rules
+        chance = policy(ctx, "pocket_chance")
+        top = r.int("fire.max")
+        die = r.int("growth.on")
+        alone = min(6, max(0, 7 - die)) / 6  # §3 growth: 1d6 of ``on`` or more raises it one
+        near = min(6, max(0, 7 - die + r.int("growth.neighbour_burning"))) / 6
+        grow = (_growths(turns, alone, chance, top), _growths(turns, near, chance, top))
+        out = (chance, turns, grow, top, r.int("heat.always_fail_min"))
+    memo["pocket"] = out
+    return out
 
 
 def _catches(ctx: TurnContext, state: GameState, loc: Location, fc: _Forecast) -> bool:
