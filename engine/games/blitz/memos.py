@@ -44,7 +44,6 @@ AP_HAVENS: Memo[Any] = Memo("ap_havens", shared=True)
 AP_HAVEN_NEAR: Memo[Any] = Memo("ap_haven_near", shared=True)
 AP_SHELTERS: Memo[Any] = Memo("ap_shelters", shared=False)  # safety: havens free now
 AP_TRAP: Memo[Any] = Memo("ap_trap", shared=False)  # safety: no safe way out
-AP_WAYS: Memo[Any] = Memo("ap_ways", shared=False)  # safety: foot links as a way out sees them
 AP_THREAT: Memo[Any] = Memo("ap_threat", shared=False)
 AP_VEHICLES: Memo[Any] = Memo("ap_vehicles", shared=False)
 AREA_DIST: Memo[Any] = Memo("area_dist", shared=True)

@@ -46,7 +46,6 @@ from ..memos import (
     AP_TRAP,
     AP_VEHICLES,
     AP_WAYBACK,
-    AP_WAYS,
     AP_ZONE,
 )
 from ..state import GameState
@@ -91,7 +90,6 @@ def standing_orders(ctx: TurnContext, state: GameState) -> None:
     ctx.cache[AP_FIGHT] = None  # safety: where hose teams fight, as the call starts
     ctx.cache[AP_TRAP] = {}  # safety: burnable locations with no safe way out
     ctx.cache[AP_OK] = {}  # safety: locations a way out may pass
-    ctx.cache[AP_WAYS] = {}  # safety: the map's foot links as a way out sees them
     ctx.cache[AP_JUMP] = None  # parking: the chance of a jump into each street
     ctx.cache[AP_ZONE] = None  # safety: where a collapse can strike
     ctx.cache[AP_REFUGE_ZONE] = None  # safety: ... with the refuge's wider margin
@@ -115,7 +113,6 @@ def standing_orders(ctx: TurnContext, state: GameState) -> None:
             AP_FIGHT,
             AP_TRAP,
             AP_OK,
-            AP_WAYS,
             AP_WAYBACK,
             AP_POCKET,
             AP_ZONE,

@@ -33,8 +33,9 @@ from ..memos import (
     AP_SPREAD_IN,
     AP_TRAP,
     AP_WAYBACK,
-    AP_WAYS,
     AP_ZONE,
+    FOOT_LINKS,
+    HEAT_MEMO,
     MAP_MODIFIERS,
 )
 from ..reach import danger, foot
@@ -79,44 +80,48 @@ def catch_chance(ctx: TurnContext, state: GameState, loc: Location) -> float:
     way = ways.get(loc)
     if way is None:
         way = ways[loc] = _spread_in(ctx, loc)
-    pairs, below, climb = way
+    srcs, mods, below = way
     # the state's part of the modifier is loc's own (damp, embers, a hose team there):
-    # worked out once, when a neighbour burns; the map's part is the pair's, per game.
-    # Each roll is _p_roll, inline: 1d6 + modifier is the fire or less
+    # worked out once, when a neighbour burns; the map's part is the pair's, per game
+    # (noted in ``mods`` the first time the neighbour burns). Each roll is _p_roll,
+    # inline: 1d6 + modifier is the fire or less
     here: int | None = None
     miss = 1.0
-    for src, mod in pairs:
+    for i, src in enumerate(srcs):
         f = fire.get(src)
         if f:
             if here is None:
                 here = _state_modifier(ctx, state, loc)
+            mod = mods[i]
+            if mod is None:
+                mod = mods[i] = _map_modifier(ctx, src, loc)
             miss *= 1 - max(0, min(6, f - (here + mod))) / 6
     if below is not None:
         f = fire.get(below, 0)
         if f >= ctx.rules.int("spread.climb_min_fire"):
             if here is None:
                 here = _state_modifier(ctx, state, loc)
-            miss *= 1 - max(0, min(6, f - (here + climb))) / 6
+            miss *= 1 - max(0, min(6, f - (here + _map_modifier(ctx, below, loc)))) / 6
     out = 1 - miss
     if memo is not None:
         memo[loc] = out
     return out
 
 
-#: the spreads into a location (:func:`_spread_in`): (each neighbour with the map's part
-#: of its modifier, in :func:`.danger.neighbours` order; the level below when a fire there
-#: may climb into it (R-1), else None; the map's part of that climb's modifier)
-_SpreadIn = tuple[tuple[tuple[Location, int], ...], Location | None, int]
+#: the spreads into a location (:func:`_spread_in`): (its neighbours, in
+#: :func:`.danger.neighbours` order; the map's part of the modifier of a spread from each,
+#: None until it is first needed; the level below when a fire there may climb into it,
+#: R-1, else None)
+_SpreadIn = tuple[list[Location], list[int | None], Location | None]
 
 
 def _spread_in(ctx: TurnContext, loc: Location) -> _SpreadIn:
-    """The spreads that may come into ``loc`` and the map's parts of their modifiers
-    (:func:`_map_modifier`), for the game: the map fixes both."""
-    pairs = tuple((src, _map_modifier(ctx, src, loc)) for src in danger.neighbours(ctx, loc))
+    """The spreads that may come into ``loc``, for the game: the map fixes them, and the
+    map's part of each one's modifier (:func:`_map_modifier`, noted as it is needed)."""
+    srcs = danger.neighbours(ctx, loc)
     below = (loc[0], loc[1] - 1)
-    if loc in ignition.spread_targets(ctx, below)[1]:
-        return pairs, below, _map_modifier(ctx, below, loc)
-    return pairs, None, 0
+    climbs = loc in ignition.spread_targets(ctx, below)[1]
+    return srcs, [None] * len(srcs), below if climbs else None
 
 
 def catch_chance_two(ctx: TurnContext, state: GameState, loc: Location) -> float:
@@ -348,79 +353,56 @@ def _limits(ctx: TurnContext) -> tuple[float, int]:
     return hit
 
 
-#: a step on a way out (:func:`_way_links`): into a place that can burn (the way goes on
-#: if it is safe), out into an empty street or open ground, or into a burning one
-INNER, EXIT, SHUT = 0, 1, 2
-
-
-def _way_links(
-    ctx: TurnContext,
-    state: GameState,
-    loc: Location,
-    ladders: dict[Location, list[tuple[Location, int]]],
-    ways: dict[Location, list[tuple[Location, int, int]]],
-) -> list[tuple[Location, int, int]]:
-    """The foot links from ``loc`` as a way out sees them: (neighbour, movement points,
-    ``INNER``/``EXIT``/``SHUT``), in :func:`foot.foot_links` order. What can burn and what
-    burns do not change in step 6: the map's links are kept in ``ways`` for the call of the
-    standing orders; a pitched ladder's are added each time (ladders come and go)."""
-    extra = ladders.get(loc)
-    out = ways.get(loc) if not extra else None
-    if out is None:
-        fire = state.fire
-        burns: dict[str, bool] = ctx.cache.get(AP_BURNS) or {}  # _can_burn's memo, inline
-        out = [
-            (
-                to, cost,
-                INNER if burns.get(to[0]) or (
-                    to[0] not in burns and _can_burn(ctx, state, to)
-                ) else SHUT if to in fire else EXIT,
-            )
-            for to, cost, *_ in foot.foot_links(ctx, loc, ladders if extra else {})
-        ]  # fmt: skip
-        if not extra:
-            ways[loc] = out
-    return out
-
-
 def _way_out(ctx: TurnContext, state: GameState, start: Location) -> bool:
+    """Whether a way out leads from ``start`` within the walk budget: each step into a
+    place that can burn (:func:`_can_burn`) goes on if that place is safe (passable, its
+    chance to catch below ``policy.trap_chance``), a step into an empty street or open
+    ground is out, one into a burning one is shut. The map's links are read from the
+    foot links' memo for the game (:func:`.foot.foot_links`), a pitched ladder's added
+    each time (ladders come and go); what can burn from :func:`_can_burn`'s memo."""
     limit, budget = _limits(ctx)
     seen: dict[Location, bool] = ctx.cache.get(AP_OK, {})
-    ways: dict[Location, list[tuple[Location, int, int]]] | None = ctx.cache.get(AP_WAYS)
-    if ways is None:
-        ways = {}  # outside the standing orders: for this search only
+    fire = state.fire
+    fail = ctx.rules.int("heat.always_fail_min")
+    burns: dict[str, bool] = ctx.cache.get(AP_BURNS) or {}  # _can_burn's memo, inline
+    heat = danger.heat
 
     def ok(loc: Location) -> bool:
         hit = seen.get(loc)
         if hit is None:
-            hit = seen[loc] = (
-                foot.passable(ctx, state, loc) and catch_chance(ctx, state, loc) < limit
-            )
+            hit = seen[loc] = (  # foot.passable, inline, then the chance to catch
+                loc not in fire and heat(ctx, state, loc) < fail
+                and catch_chance(ctx, state, loc) < limit
+            )  # fmt: skip
         return hit
 
     if not ok(start):
         return False
     ladders = foot.ladder_links(state, ctx)
-    for _to, cost, kind in _way_links(ctx, state, start, ladders, ways):
+    for to, cost, _s, _l, _k in foot.foot_links(ctx, start, ladders):
         # a step straight out (the search below would find it too, after more checks)
-        if cost <= budget and kind == EXIT:
-            return True
+        if cost <= budget and to not in fire:
+            inner = burns.get(to[0])
+            if not (_can_burn(ctx, state, to) if inner is None else inner):
+                return True
+    static: dict[Location, list[foot.Link]] = ctx.cache.get(FOOT_LINKS) or {}
     best = {start: 0}
     frontier = [start]
     while frontier:
         nxt: list[Location] = []
         for loc in frontier:
             here = best[loc]
-            # _way_links, its memo read inline (no pitched ladder here: the map's links)
-            links = None if loc in ladders else ways.get(loc)
+            # foot.foot_links, its memo read inline (no pitched ladder here: the map's links)
+            links = None if loc in ladders else static.get(loc)
             if links is None:
-                links = _way_links(ctx, state, loc, ladders, ways)
-            for to, cost, kind in links:
+                links = foot.foot_links(ctx, loc, ladders)
+            for to, cost, _s, _l, _k in links:
                 d = here + cost
                 if d > budget or best.get(to, budget + 1) <= d:
                     continue
-                if kind != INNER:
-                    if kind == EXIT:
+                inner = burns.get(to[0])
+                if not (_can_burn(ctx, state, to) if inner is None else inner):
+                    if to not in fire:
                         return True  # out in an empty street or open ground
                     continue
                 hit = seen.get(to)
@@ -750,6 +732,7 @@ def _joined(
     goals = fc.goal_set
     fire, opened = state.fire, fc.opened
     heat = danger.heat
+    heats: dict[Location, int] = ctx.cache.get(HEAT_MEMO) or {}  # heat's memo, inline
     seen = {start}
     todo = [start]
     out = start in goals
@@ -765,9 +748,11 @@ def _joined(
                 # :func:`_stays_open`, answered first for a place with no fire next to it
                 # or below and fewer neighbours than the heat no stand passes: it cannot
                 # catch in the next spread, nor can its neighbours catching add up to it
+                h = heats.get(nb)
                 ok = opened[nb] = nb not in fire and (
                     (
-                        adj.get(nb, ((), False))[1] and not heat(ctx, state, nb)
+                        adj.get(nb, ((), False))[1]
+                        and not (heat(ctx, state, nb) if h is None else h)
                         and (nb[0], nb[1] - 1) not in fire
                     ) or _stays_open(ctx, state, nb, fc)
                 )  # fmt: skip
@@ -803,6 +788,10 @@ def pocket(ctx: TurnContext, state: GameState, loc: Location) -> bool:
     fc = _forecast(ctx, state)
     if fc is None or loc in fc.goal_set:
         return False
+    if fc.opened.get(loc):  # an open place already searched from (or through): its answer
+        done = fc.joined.get(loc)
+        if done is not None:
+            return not done
     adj = _foot_adjacency(ctx, fc.fail)
     ladders = foot.ladder_links(state, ctx)
     if _open(ctx, state, fc, loc):
