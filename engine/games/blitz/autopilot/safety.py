@@ -197,6 +197,13 @@ def _fighting_at(state: GameState, loc: Location) -> set[Location]:
     return set()
 
 
+def _heat_memo(ctx: TurnContext) -> dict[Location, int]:
+    """:func:`.danger.heat`'s memo of the step, for a loop to read inline (asking
+    :func:`.danger.heat` itself of a place it lacks); an empty dict outside step 6."""
+    heats: dict[Location, int] | None = ctx.cache.get(HEAT_MEMO)
+    return {} if heats is None else heats
+
+
 def trapped(ctx: TurnContext, state: GameState, loc: Location) -> bool:
     """A stand in ``loc`` (a building location) could be cut off this turn: the place
     itself, or every way out to a street or open ground within
@@ -365,13 +372,14 @@ def _way_out(ctx: TurnContext, state: GameState, start: Location) -> bool:
     fire = state.fire
     fail = ctx.rules.int("heat.always_fail_min")
     burns: dict[str, bool] = ctx.cache.get(AP_BURNS) or {}  # _can_burn's memo, inline
-    heat = danger.heat
+    heat, heats = danger.heat, _heat_memo(ctx)
 
     def ok(loc: Location) -> bool:
         hit = seen.get(loc)
         if hit is None:
+            h = heats.get(loc)
             hit = seen[loc] = (  # foot.passable, inline, then the chance to catch
-                loc not in fire and heat(ctx, state, loc) < fail
+                loc not in fire and (heat(ctx, state, loc) if h is None else h) < fail
                 and catch_chance(ctx, state, loc) < limit
             )  # fmt: skip
         return hit
@@ -537,8 +545,13 @@ def cut_off(ctx: TurnContext, state: GameState, loc: Location) -> bool:
     else:
         limit = int(policy(ctx, "way_back_heat"))
 
+        fire, heat, heats = state.fire, danger.heat, _heat_memo(ctx)
+
         def sure(x: Location) -> bool:
-            return x not in state.fire and danger.heat(ctx, state, x) <= limit
+            if x in fire:
+                return False
+            h = heats.get(x)
+            return (heat(ctx, state, x) if h is None else h) <= limit
 
         budget = int(turns * ctx.rules.int("movement.foot_points"))
         dist, _ = foot.foot_search(ctx, state, loc, budget, ok=sure, goals=havens)
@@ -663,7 +676,11 @@ def _stays_open(ctx: TurnContext, state: GameState, loc: Location, fc: _Forecast
     fire = state.fire
     if loc in fire:
         return False
-    if (danger.heat(ctx, state, loc) or (loc[0], loc[1] - 1) in fire) and _catches(
+    heats = _heat_memo(ctx)
+    h = heats.get(loc)
+    if h is None:
+        h = danger.heat(ctx, state, loc)
+    if (h or (loc[0], loc[1] - 1) in fire) and _catches(
         ctx, state, loc, fc
     ):  # (with no fire next to it nor below, it cannot catch in the next spread)
         return False
@@ -675,8 +692,10 @@ def _stays_open(ctx: TurnContext, state: GameState, loc: Location, fc: _Forecast
         f = fire.get(nb)
         if f:
             if f < top:
-                up = near if danger.heat(ctx, state, nb) else alone
-                f = min(top, f + up)
+                h = heats.get(nb)
+                if h is None:
+                    h = danger.heat(ctx, state, nb)
+                f = min(top, f + (near if h else alone))
             heat += f
         else:
             more.append(nb)
@@ -732,7 +751,7 @@ def _joined(
     goals = fc.goal_set
     fire, opened = state.fire, fc.opened
     heat = danger.heat
-    heats: dict[Location, int] = ctx.cache.get(HEAT_MEMO) or {}  # heat's memo, inline
+    heats: dict[Location, int] = _heat_memo(ctx)
     seen = {start}
     todo = [start]
     out = start in goals
@@ -882,11 +901,21 @@ def retreat(ctx: TurnContext, state: GameState, u: UnitState) -> bool:
     cool = ctx.rules.int("heat.always_pass_max")
     warm = max(cool, int(policy(ctx, "retreat_heat")))
 
+    fire = state.fire
+    heat = danger.heat
+    heats: dict[Location, int] = _heat_memo(ctx)
+
     def cool_way(loc: Location) -> bool:  # no heat test on the way (none can fail)
-        return loc not in state.fire and danger.heat(ctx, state, loc) <= cool
+        if loc in fire:
+            return False
+        h = heats.get(loc)
+        return (heat(ctx, state, loc) if h is None else h) <= cool
 
     def warm_way(loc: Location) -> bool:  # heat tests a stand passes more often than not
-        return loc not in state.fire and danger.heat(ctx, state, loc) <= warm
+        if loc in fire:
+            return False
+        h = heats.get(loc)
+        return (heat(ctx, state, loc) if h is None else h) <= warm
 
     goal: Location | None = None
     way: Callable[[Location], bool] = cool_way
