@@ -13,7 +13,6 @@ is remembered for one call of the standing orders (``ap_catch``, ``ap_trap``).
 from __future__ import annotations
 
 from collections.abc import Callable
-from itertools import compress
 
 from ....board.model import AreaKind, Location
 from ....core.turn import TurnContext
@@ -298,11 +297,10 @@ def _collapse_areas(
     kinds = danger.area_kinds(ctx)  # danger.area_kind, inline
     building = AreaKind.BUILDING
     if worn > 1:  # (an undamaged location, 1, cannot qualify): walk the few damaged ones
-        # (picked at C speed: most damaged locations are destroyed or less worn)
-        worn_now = compress(damage, map(range(worn, destroyed).__contains__, damage.values()))
         falling = {
-            loc[0] for loc in worn_now
-            if loc in fire and fire[loc] >= hot and kinds.get(loc[0]) is building
+            loc[0] for loc, d in damage.items()
+            if worn <= d < destroyed and loc in fire and fire[loc] >= hot
+            and kinds.get(loc[0]) is building
         }  # fmt: skip
     else:
         falling = {
