@@ -25,8 +25,6 @@ AP_SMALL: Memo[Any] = Memo("ap_small", shared=False)
 AP_SOURCES: Memo[Any] = Memo("ap_sources", shared=False)  # priorities: open fires by cover
 AP_BURNS: Memo[Any] = Memo("ap_burns", shared=False)  # safety: areas that can burn
 AP_CATCH: Memo[Any] = Memo("ap_catch", shared=False)  # safety: chance to catch next step 1
-# safety: the spreads into each location and the map's parts of their modifiers
-AP_SPREAD_IN: Memo[Any] = Memo("ap_spread_in", shared=True)
 # safety: where hose teams fight and the spread's state modifiers, as the call starts
 AP_FIGHT: Memo[Any] = Memo("ap_fight", shared=False)
 AP_LIMITS: Memo[Any] = Memo("ap_limits", shared=False)  # safety: the policy limits, per game
@@ -37,6 +35,7 @@ AP_ZONE: Memo[Any] = Memo("ap_zone", shared=False)  # safety: where a collapse c
 AP_REFUGE_ZONE: Memo[Any] = Memo("ap_refuge_zone", shared=False)  # safety: refuge margin
 AP_WAYBACK: Memo[Any] = Memo("ap_wayback", shared=False)  # safety: no sure way to a haven
 AP_POCKET: Memo[Any] = Memo("ap_pocket", shared=False)  # safety: the pocket forecast, per call
+AP_POLICY: Memo[Any] = Memo("ap_policy", shared=False)  # safety: policy values, per game
 AP_ADJACENCY: Memo[Any] = Memo("ap_adjacency", shared=True)  # safety: the map's foot steps
 # safety: streets and open ground with no building next to them (the map's)
 AP_HAVENS: Memo[Any] = Memo("ap_havens", shared=True)

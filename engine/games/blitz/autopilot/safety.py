@@ -27,9 +27,9 @@ from ..memos import (
     AP_LIMITS_POCKET,
     AP_OK,
     AP_POCKET,
+    AP_POLICY,
     AP_REFUGE_ZONE,
     AP_SHELTERS,
-    AP_SPREAD_IN,
     AP_TRAP,
     AP_WAYBACK,
     AP_ZONE,
@@ -47,8 +47,15 @@ from .priorities import coverage, vehicle_areas
 
 
 def policy(ctx: TurnContext, key: str) -> float:
-    """A policy parameter of the autopilot (``policy.<key>`` in the ruleset)."""
-    return float(ctx.rules[f"policy.{key}"])
+    """A policy parameter of the autopilot (``policy.<key>`` in the ruleset), kept for the
+    game."""
+    memo: dict[str, float] | None = ctx.cache.get(AP_POLICY)
+    if memo is None:
+        memo = ctx.cache[AP_POLICY] = {}
+    hit = memo.get(key)
+    if hit is None:
+        hit = memo[key] = float(ctx.rules[f"policy.{key}"])
+    return hit
 
 
 def _p_roll(limit: int, mod: int) -> float:
@@ -63,64 +70,37 @@ def catch_chance(ctx: TurnContext, state: GameState, loc: Location) -> float:
     standing orders the hose teams count where they fight as the call starts (a snapshot:
     the answer does not depend on which unit asked first), and the answer is kept for
     the call."""
-    fire = state.fire
-    if loc in fire:
+    if loc in state.fire:
         return 1.0
-    if not fire:
+    if not state.fire:
         return 0.0
     memo: dict[Location, float] | None = ctx.cache.get(AP_CATCH)
     if memo is not None:
         hit = memo.get(loc)
         if hit is not None:
             return hit
-    ways: dict[Location, _SpreadIn] | None = ctx.cache.get(AP_SPREAD_IN)
-    if ways is None:
-        ways = ctx.cache[AP_SPREAD_IN] = {}
-    way = ways.get(loc)
-    if way is None:
-        way = ways[loc] = _spread_in(ctx, loc)
-    srcs, mods, below = way
+    r = ctx.rules
+    fire = state.fire
     # the state's part of the modifier is loc's own (damp, embers, a hose team there):
     # worked out once, when a neighbour burns; the map's part is the pair's, per game
-    # (noted in ``mods`` the first time the neighbour burns). Each roll is _p_roll,
-    # inline: 1d6 + modifier is the fire or less
     here: int | None = None
     miss = 1.0
-    for i, src in enumerate(srcs):
+    for src in danger.neighbours(ctx, loc):
         f = fire.get(src)
         if f:
             if here is None:
                 here = _state_modifier(ctx, state, loc)
-            mod = mods[i]
-            if mod is None:
-                mod = mods[i] = _map_modifier(ctx, src, loc)
-            miss *= 1 - max(0, min(6, f - (here + mod))) / 6
-    if below is not None:
-        f = fire.get(below, 0)
-        if f >= ctx.rules.int("spread.climb_min_fire"):
-            if here is None:
-                here = _state_modifier(ctx, state, loc)
-            miss *= 1 - max(0, min(6, f - (here + _map_modifier(ctx, below, loc)))) / 6
+            miss *= 1 - _p_roll(f, here + _map_modifier(ctx, src, loc))
+    below = (loc[0], loc[1] - 1)
+    f = fire.get(below, 0)
+    if f >= r.int("spread.climb_min_fire") and loc in ignition.spread_targets(ctx, below)[1]:
+        if here is None:
+            here = _state_modifier(ctx, state, loc)
+        miss *= 1 - _p_roll(f, here + _map_modifier(ctx, below, loc))
     out = 1 - miss
     if memo is not None:
         memo[loc] = out
     return out
-
-
-#: the spreads into a location (:func:`_spread_in`): (its neighbours, in
-#: :func:`.danger.neighbours` order; the map's part of the modifier of a spread from each,
-#: None until it is first needed; the level below when a fire there may climb into it,
-#: R-1, else None)
-_SpreadIn = tuple[list[Location], list[int | None], Location | None]
-
-
-def _spread_in(ctx: TurnContext, loc: Location) -> _SpreadIn:
-    """The spreads that may come into ``loc``, for the game: the map fixes them, and the
-    map's part of each one's modifier (:func:`_map_modifier`, noted as it is needed)."""
-    srcs = danger.neighbours(ctx, loc)
-    below = (loc[0], loc[1] - 1)
-    climbs = loc in ignition.spread_targets(ctx, below)[1]
-    return srcs, [None] * len(srcs), below if climbs else None
 
 
 def catch_chance_two(ctx: TurnContext, state: GameState, loc: Location) -> float:
@@ -208,13 +188,15 @@ def trapped(ctx: TurnContext, state: GameState, loc: Location) -> bool:
     itself, or every way out to a street or open ground within
     ``policy.trap_walk_turns`` of walking, passes a location whose chance to catch is
     ``policy.trap_chance`` or more (burning or too hot to pass counts as cut)."""
-    if not state.fire or not _can_burn(ctx, state, loc):
+    if not state.fire:
         return False
     memo: dict[Location, bool] | None = ctx.cache.get(AP_TRAP)
-    if memo is not None:
+    if memo is not None:  # (asked first: it holds only places that can burn)
         hit = memo.get(loc)
         if hit is not None:
             return hit
+    if not _can_burn(ctx, state, loc):
+        return False
     out = not _way_out(ctx, state, loc)
     if memo is not None:
         memo[loc] = out
