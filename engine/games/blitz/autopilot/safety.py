@@ -249,7 +249,8 @@ def collapse_zone(ctx: TurnContext, state: GameState, loc: Location) -> bool:
     ``policy.collapse_damage`` or more (one roll, 1 in 6 a turn, from coming down, with
     every level above), or on the ground level of an area next to one (§6: the rubble
     strikes there and everyone in it rolls to escape)."""
-    falling, struck = _zone(ctx, state)
+    zone: tuple[frozenset[str], frozenset[str]] | None = ctx.cache.get(AP_ZONE)  # _zone's memo
+    falling, struck = _zone(ctx, state) if zone is None else zone
     return loc[0] in falling or (loc[1] == 0 and loc[0] in struck)
 
 
@@ -795,7 +796,8 @@ def pocket(ctx: TurnContext, state: GameState, loc: Location) -> bool:
     ladders = foot.ladder_links(state, ctx)
     if _open(ctx, state, fc, loc):
         return not _joined(ctx, state, fc, loc, adj, ladders)
-    for nb, *_ in foot.foot_links(ctx, loc, ladders):
+    for link in foot.foot_links(ctx, loc, ladders):
+        nb = link[0]
         if _open(ctx, state, fc, nb) and _joined(ctx, state, fc, nb, adj, ladders):
             return False
     return True
