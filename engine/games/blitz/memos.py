@@ -24,6 +24,7 @@ AP_SIDE: Memo[Any] = Memo("ap_side", shared=False)  # parking: the entries' side
 AP_SMALL: Memo[Any] = Memo("ap_small", shared=False)
 AP_SOURCES: Memo[Any] = Memo("ap_sources", shared=False)  # priorities: open fires by cover
 AP_BURNS: Memo[Any] = Memo("ap_burns", shared=False)  # safety: areas that can burn
+AP_BUILDING_BURNS: Memo[Any] = Memo("ap_building_burns", shared=True)  # safety: the buildings
 AP_CATCH: Memo[Any] = Memo("ap_catch", shared=False)  # safety: chance to catch next step 1
 # safety: where hose teams fight and the spread's state modifiers, as the call starts
 AP_FIGHT: Memo[Any] = Memo("ap_fight", shared=False)

@@ -60,7 +60,7 @@ from .casualties import (
 from .lorry import lorry_orders
 from .parking import keep_clear, shelter
 from .priorities import priority_locations
-from .safety import collapse_zone, get_out, pocket, retreat, trapped
+from .safety import burns_memo, collapse_zone, get_out, pocket, retreat, trapped
 from .support import (
     canteen_orders,
     dam_orders,
@@ -85,7 +85,7 @@ def standing_orders(ctx: TurnContext, state: GameState) -> None:
     ctx.cache[AP_FIRES] = None  # the fires, sorted, as the call starts
     ctx.cache[AP_SMALL] = None  # the fires a fire party can tackle
     ctx.cache[AP_P_IN] = {}  # best_job's chances at building positions
-    ctx.cache[AP_BURNS] = {}  # safety: areas that can burn (vehicles as the call starts)
+    ctx.cache[AP_BURNS] = burns_memo(ctx)  # safety: areas that can burn (vehicles as it starts)
     ctx.cache[AP_CATCH] = {}  # safety: each location's chance to catch next step 1
     ctx.cache[AP_FIGHT] = None  # safety: where hose teams fight, as the call starts
     ctx.cache[AP_TRAP] = {}  # safety: burnable locations with no safe way out

@@ -18,6 +18,7 @@ from ....board.model import AreaKind, Location
 from ....core.turn import TurnContext
 from ..memos import (
     AP_ADJACENCY,
+    AP_BUILDING_BURNS,
     AP_BURNS,
     AP_CATCH,
     AP_FIGHT,
@@ -213,13 +214,27 @@ def _can_burn(ctx: TurnContext, state: GameState, loc: Location) -> bool:
         hit = memo.get(area)
         if hit is not None:
             return hit
-    if danger.area_kind(ctx, area) is AreaKind.BUILDING:
+    if danger.area_kinds(ctx).get(area) is AreaKind.BUILDING:
         out = True
     else:
         out = ignition.is_flammable(ctx, state, loc, vehicle_areas(ctx, state))
     if memo is not None:
         memo[area] = out
     return out
+
+
+def burns_memo(ctx: TurnContext) -> dict[str, bool]:
+    """A fresh memo for :func:`_can_burn` (``ap_burns``) for one call of the standing
+    orders, every building area in it already (a building can always burn, §1): most
+    places the checks ask of are in buildings. The map's part is kept for the game."""
+    memo: dict[str, dict[str, bool]] = ctx.cache.setdefault(AP_BUILDING_BURNS, {})
+    hit = memo.get("buildings")
+    if hit is None:
+        building = AreaKind.BUILDING
+        hit = memo["buildings"] = {
+            a: True for a, kind in danger.area_kinds(ctx).items() if kind is building
+        }
+    return dict(hit)
 
 
 def hazardous(ctx: TurnContext, state: GameState, loc: Location) -> bool:
