@@ -826,9 +826,14 @@ def held(ctx: TurnContext, state: GameState, loc: Location, steps: int) -> bool:
     fire = state.fire
     seen = {loc}
     ring = [loc]
-    for _ in range(steps):
-        ring = [nb for x in ring for nb in danger.neighbours(ctx, x) if nb not in seen]
-        seen.update(ring)
+    for _ in range(steps):  # each place once (one next to two of the ring is not asked twice)
+        nxt: list[Location] = []
+        for x in ring:
+            for nb in danger.neighbours(ctx, x):
+                if nb not in seen:
+                    seen.add(nb)
+                    nxt.append(nb)
+        ring = nxt
     loose = sum(fire[x] for x in seen if x in fire and not cov.get(x, 0))
     return loose <= policy(ctx, "way_back_hold")
 
