@@ -84,21 +84,14 @@ def catch_chance(ctx: TurnContext, state: GameState, loc: Location) -> float:
     fire = state.fire
     # the state's part of the modifier is loc's own (damp, embers, a hose team there):
     # worked out once, when a neighbour burns; the map's part is the pair's, per game
-    # (_map_modifier's memo read inline); each roll is _p_roll, inline
     here: int | None = None
-    mods: dict[tuple[Location, Location], int] | None = ctx.cache.get(MAP_MODIFIERS)
-    if mods is None:
-        mods = {}
     miss = 1.0
     for src in danger.neighbours(ctx, loc):
         f = fire.get(src)
         if f:
             if here is None:
                 here = _state_modifier(ctx, state, loc)
-            mod = mods.get((src, loc))
-            if mod is None:
-                mod = _map_modifier(ctx, src, loc)
-            miss *= 1 - max(0, min(6, f - (here + mod))) / 6
+            miss *= 1 - _p_roll(f, here + _map_modifier(ctx, src, loc))
     below = (loc[0], loc[1] - 1)
     f = fire.get(below, 0)
     if f >= r.int("spread.climb_min_fire") and loc in ignition.spread_targets(ctx, below)[1]:
@@ -167,9 +160,7 @@ def _state_modifier(ctx: TurnContext, state: GameState, loc: Location) -> int:
 def _map_modifier(ctx: TurnContext, src: Location, dst: Location) -> int:
     """The map's part of a spread's modifier from ``src`` into ``dst`` (R-2, R-4), kept
     for the game."""
-    memo: dict[tuple[Location, Location], int] | None = ctx.cache.get(MAP_MODIFIERS)
-    if memo is None:
-        memo = ctx.cache[MAP_MODIFIERS] = {}
+    memo: dict[tuple[Location, Location], int] = ctx.cache.setdefault(MAP_MODIFIERS, {})
     hit = memo.get((src, dst))
     if hit is None:
         hit = memo[(src, dst)] = total(spread_map_parts(ctx, src, dst))
