@@ -24,21 +24,26 @@ AP_SIDE: Memo[Any] = Memo("ap_side", shared=False)  # parking: the entries' side
 AP_SMALL: Memo[Any] = Memo("ap_small", shared=False)
 AP_SOURCES: Memo[Any] = Memo("ap_sources", shared=False)  # priorities: open fires by cover
 AP_BURNS: Memo[Any] = Memo("ap_burns", shared=False)  # safety: areas that can burn
+AP_BUILDING_BURNS: Memo[Any] = Memo("ap_building_burns", shared=True)  # safety: the buildings
 AP_CATCH: Memo[Any] = Memo("ap_catch", shared=False)  # safety: chance to catch next step 1
 # safety: where hose teams fight and the spread's state modifiers, as the call starts
 AP_FIGHT: Memo[Any] = Memo("ap_fight", shared=False)
 AP_LIMITS: Memo[Any] = Memo("ap_limits", shared=False)  # safety: the policy limits, per game
+# safety: the pocket forecast's figures (policy and rules), per game
+AP_LIMITS_POCKET: Memo[Any] = Memo("ap_limits_pocket", shared=False)
 AP_OK: Memo[Any] = Memo("ap_ok", shared=False)  # safety: may a way out pass here
 AP_ZONE: Memo[Any] = Memo("ap_zone", shared=False)  # safety: where a collapse can strike
 AP_REFUGE_ZONE: Memo[Any] = Memo("ap_refuge_zone", shared=False)  # safety: refuge margin
 AP_WAYBACK: Memo[Any] = Memo("ap_wayback", shared=False)  # safety: no sure way to a haven
 AP_POCKET: Memo[Any] = Memo("ap_pocket", shared=False)  # safety: the pocket forecast, per call
+AP_POLICY: Memo[Any] = Memo("ap_policy", shared=False)  # safety: policy values, per game
 AP_ADJACENCY: Memo[Any] = Memo("ap_adjacency", shared=True)  # safety: the map's foot steps
 # safety: streets and open ground with no building next to them (the map's)
 AP_HAVENS: Memo[Any] = Memo("ap_havens", shared=True)
+# safety: each haven with the areas a vehicle or rubble in keeps a stand out of it (the map's)
+AP_HAVEN_NEAR: Memo[Any] = Memo("ap_haven_near", shared=True)
 AP_SHELTERS: Memo[Any] = Memo("ap_shelters", shared=False)  # safety: havens free now
 AP_TRAP: Memo[Any] = Memo("ap_trap", shared=False)  # safety: no safe way out
-AP_WAYS: Memo[Any] = Memo("ap_ways", shared=False)  # safety: foot links as a way out sees them
 AP_THREAT: Memo[Any] = Memo("ap_threat", shared=False)
 AP_VEHICLES: Memo[Any] = Memo("ap_vehicles", shared=False)
 AREA_DIST: Memo[Any] = Memo("area_dist", shared=True)

@@ -26,6 +26,7 @@ Every unit also preserves itself (R-7, in the movement step).
 
 from __future__ import annotations
 
+from ....board.model import Location
 from ....core.turn import TurnContext
 from ..memos import (
     AP_BURNS,
@@ -45,7 +46,6 @@ from ..memos import (
     AP_TRAP,
     AP_VEHICLES,
     AP_WAYBACK,
-    AP_WAYS,
     AP_ZONE,
 )
 from ..state import GameState
@@ -60,7 +60,7 @@ from .casualties import (
 from .lorry import lorry_orders
 from .parking import keep_clear, shelter
 from .priorities import priority_locations
-from .safety import collapse_zone, get_out, pocket, retreat, trapped
+from .safety import burns_memo, collapse_zone, get_out, pocket, retreat, trapped
 from .support import (
     canteen_orders,
     dam_orders,
@@ -85,12 +85,11 @@ def standing_orders(ctx: TurnContext, state: GameState) -> None:
     ctx.cache[AP_FIRES] = None  # the fires, sorted, as the call starts
     ctx.cache[AP_SMALL] = None  # the fires a fire party can tackle
     ctx.cache[AP_P_IN] = {}  # best_job's chances at building positions
-    ctx.cache[AP_BURNS] = {}  # safety: areas that can burn (vehicles as the call starts)
+    ctx.cache[AP_BURNS] = burns_memo(ctx)  # safety: areas that can burn (vehicles as it starts)
     ctx.cache[AP_CATCH] = {}  # safety: each location's chance to catch next step 1
     ctx.cache[AP_FIGHT] = None  # safety: where hose teams fight, as the call starts
     ctx.cache[AP_TRAP] = {}  # safety: burnable locations with no safe way out
     ctx.cache[AP_OK] = {}  # safety: locations a way out may pass
-    ctx.cache[AP_WAYS] = {}  # safety: the map's foot links as a way out sees them
     ctx.cache[AP_JUMP] = None  # parking: the chance of a jump into each street
     ctx.cache[AP_ZONE] = None  # safety: where a collapse can strike
     ctx.cache[AP_REFUGE_ZONE] = None  # safety: ... with the refuge's wider margin
@@ -114,7 +113,6 @@ def standing_orders(ctx: TurnContext, state: GameState) -> None:
             AP_FIGHT,
             AP_TRAP,
             AP_OK,
-            AP_WAYS,
             AP_WAYBACK,
             AP_POCKET,
             AP_ZONE,
@@ -174,22 +172,36 @@ def _standing_orders(ctx: TurnContext, state: GameState) -> None:
 def _leave_traps(ctx: TurnContext, state: GameState) -> None:
     """Every stand on standing orders in a place the fire can cut off this turn or where a
     collapse can strike gets out first (:mod:`.safety`): back down its hose, or out into
-    the street (a crew whose vehicle is lost: toward the nearest entry)."""
+    the street (a crew whose vehicle is lost: toward the nearest entry).
+
+    Stands walking out change none of what the checks read (the fire, the ladders, the
+    snapshots the call keeps), so each place's answers are asked once: most stands share
+    a place with the rest of their crew."""
+    cut: dict[Location, bool] = {}  # a collapse's way or a trap, by place
+    closing: dict[Location, bool] = {}  # a pocket, by place
     for uid in sorted(state.units):
         u = state.units[uid]
-        if u.kind != STAND or not u.in_play or u.order is not None or u.loc is None:
+        loc = u.loc
+        if u.kind != STAND or not u.in_play or u.order is not None or loc is None:
             continue
         if u.task == "aboard" or (u.hose is not None and state.hoses.get(u.hose) is not None
                                   and state.hoses[u.hose].plan):  # fmt: skip
             continue  # riding, or laying (the layer's heat test decides)
         home = state.units.get(u.parent) if u.parent is not None else None
         lost = home is not None and not home.in_play
-        if not (collapse_zone(ctx, state, u.loc) or trapped(ctx, state, u.loc)):
+        out = cut.get(loc)
+        if out is None:
+            out = cut[loc] = collapse_zone(ctx, state, loc) or trapped(ctx, state, loc)
+        if not out:
             if (
                 u.hose is None and u.task in ("idle", "refill")
-                and (home is None or home.loc != u.loc) and pocket(ctx, state, u.loc)
+                and (home is None or home.loc != loc)
             ):  # fmt: skip
-                retreat(ctx, state, u)  # nothing to do where the fire may close round it
+                shut = closing.get(loc)
+                if shut is None:
+                    shut = closing[loc] = pocket(ctx, state, loc)
+                if shut:
+                    retreat(ctx, state, u)  # nothing to do where the fire may close round it
             continue
         if not (lost and retreat(ctx, state, u)):  # a crew with no vehicle walks out
             get_out(ctx, state, u)

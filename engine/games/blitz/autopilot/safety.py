@@ -18,19 +18,24 @@ from ....board.model import AreaKind, Location
 from ....core.turn import TurnContext
 from ..memos import (
     AP_ADJACENCY,
+    AP_BUILDING_BURNS,
     AP_BURNS,
     AP_CATCH,
     AP_FIGHT,
+    AP_HAVEN_NEAR,
     AP_HAVENS,
     AP_LIMITS,
+    AP_LIMITS_POCKET,
     AP_OK,
     AP_POCKET,
+    AP_POLICY,
     AP_REFUGE_ZONE,
     AP_SHELTERS,
     AP_TRAP,
     AP_WAYBACK,
-    AP_WAYS,
     AP_ZONE,
+    FOOT_LINKS,
+    HEAT_MEMO,
     MAP_MODIFIERS,
 )
 from ..reach import danger, foot
@@ -43,8 +48,15 @@ from .priorities import coverage, vehicle_areas
 
 
 def policy(ctx: TurnContext, key: str) -> float:
-    """A policy parameter of the autopilot (``policy.<key>`` in the ruleset)."""
-    return float(ctx.rules[f"policy.{key}"])
+    """A policy parameter of the autopilot (``policy.<key>`` in the ruleset), kept for the
+    game."""
+    memo: dict[str, float] | None = ctx.cache.get(AP_POLICY)
+    if memo is None:
+        memo = ctx.cache[AP_POLICY] = {}
+    hit = memo.get(key)
+    if hit is None:
+        hit = memo[key] = float(ctx.rules[f"policy.{key}"])
+    return hit
 
 
 def _p_roll(limit: int, mod: int) -> float:
@@ -165,18 +177,27 @@ def _fighting_at(state: GameState, loc: Location) -> set[Location]:
     return set()
 
 
+def _heat_memo(ctx: TurnContext) -> dict[Location, int]:
+    """:func:`.danger.heat`'s memo of the step, for a loop to read inline (asking
+    :func:`.danger.heat` itself of a place it lacks); an empty dict outside step 6."""
+    heats: dict[Location, int] | None = ctx.cache.get(HEAT_MEMO)
+    return {} if heats is None else heats
+
+
 def trapped(ctx: TurnContext, state: GameState, loc: Location) -> bool:
     """A stand in ``loc`` (a building location) could be cut off this turn: the place
     itself, or every way out to a street or open ground within
     ``policy.trap_walk_turns`` of walking, passes a location whose chance to catch is
     ``policy.trap_chance`` or more (burning or too hot to pass counts as cut)."""
-    if not state.fire or not _can_burn(ctx, state, loc):
+    if not state.fire:
         return False
     memo: dict[Location, bool] | None = ctx.cache.get(AP_TRAP)
-    if memo is not None:
+    if memo is not None:  # (asked first: it holds only places that can burn)
         hit = memo.get(loc)
         if hit is not None:
             return hit
+    if not _can_burn(ctx, state, loc):
+        return False
     out = not _way_out(ctx, state, loc)
     if memo is not None:
         memo[loc] = out
@@ -193,13 +214,27 @@ def _can_burn(ctx: TurnContext, state: GameState, loc: Location) -> bool:
         hit = memo.get(area)
         if hit is not None:
             return hit
-    if danger.area_kind(ctx, area) is AreaKind.BUILDING:
+    if danger.area_kinds(ctx).get(area) is AreaKind.BUILDING:
         out = True
     else:
         out = ignition.is_flammable(ctx, state, loc, vehicle_areas(ctx, state))
     if memo is not None:
         memo[area] = out
     return out
+
+
+def burns_memo(ctx: TurnContext) -> dict[str, bool]:
+    """A fresh memo for :func:`_can_burn` (``ap_burns``) for one call of the standing
+    orders, every building area in it already (a building can always burn, §1): most
+    places the checks ask of are in buildings. The map's part is kept for the game."""
+    memo: dict[str, dict[str, bool]] = ctx.cache.setdefault(AP_BUILDING_BURNS, {})
+    hit = memo.get("buildings")
+    if hit is None:
+        building = AreaKind.BUILDING
+        hit = memo["buildings"] = {
+            a: True for a, kind in danger.area_kinds(ctx).items() if kind is building
+        }
+    return dict(hit)
 
 
 def hazardous(ctx: TurnContext, state: GameState, loc: Location) -> bool:
@@ -229,7 +264,8 @@ def collapse_zone(ctx: TurnContext, state: GameState, loc: Location) -> bool:
     ``policy.collapse_damage`` or more (one roll, 1 in 6 a turn, from coming down, with
     every level above), or on the ground level of an area next to one (§6: the rubble
     strikes there and everyone in it rolls to escape)."""
-    falling, struck = _zone(ctx, state)
+    zone: tuple[frozenset[str], frozenset[str]] | None = ctx.cache.get(AP_ZONE)  # _zone's memo
+    falling, struck = _zone(ctx, state) if zone is None else zone
     return loc[0] in falling or (loc[1] == 0 and loc[0] in struck)
 
 
@@ -320,79 +356,57 @@ def _limits(ctx: TurnContext) -> tuple[float, int]:
     return hit
 
 
-#: a step on a way out (:func:`_way_links`): into a place that can burn (the way goes on
-#: if it is safe), out into an empty street or open ground, or into a burning one
-INNER, EXIT, SHUT = 0, 1, 2
-
-
-def _way_links(
-    ctx: TurnContext,
-    state: GameState,
-    loc: Location,
-    ladders: dict[Location, list[tuple[Location, int]]],
-    ways: dict[Location, list[tuple[Location, int, int]]],
-) -> list[tuple[Location, int, int]]:
-    """The foot links from ``loc`` as a way out sees them: (neighbour, movement points,
-    ``INNER``/``EXIT``/``SHUT``), in :func:`foot.foot_links` order. What can burn and what
-    burns do not change in step 6: the map's links are kept in ``ways`` for the call of the
-    standing orders; a pitched ladder's are added each time (ladders come and go)."""
-    extra = ladders.get(loc)
-    out = ways.get(loc) if not extra else None
-    if out is None:
-        fire = state.fire
-        burns: dict[str, bool] = ctx.cache.get(AP_BURNS) or {}  # _can_burn's memo, inline
-        out = [
-            (
-                to, cost,
-                INNER if burns.get(to[0]) or (
-                    to[0] not in burns and _can_burn(ctx, state, to)
-                ) else SHUT if to in fire else EXIT,
-            )
-            for to, cost, *_ in foot.foot_links(ctx, loc, ladders if extra else {})
-        ]  # fmt: skip
-        if not extra:
-            ways[loc] = out
-    return out
-
-
 def _way_out(ctx: TurnContext, state: GameState, start: Location) -> bool:
+    """Whether a way out leads from ``start`` within the walk budget: each step into a
+    place that can burn (:func:`_can_burn`) goes on if that place is safe (passable, its
+    chance to catch below ``policy.trap_chance``), a step into an empty street or open
+    ground is out, one into a burning one is shut. The map's links are read from the
+    foot links' memo for the game (:func:`.foot.foot_links`), a pitched ladder's added
+    each time (ladders come and go); what can burn from :func:`_can_burn`'s memo."""
     limit, budget = _limits(ctx)
     seen: dict[Location, bool] = ctx.cache.get(AP_OK, {})
-    ways: dict[Location, list[tuple[Location, int, int]]] | None = ctx.cache.get(AP_WAYS)
-    if ways is None:
-        ways = {}  # outside the standing orders: for this search only
+    fire = state.fire
+    fail = ctx.rules.int("heat.always_fail_min")
+    burns: dict[str, bool] = ctx.cache.get(AP_BURNS) or {}  # _can_burn's memo, inline
+    heat, heats = danger.heat, _heat_memo(ctx)
 
     def ok(loc: Location) -> bool:
         hit = seen.get(loc)
         if hit is None:
-            hit = seen[loc] = (
-                foot.passable(ctx, state, loc) and catch_chance(ctx, state, loc) < limit
-            )
+            h = heats.get(loc)
+            hit = seen[loc] = (  # foot.passable, inline, then the chance to catch
+                loc not in fire and (heat(ctx, state, loc) if h is None else h) < fail
+                and catch_chance(ctx, state, loc) < limit
+            )  # fmt: skip
         return hit
 
     if not ok(start):
         return False
     ladders = foot.ladder_links(state, ctx)
-    for _to, cost, kind in _way_links(ctx, state, start, ladders, ways):
+    for to, cost, _s, _l, _k in foot.foot_links(ctx, start, ladders):
         # a step straight out (the search below would find it too, after more checks)
-        if cost <= budget and kind == EXIT:
-            return True
+        if cost <= budget and to not in fire:
+            inner = burns.get(to[0])
+            if not (_can_burn(ctx, state, to) if inner is None else inner):
+                return True
+    static: dict[Location, list[foot.Link]] = ctx.cache.get(FOOT_LINKS) or {}
     best = {start: 0}
     frontier = [start]
     while frontier:
         nxt: list[Location] = []
         for loc in frontier:
             here = best[loc]
-            # _way_links, its memo read inline (no pitched ladder here: the map's links)
-            links = None if loc in ladders else ways.get(loc)
+            # foot.foot_links, its memo read inline (no pitched ladder here: the map's links)
+            links = None if loc in ladders else static.get(loc)
             if links is None:
-                links = _way_links(ctx, state, loc, ladders, ways)
-            for to, cost, kind in links:
+                links = foot.foot_links(ctx, loc, ladders)
+            for to, cost, _s, _l, _k in links:
                 d = here + cost
                 if d > budget or best.get(to, budget + 1) <= d:
                     continue
-                if kind != INNER:
-                    if kind == EXIT:
+                inner = burns.get(to[0])
+                if not (_can_burn(ctx, state, to) if inner is None else inner):
+                    if to not in fire:
                         return True  # out in an empty street or open ground
                     continue
                 hit = seen.get(to)
@@ -474,6 +488,19 @@ def haven_areas(ctx: TurnContext) -> frozenset[str]:
     return hit
 
 
+def _haven_near(ctx: TurnContext) -> list[tuple[str, frozenset[str]]]:
+    """Each haven (:func:`haven_areas`, sorted) with the areas a vehicle or rubble in
+    which would keep a stand from waiting there (itself and the areas next to it), for
+    the game."""
+    memo: dict[str, list[tuple[str, frozenset[str]]]] = ctx.cache.setdefault(AP_HAVEN_NEAR, {})
+    hit = memo.get("near")
+    if hit is None:
+        hit = memo["near"] = [
+            (a, frozenset((a, *danger.area_neighbours(ctx, a)))) for a in sorted(haven_areas(ctx))
+        ]
+    return hit
+
+
 def shelters(ctx: TurnContext, state: GameState) -> list[Location]:
     """The havens (:func:`haven_areas`) a stand may wait in now: no vehicle or rubble in
     them (either would make the place burn), none next to them either."""
@@ -487,10 +514,7 @@ def shelters(ctx: TurnContext, state: GameState) -> list[Location]:
     if hit is not None and hit[0] is vehicles:
         return hit[1]
     burns = vehicles | state.rubble
-    out = [
-        (a, 0) for a in sorted(havens)
-        if a not in burns and not any(nb in burns for nb in danger.area_neighbours(ctx, a))
-    ]  # fmt: skip
+    out = [(a, 0) for a, near in _haven_near(ctx) if burns.isdisjoint(near)]
     ctx.cache[AP_SHELTERS] = (vehicles, out)
     return out
 
@@ -517,8 +541,13 @@ def cut_off(ctx: TurnContext, state: GameState, loc: Location) -> bool:
     else:
         limit = int(policy(ctx, "way_back_heat"))
 
+        fire, heat, heats = state.fire, danger.heat, _heat_memo(ctx)
+
         def sure(x: Location) -> bool:
-            return x not in state.fire and danger.heat(ctx, state, x) <= limit
+            if x in fire:
+                return False
+            h = heats.get(x)
+            return (heat(ctx, state, x) if h is None else h) <= limit
 
         budget = int(turns * ctx.rules.int("movement.foot_points"))
         dist, _ = foot.foot_search(ctx, state, loc, budget, ok=sure, goals=havens)
@@ -578,23 +607,44 @@ def _forecast(ctx: TurnContext, state: GameState) -> _Forecast | None:
     hit: _Forecast | None = ctx.cache.get(AP_POCKET)
     if hit is not None:
         return hit
-    turns = int(policy(ctx, "pocket_turns"))
-    if turns <= 0:
+    limits = _pocket_limits(ctx)
+    if limits is None:
         return None
-    r = ctx.rules
-    chance = policy(ctx, "pocket_chance")
     goals = [*shelters(ctx, state), *((a, 0) for a in mv.entry_areas(ctx))]
     if not goals:
         return None
-    top = r.int("fire.max")
-    die = r.int("growth.on")
-    alone = min(6, max(0, 7 - die)) / 6  # §3 growth: 1d6 of ``on`` or more raises a fire one
-    near = min(6, max(0, 7 - die + r.int("growth.neighbour_burning"))) / 6
-    grow = (_growths(turns, alone, chance, top), _growths(turns, near, chance, top))
-    fc = _Forecast(goals, chance, turns, grow, top, r.int("heat.always_fail_min"))
+    chance, turns, grow, top, fail = limits
+    fc = _Forecast(goals, chance, turns, grow, top, fail)
     if AP_POCKET in ctx.cache:
         ctx.cache[AP_POCKET] = fc
     return fc
+
+
+#: the pocket forecast's figures (:func:`_pocket_limits`)
+_PocketLimits = tuple[float, int, tuple[int, int], int, int]
+
+
+def _pocket_limits(ctx: TurnContext) -> _PocketLimits | None:
+    """The pocket forecast's figures, for the game (policy and rules only): (``policy.
+    pocket_chance``, ``policy.pocket_turns``, the growths a fire is taken to make alone and
+    with a neighbour burning, the highest fire, the heat no stand passes); None when it is
+    off (``policy.pocket_turns`` 0)."""
+    memo: dict[str, _PocketLimits | None] = ctx.cache.setdefault(AP_LIMITS_POCKET, {})
+    if "pocket" in memo:
+        return memo["pocket"]
+    turns = int(policy(ctx, "pocket_turns"))
+    out: _PocketLimits | None = None
+    if turns > 0:
+        r = ctx.rules
+        chance = policy(ctx, "pocket_chance")
+        top = r.int("fire.max")
+        die = r.int("growth.on")
+        alone = min(6, max(0, 7 - die)) / 6  # §3 growth: 1d6 of ``on`` or more raises it one
+        near = min(6, max(0, 7 - die + r.int("growth.neighbour_burning"))) / 6
+        grow = (_growths(turns, alone, chance, top), _growths(turns, near, chance, top))
+        out = (chance, turns, grow, top, r.int("heat.always_fail_min"))
+    memo["pocket"] = out
+    return out
 
 
 def _catches(ctx: TurnContext, state: GameState, loc: Location, fc: _Forecast) -> bool:
@@ -622,7 +672,11 @@ def _stays_open(ctx: TurnContext, state: GameState, loc: Location, fc: _Forecast
     fire = state.fire
     if loc in fire:
         return False
-    if (danger.heat(ctx, state, loc) or (loc[0], loc[1] - 1) in fire) and _catches(
+    heats = _heat_memo(ctx)
+    h = heats.get(loc)
+    if h is None:
+        h = danger.heat(ctx, state, loc)
+    if (h or (loc[0], loc[1] - 1) in fire) and _catches(
         ctx, state, loc, fc
     ):  # (with no fire next to it nor below, it cannot catch in the next spread)
         return False
@@ -634,8 +688,10 @@ def _stays_open(ctx: TurnContext, state: GameState, loc: Location, fc: _Forecast
         f = fire.get(nb)
         if f:
             if f < top:
-                up = near if danger.heat(ctx, state, nb) else alone
-                f = min(top, f + up)
+                h = heats.get(nb)
+                if h is None:
+                    h = danger.heat(ctx, state, nb)
+                f = min(top, f + (near if h else alone))
             heat += f
         else:
             more.append(nb)
@@ -691,6 +747,7 @@ def _joined(
     goals = fc.goal_set
     fire, opened = state.fire, fc.opened
     heat = danger.heat
+    heats: dict[Location, int] = _heat_memo(ctx)
     seen = {start}
     todo = [start]
     out = start in goals
@@ -706,9 +763,11 @@ def _joined(
                 # :func:`_stays_open`, answered first for a place with no fire next to it
                 # or below and fewer neighbours than the heat no stand passes: it cannot
                 # catch in the next spread, nor can its neighbours catching add up to it
+                h = heats.get(nb)
                 ok = opened[nb] = nb not in fire and (
                     (
-                        adj.get(nb, ((), False))[1] and not heat(ctx, state, nb)
+                        adj.get(nb, ((), False))[1]
+                        and not (heat(ctx, state, nb) if h is None else h)
                         and (nb[0], nb[1] - 1) not in fire
                     ) or _stays_open(ctx, state, nb, fc)
                 )  # fmt: skip
@@ -744,11 +803,16 @@ def pocket(ctx: TurnContext, state: GameState, loc: Location) -> bool:
     fc = _forecast(ctx, state)
     if fc is None or loc in fc.goal_set:
         return False
+    if fc.opened.get(loc):  # an open place already searched from (or through): its answer
+        done = fc.joined.get(loc)
+        if done is not None:
+            return not done
     adj = _foot_adjacency(ctx, fc.fail)
     ladders = foot.ladder_links(state, ctx)
     if _open(ctx, state, fc, loc):
         return not _joined(ctx, state, fc, loc, adj, ladders)
-    for nb, *_ in foot.foot_links(ctx, loc, ladders):
+    for link in foot.foot_links(ctx, loc, ladders):
+        nb = link[0]
         if _open(ctx, state, fc, nb) and _joined(ctx, state, fc, nb, adj, ladders):
             return False
     return True
@@ -762,9 +826,14 @@ def held(ctx: TurnContext, state: GameState, loc: Location, steps: int) -> bool:
     fire = state.fire
     seen = {loc}
     ring = [loc]
-    for _ in range(steps):
-        ring = [nb for x in ring for nb in danger.neighbours(ctx, x) if nb not in seen]
-        seen.update(ring)
+    for _ in range(steps):  # each place once (one next to two of the ring is not asked twice)
+        nxt: list[Location] = []
+        for x in ring:
+            for nb in danger.neighbours(ctx, x):
+                if nb not in seen:
+                    seen.add(nb)
+                    nxt.append(nb)
+        ring = nxt
     loose = sum(fire[x] for x in seen if x in fire and not cov.get(x, 0))
     return loose <= policy(ctx, "way_back_hold")
 
@@ -834,11 +903,21 @@ def retreat(ctx: TurnContext, state: GameState, u: UnitState) -> bool:
     cool = ctx.rules.int("heat.always_pass_max")
     warm = max(cool, int(policy(ctx, "retreat_heat")))
 
+    fire = state.fire
+    heat = danger.heat
+    heats: dict[Location, int] = _heat_memo(ctx)
+
     def cool_way(loc: Location) -> bool:  # no heat test on the way (none can fail)
-        return loc not in state.fire and danger.heat(ctx, state, loc) <= cool
+        if loc in fire:
+            return False
+        h = heats.get(loc)
+        return (heat(ctx, state, loc) if h is None else h) <= cool
 
     def warm_way(loc: Location) -> bool:  # heat tests a stand passes more often than not
-        return loc not in state.fire and danger.heat(ctx, state, loc) <= warm
+        if loc in fire:
+            return False
+        h = heats.get(loc)
+        return (heat(ctx, state, loc) if h is None else h) <= warm
 
     goal: Location | None = None
     way: Callable[[Location], bool] = cool_way

@@ -71,13 +71,20 @@ def heat(ctx: TurnContext, state: GameState, loc: Location) -> int:
     fire = state.fire
     if not fire:
         return 0
-    memo: dict[Location, int] | None = ctx.cache.get(HEAT_MEMO)
+    cache = ctx.cache
+    memo: dict[Location, int] | None = cache.get(HEAT_MEMO)
     if memo is not None:
         hit = memo.get(loc)
-        if hit is None:
-            hit = memo[loc] = sum(map(fire.get, neighbours(ctx, loc), ZEROS))
-        return hit
-    return sum(map(fire.get, neighbours(ctx, loc), ZEROS))
+        if hit is not None:
+            return hit
+    nbs: dict[Location, list[Location]] | None = cache.get(NEIGHBOURS)  # neighbours, inline
+    near = nbs.get(loc) if nbs is not None else None
+    if near is None:
+        near = neighbours(ctx, loc)
+    out = sum(map(fire.get, near, ZEROS))
+    if memo is not None:
+        memo[loc] = out
+    return out
 
 
 def heat_test(ctx: TurnContext, state: GameState, unit: UnitState, loc: Location) -> bool:
@@ -122,7 +129,11 @@ def _unsafe(ctx: TurnContext, state: GameState, loc: Location) -> bool:
     fire = state.fire
     if not fire:
         return False
-    for nb in neighbours(ctx, loc):  # (a loop: any() over a generator costs more here)
+    nbs: dict[Location, list[Location]] | None = ctx.cache.get(NEIGHBOURS)  # inline
+    near = nbs.get(loc) if nbs is not None else None
+    if near is None:
+        near = neighbours(ctx, loc)
+    for nb in near:  # (a loop: any() over a generator costs more here)
         if fire.get(nb, 0) >= hot and damage.get(nb, 1) >= bad:
             break
     else:
