@@ -22,7 +22,6 @@ AP_P_IN: Memo[Any] = Memo("ap_p_in", shared=False)
 AP_PRIO: Memo[Any] = Memo("ap_prio", shared=False)
 AP_SIDE: Memo[Any] = Memo("ap_side", shared=False)  # parking: the entries' side
 AP_SMALL: Memo[Any] = Memo("ap_small", shared=False)
-AP_PARTY_GOALS: Memo[Any] = Memo("ap_party_goals", shared=False)  # support: fire parties' goals
 AP_SOURCES: Memo[Any] = Memo("ap_sources", shared=False)  # priorities: open fires by cover
 AP_BURNS: Memo[Any] = Memo("ap_burns", shared=False)  # safety: areas that can burn
 AP_BUILDING_BURNS: Memo[Any] = Memo("ap_building_burns", shared=True)  # safety: the buildings

@@ -36,7 +36,6 @@ from ..memos import (
     AP_JUMP,
     AP_OK,
     AP_P_IN,
-    AP_PARTY_GOALS,
     AP_POCKET,
     AP_PRIO,
     AP_REFUGE_ZONE,
@@ -85,7 +84,6 @@ def standing_orders(ctx: TurnContext, state: GameState) -> None:
     ctx.cache[AP_PRIO] = {}  # each fire's priority (the call keeps one ``pri``)
     ctx.cache[AP_FIRES] = None  # the fires, sorted, as the call starts
     ctx.cache[AP_SMALL] = None  # the fires a fire party can tackle
-    ctx.cache[AP_PARTY_GOALS] = {}  # support: where a fire party walks to, by place
     ctx.cache[AP_P_IN] = {}  # best_job's chances at building positions
     ctx.cache[AP_BURNS] = burns_memo(ctx)  # safety: areas that can burn (vehicles as it starts)
     ctx.cache[AP_CATCH] = {}  # safety: each location's chance to catch next step 1
@@ -109,7 +107,6 @@ def standing_orders(ctx: TurnContext, state: GameState) -> None:
             AP_FIRES,
             AP_JUMP,
             AP_SMALL,
-            AP_PARTY_GOALS,
             AP_P_IN,
             AP_BURNS,
             AP_CATCH,

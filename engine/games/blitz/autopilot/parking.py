@@ -455,13 +455,20 @@ def withdraw(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Location
         return False  # R-14: not in the turn the player had its ladder pitched
     if routes is None:
         routes = reach.road_routes(ctx, state, u.loc[0])
-    to = choose_parking(ctx, state, u, pri)
+    # the streets it may pull back to; the parking street is taken when it is one of them
+    # that cannot catch next step 1, so it is asked only when there is such a street (the
+    # risks are the call's, whoever asks first)
+    safe = [a for a in routes if street_threat(ctx, state, a) >= 2
+            and (a in side or not boxed)]  # fmt: skip
+    if not safe:
+        return False
+    to = (
+        choose_parking(ctx, state, u, pri)
+        if any(not street_risk(ctx, state, a) > 0 for a in safe)
+        else None
+    )
     if (to is None or to not in routes or street_threat(ctx, state, to) < 2
             or street_risk(ctx, state, to) > 0 or (boxed and to not in side)):  # fmt: skip
-        safe = [a for a in routes if street_threat(ctx, state, a) >= 2
-                and (a in side or not boxed)]  # fmt: skip
-        if not safe:
-            return False
         to = min(safe, key=lambda a: (street_risk(ctx, state, a) > 0,
                                       -min(street_threat(ctx, state, a), 3), len(routes[a]), a))  # fmt: skip
         if street_risk(ctx, state, to) >= risk and not boxed:
@@ -646,6 +653,8 @@ def choose_water(ctx: TurnContext, state: GameState, pump: UnitState) -> None:
     """Connect to the best source here: a hydrant, open water, a dam, else the tank."""
     assert pump.loc is not None
     hydrants, waters = _water_here(ctx, pump.loc[0])
+    if pump.source is not None and pump.source in hydrants:
+        return  # already on the first kind of source it would choose from
     options = list(hydrants)
     options += [f"open:{a}" for a in waters if state.water_left.get(a, 0) > 0]
     dams = [d for d in state.units.values()

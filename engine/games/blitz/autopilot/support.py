@@ -4,11 +4,9 @@ street, fire parties attack small fires and refill."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from ....board.model import AreaKind, Location
 from ....core.turn import TurnContext
-from ..memos import AP_PARTY_GOALS, REFILL_NOW, REFILL_POINTS
+from ..memos import REFILL_NOW, REFILL_POINTS
 from ..reach import danger, foot
 from ..rules import equipment, reach
 from ..rules import movement as mv
@@ -125,7 +123,11 @@ def fire_party_orders(ctx: TurnContext, state: GameState, u: UnitState) -> None:
             u.task = "idle"
             stand_clear(ctx, state, u)
             return
-        goal, places = _party_goal(ctx, state, u.loc, budget, small)
+        near = reach.area_distances(ctx, u.loc[0], budget + 1)
+        places = {nb for f in small if f[0] in near for nb in danger.neighbours(ctx, f)}
+        goal = foot.first_goal(
+            ctx, state, u.loc, budget, places, lambda x: not trapped(ctx, state, x)
+        )
         if goal is None:
             if not any(not trapped(ctx, state, x) for x in sorted(places)):
                 stand_clear(ctx, state, u)  # no small fire within three turns' walk
@@ -137,60 +139,14 @@ def fire_party_orders(ctx: TurnContext, state: GameState, u: UnitState) -> None:
     if refill_point(ctx, state, u.loc) and calm(ctx, state, u.loc):
         u.task = "refill"
         return
-    goal = _refill_goal(ctx, state, u.loc, budget)
+    points = _refill_points(ctx, state, u.loc[0], budget)
+    goal = foot.first_goal(ctx, state, u.loc, budget, points, lambda x: calm(ctx, state, x))
     if goal is not None:
         u.task = "refill"
         if not mv.walk(ctx, state, u, goal):
             stand_clear(ctx, state, u)  # no way there this turn: out of the fire's reach
     else:
         stand_clear(ctx, state, u)  # nowhere to refill within reach
-
-
-def _party_goal(
-    ctx: TurnContext, state: GameState, start: Location, budget: int, small: list[Location]
-) -> tuple[Location | None, set[Location]]:
-    """(the nearest place next to a small fire within ``budget`` movement points of
-    ``start`` that is no trap, or None; the places next to the small fires within reach of
-    ``start``'s area), asked once a call for each place while the ladders stay as they are
-    (:func:`_goal_memo`): the fires are fixed in step 6, the trap test is the call's."""
-    memo, ladders = _goal_memo(ctx, state)
-    key = ("fight", start, budget)
-    hit = memo.get(key) if memo is not None else None
-    if hit is not None and hit[0] == ladders:
-        return hit[1], hit[2]
-    near = reach.area_distances(ctx, start[0], budget + 1)
-    places = {nb for f in small if f[0] in near for nb in danger.neighbours(ctx, f)}
-    goal = foot.first_goal(ctx, state, start, budget, places, lambda x: not trapped(ctx, state, x))
-    if memo is not None:
-        memo[key] = (ladders, goal, places)
-    return goal, places
-
-
-def _refill_goal(
-    ctx: TurnContext, state: GameState, start: Location, budget: int
-) -> Location | None:
-    """The nearest calm refill point within ``budget`` movement points of ``start``, or
-    None, asked once a call for each place while the ladders stay as they are (as
-    :func:`_party_goal`)."""
-    memo, ladders = _goal_memo(ctx, state)
-    key = ("refill", start, budget)
-    hit = memo.get(key) if memo is not None else None
-    if hit is not None and hit[0] == ladders:
-        return hit[1]  # type: ignore[no-any-return]
-    points = _refill_points(ctx, state, start[0], budget)
-    goal = foot.first_goal(ctx, state, start, budget, points, lambda x: calm(ctx, state, x))
-    if memo is not None:
-        memo[key] = (ladders, goal)
-    return goal
-
-
-def _goal_memo(ctx: TurnContext, state: GameState) -> tuple[dict[Any, Any] | None, Any]:
-    """The call's memo of the fire parties' goals (None outside the standing orders) and
-    the ladders pitched now (a foot search walks up them: a goal is kept with the ladders
-    it was found on). Within the call the fire and heat are fixed, and a stand's walk
-    changes no foot search."""
-    memo: dict[Any, Any] | None = ctx.cache.get(AP_PARTY_GOALS)
-    return memo, foot.ladder_links(state, ctx) if memo is not None else None
 
 
 def officer_orders(ctx: TurnContext, state: GameState, u: UnitState) -> None:
