@@ -428,7 +428,7 @@ def withdraw(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Location
         heat >= WITHDRAW_HEAT or jump > 0 or dry(ctx, state, u)
     )
     trailers = sorted((p for p in state.units.values()
-                       if p.towed_by is None and p.extra.get("tow") == u.id and p.loc == u.loc
+                       if p.loc == u.loc and p.towed_by is None and p.extra.get("tow") == u.id
                        and p.deployed), key=lambda x: x.id)  # fmt: skip
     if u.deployed and equipment.sets_up(ctx, u):
         trailers.append(u)  # its own trailer pump is set up

@@ -225,13 +225,10 @@ def appliance_orders(ctx: TurnContext, state: GameState, u: UnitState, pri: set[
     if face is not None:
         equipment.pitch_ladder(ctx, state, u, face)
     work = False
-    # best_job found no job for this pump (by id), with what it read (:func:`_job_inputs`):
-    # the next team asks again only when a team's orders changed any of it
-    no_job: dict[str, tuple[object, ...]] = {}
     for s in crews:
         if s.loc == u.loc and s.task == "aboard":
             s.task = "idle"
-        work |= _fire_team(ctx, state, s, u, pump, pri, no_job)
+        work |= _fire_team(ctx, state, s, u, pump, pri)
     if not work and not engaged(state, u):
         for s in crews:
             if s.loc == u.loc and s.task == "idle":
@@ -257,11 +254,8 @@ def _fire_team(
     home: UnitState,
     pump: UnitState,
     pri: set[Location],
-    no_job: dict[str, tuple[object, ...]] | None = None,
 ) -> bool:
-    """One fire team's standing orders; whether it has work. ``no_job``: the pumps
-    :func:`.jobs.best_job` found no job for in this appliance's orders, with
-    :func:`_job_inputs` as it was then (the same inputs give the same None)."""
+    """One fire team's standing orders; whether it has work."""
     if s.order is not None or s.loc is None or acting.acted(state, s):
         return s.task not in ("idle", "aboard")
     if s.task == "rest":
@@ -375,14 +369,7 @@ def _fire_team(
     feed = feeding_pump(state, pump)
     if feed is not None and _keeps_reserve(ctx, state, feed):
         return _guard_line(ctx, state, s, home, feed)  # no new line on the fire
-    job = None
-    if feed is not None:
-        if no_job is None:
-            job = best_job(ctx, state, feed, home, pri)
-        elif feed.id not in no_job or no_job[feed.id] != _job_inputs(ctx, state, feed, home):
-            job = best_job(ctx, state, feed, home, pri)
-            if job is None:
-                no_job[feed.id] = _job_inputs(ctx, state, feed, home)
+    job = best_job(ctx, state, feed, home, pri) if feed is not None else None
     if job is not None and feed is not None:
         target, route = job
         hoses.start_hose(ctx, state, [s], feed, route, target, home)
@@ -404,25 +391,6 @@ def _fire_team(
                     s.task = "fight"
                 return True
     return False
-
-
-def _job_inputs(
-    ctx: TurnContext, state: GameState, pump: UnitState, stock: UnitState
-) -> tuple[object, ...]:
-    """What :func:`.jobs.best_job` reads that the teams' orders in step 6 can change (the
-    fire, the damage and rubble cannot, and its other inputs are the call's memos): the
-    pump, the stock's hose, every line, the pitched ladders (the foot search) and where
-    the vehicles stand (a branch position's risk weight)."""
-    return (
-        pump.loc, pump.source, pump.pumps, pump.water, pump.deployed, pump.in_play,
-        stock.hose_left,
-        [
-            (h.id, h.unit, h.stock, h.target, h.cut, h.recover_left, h.lengths, tuple(h.path), tuple(h.plan))
-            for h in state.hoses.values()
-        ],
-        foot.ladder_links(state, ctx),
-        [(v.id, v.loc, v.in_play, v.status) for v in state.units.values() if v.kind == VEHICLE],
-    )  # fmt: skip
 
 
 def _guard_line(
