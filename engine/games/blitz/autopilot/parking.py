@@ -194,6 +194,12 @@ class JumpChances:
         # :func:`street_risk` by street, when the call keeps the spread chances too (the
         # standing orders' ``ap_catch``); else None (each answer worked out afresh)
         self.risk: dict[str, float] | None = {} if ctx.cache.get(AP_CATCH) is not None else None
+        # :func:`parking_penalty` by street, with the blocked streets it was worked out
+        # around, kept as :attr:`risk` is (its parts are fixed for the call: the fire's
+        # reach, the jumps, the roads); else None
+        self.penalty: dict[str, tuple[set[str], int]] | None = (
+            {} if self.risk is not None and ctx.cache.get(AP_THREAT) is not None else None
+        )
 
     def get(self, area: str, default: tuple[float, bool] = (0.0, False)) -> tuple[float, bool]:
         done = self.done
@@ -753,10 +759,26 @@ def choose_parking(
 
 
 def parking_penalty(ctx: TurnContext, state: GameState, area: str, blocked: set[str]) -> int:
-    """Extra hose steps a parking street is worth avoiding for (see the ``PARK_*`` weights)."""
+    """Extra hose steps a parking street is worth avoiding for (see the ``PARK_*`` weights).
+    In the standing orders the answer is kept for the call (:attr:`JumpChances.penalty`)."""
+    jumps = jump_chances(ctx, state)
+    memo = jumps.penalty
+    if memo is not None:
+        hit = memo.get(area)
+        if hit is not None and hit[0] is blocked:
+            return hit[1]
+    out = _parking_penalty(ctx, state, area, blocked, jumps)
+    if memo is not None:
+        memo[area] = (blocked, out)
+    return out
+
+
+def _parking_penalty(
+    ctx: TurnContext, state: GameState, area: str, blocked: set[str], jumps: JumpChances
+) -> int:
     threat, src = _street_threat(ctx, state, area)
     out = PARK_HOT if threat <= 1 else PARK_NEAR if threat == 2 else 0
-    jump, soon = jump_chances(ctx, state).get(area, (0.0, False))
+    jump, soon = jumps.get(area, (0.0, False))
     if jump > 0:
         out += int(policy(ctx, "park_jump"))
     elif soon:
