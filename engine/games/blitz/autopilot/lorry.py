@@ -79,6 +79,9 @@ def _plan_run(
     # the fires in range of a run's end (at range 1 or more, in ``in_range`` order): runs
     # from several pumps end in the same streets, and fire does not change in this call
     fires_near: dict[str, list[tuple[Location, int]]] = {}
+    # the runs from a street (pumps in one street share them: fire, rubble and craters do
+    # not change in this call)
+    runs: dict[tuple[str, int], list[list[str]]] = {}
     for pid in sorted(state.units):
         p = state.units[pid]
         if (
@@ -90,9 +93,12 @@ def _plan_run(
             most_here = most - per * ctx.rules.int("hose.hydrant_lengths")
         else:
             most_here = most
-        for path in _street_runs(ctx, state, p.loc[0], most_here):
-            if len(path) - 1 < shortest:
-                continue
+        from_here = runs.get((p.loc[0], most_here))
+        if from_here is None:
+            from_here = runs[(p.loc[0], most_here)] = _street_runs(
+                ctx, state, p.loc[0], most_here, shortest
+            )
+        for path in from_here:
             if street_risk(ctx, state, path[-1]) >= end_risk:
                 continue  # the lorry ends its run there: not where the fire may reach it
             near = fires_near.get(path[-1])
@@ -123,9 +129,12 @@ def _plan_run(
     return pump, locs, target
 
 
-def _street_runs(ctx: TurnContext, state: GameState, start: str, most: int) -> list[list[str]]:
+def _street_runs(
+    ctx: TurnContext, state: GameState, start: str, most: int, least: int = 0
+) -> list[list[str]]:
     """Shortest runs along open street from ``start`` (breadth first, by id), one to each
-    street or open area within ``most`` areas that is empty of rubble, craters and fire."""
+    street or open area from ``least`` to ``most`` areas away that is empty of rubble,
+    craters and fire."""
     if most <= 0:
         return []
     prev: dict[str, str | None] = {start: None}
@@ -145,6 +154,8 @@ def _street_runs(ctx: TurnContext, state: GameState, start: str, most: int) -> l
             q.append(b)
     out = []
     for end in sorted(prev):
+        if depth[end] < least:
+            continue  # too short (a run's length is its end's depth)
         path = [end]
         while prev[path[-1]] is not None:
             path.append(prev[path[-1]])  # type: ignore[arg-type]

@@ -194,6 +194,12 @@ class JumpChances:
         # :func:`street_risk` by street, when the call keeps the spread chances too (the
         # standing orders' ``ap_catch``); else None (each answer worked out afresh)
         self.risk: dict[str, float] | None = {} if ctx.cache.get(AP_CATCH) is not None else None
+        # :func:`parking_penalty` by street, with the blocked streets it was worked out
+        # around, kept as :attr:`risk` is (its parts are fixed for the call: the fire's
+        # reach, the jumps, the roads); else None
+        self.penalty: dict[str, tuple[set[str], int]] | None = (
+            {} if self.risk is not None and ctx.cache.get(AP_THREAT) is not None else None
+        )
 
     def get(self, area: str, default: tuple[float, bool] = (0.0, False)) -> tuple[float, bool]:
         done = self.done
@@ -428,7 +434,7 @@ def withdraw(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Location
         heat >= WITHDRAW_HEAT or jump > 0 or dry(ctx, state, u)
     )
     trailers = sorted((p for p in state.units.values()
-                       if p.towed_by is None and p.extra.get("tow") == u.id and p.loc == u.loc
+                       if p.loc == u.loc and p.towed_by is None and p.extra.get("tow") == u.id
                        and p.deployed), key=lambda x: x.id)  # fmt: skip
     if u.deployed and equipment.sets_up(ctx, u):
         trailers.append(u)  # its own trailer pump is set up
@@ -455,13 +461,20 @@ def withdraw(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Location
         return False  # R-14: not in the turn the player had its ladder pitched
     if routes is None:
         routes = reach.road_routes(ctx, state, u.loc[0])
-    to = choose_parking(ctx, state, u, pri)
+    # the streets it may pull back to; the parking street is taken when it is one of them
+    # that cannot catch next step 1, so it is asked only when there is such a street (the
+    # risks are the call's, whoever asks first)
+    safe = [a for a in routes if street_threat(ctx, state, a) >= 2
+            and (a in side or not boxed)]  # fmt: skip
+    if not safe:
+        return False
+    to = (
+        choose_parking(ctx, state, u, pri)
+        if any(not street_risk(ctx, state, a) > 0 for a in safe)
+        else None
+    )
     if (to is None or to not in routes or street_threat(ctx, state, to) < 2
             or street_risk(ctx, state, to) > 0 or (boxed and to not in side)):  # fmt: skip
-        safe = [a for a in routes if street_threat(ctx, state, a) >= 2
-                and (a in side or not boxed)]  # fmt: skip
-        if not safe:
-            return False
         to = min(safe, key=lambda a: (street_risk(ctx, state, a) > 0,
                                       -min(street_threat(ctx, state, a), 3), len(routes[a]), a))  # fmt: skip
         if street_risk(ctx, state, to) >= risk and not boxed:
@@ -646,6 +659,8 @@ def choose_water(ctx: TurnContext, state: GameState, pump: UnitState) -> None:
     """Connect to the best source here: a hydrant, open water, a dam, else the tank."""
     assert pump.loc is not None
     hydrants, waters = _water_here(ctx, pump.loc[0])
+    if pump.source is not None and pump.source in hydrants:
+        return  # already on the first kind of source it would choose from
     options = list(hydrants)
     options += [f"open:{a}" for a in waters if state.water_left.get(a, 0) > 0]
     dams = [d for d in state.units.values()
@@ -744,10 +759,26 @@ def choose_parking(
 
 
 def parking_penalty(ctx: TurnContext, state: GameState, area: str, blocked: set[str]) -> int:
-    """Extra hose steps a parking street is worth avoiding for (see the ``PARK_*`` weights)."""
+    """Extra hose steps a parking street is worth avoiding for (see the ``PARK_*`` weights).
+    In the standing orders the answer is kept for the call (:attr:`JumpChances.penalty`)."""
+    jumps = jump_chances(ctx, state)
+    memo = jumps.penalty
+    if memo is not None:
+        hit = memo.get(area)
+        if hit is not None and hit[0] is blocked:
+            return hit[1]
+    out = _parking_penalty(ctx, state, area, blocked, jumps)
+    if memo is not None:
+        memo[area] = (blocked, out)
+    return out
+
+
+def _parking_penalty(
+    ctx: TurnContext, state: GameState, area: str, blocked: set[str], jumps: JumpChances
+) -> int:
     threat, src = _street_threat(ctx, state, area)
     out = PARK_HOT if threat <= 1 else PARK_NEAR if threat == 2 else 0
-    jump, soon = jump_chances(ctx, state).get(area, (0.0, False))
+    jump, soon = jumps.get(area, (0.0, False))
     if jump > 0:
         out += int(policy(ctx, "park_jump"))
     elif soon:
