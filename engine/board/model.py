@@ -13,10 +13,12 @@ coordinate tuples so values compare exactly; :attr:`Area.shape` gives the shapel
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field, fields, replace
 from functools import cached_property
-from typing import Any
+from operator import attrgetter
+from reprlib import recursive_repr
+from typing import Any, TypeVar
 
 import shapely
 from shapely.geometry import Polygon
@@ -48,6 +50,49 @@ def place(loc: Location | dict[str, Any] | list[Any]) -> str:
 #: both 1-based. Kept beside the scenario (never compared) so findings can cite lines.
 SourceMap = Mapping[tuple[str | int, ...], tuple[int, int]]
 
+_V = TypeVar("_V")
+
+
+def _values_of(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
+    """A function giving the tuple ``(self.a, self.b, ...)`` of ``names``."""
+    if len(names) > 1:
+        return attrgetter(*names)  # (a tuple for two names or more)
+    if names:
+        one = attrgetter(names[0])
+        return lambda obj: (one(obj),)
+    return lambda obj: ()
+
+
+def _value_methods(cls: type[_V]) -> type[_V]:
+    """Give a ``@dataclass(eq=False, repr=False)`` class the ``__eq__``, ``__hash__`` and
+    ``__repr__`` that ``@dataclass(frozen=True)`` would write for it, with no source
+    compiled: the same field tuples compared and hashed (so equal values and the same hash,
+    hence the same order of a set of them), the same text. A dataclass compiles each of
+    its methods with ``exec`` when the module is imported (about a million instructions
+    apiece), and every process that loads a scenario imports this module."""
+    fs = fields(cls)  # type: ignore[arg-type]
+    compared = _values_of(tuple(f.name for f in fs if f.compare))
+    hashed = _values_of(tuple(f.name for f in fs if (f.compare if f.hash is None else f.hash)))
+    shown = tuple(f.name for f in fs if f.repr)
+
+    def __eq__(self: Any, other: object) -> bool:
+        if other.__class__ is self.__class__:
+            return compared(self) == compared(other)
+        return NotImplemented
+
+    def __hash__(self: Any) -> int:
+        return hash(hashed(self))
+
+    @recursive_repr()
+    def __repr__(self: Any) -> str:
+        inner = ", ".join(f"{n}={getattr(self, n)!r}" for n in shown)
+        return f"{self.__class__.__qualname__}({inner})"
+
+    for method in (__eq__, __hash__, __repr__):
+        method.__qualname__ = f"{cls.__qualname__}.{method.__name__}"
+        setattr(cls, method.__name__, method)
+    return cls
+
 
 class AreaKind(enum.StrEnum):
     BUILDING = "building"
@@ -75,7 +120,8 @@ class Material(enum.StrEnum):
 COMPASS: tuple[str, ...] = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
 
 
-@dataclass(frozen=True, slots=True)
+@_value_methods
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class Building:
     id: BuildingId
     name: str = ""
@@ -92,7 +138,8 @@ class Building:
         return self.levels - 1
 
 
-@dataclass(frozen=True)
+@_value_methods
+@dataclass(frozen=True, eq=False, repr=False)
 class Area:
     id: AreaId
     kind: AreaKind
@@ -119,7 +166,8 @@ class Area:
         return self.kind is AreaKind.BUILDING
 
 
-@dataclass(frozen=True, slots=True)
+@_value_methods
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class Feature:
     """One map feature. Which optional fields apply depends on ``type``:
 
@@ -139,7 +187,8 @@ class Feature:
     text: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@_value_methods
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class LocationValue:
     """A value at a location: fire (1..5), damp (0..5) or damage (1..5) in ``start``."""
 
@@ -152,7 +201,8 @@ class LocationValue:
         return (self.area, self.level)
 
 
-@dataclass(frozen=True, slots=True)
+@_value_methods
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class LocationRef:
     area: AreaId
     level: int = 0
@@ -162,7 +212,8 @@ class LocationRef:
         return (self.area, self.level)
 
 
-@dataclass(frozen=True, slots=True)
+@_value_methods
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class Start:
     fires: tuple[LocationValue, ...] = ()
     embers: tuple[LocationRef, ...] = ()
@@ -173,7 +224,8 @@ class Start:
     all_clear: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@_value_methods
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class ForceUnit:
     """A unit available to the players: starts at ``area``/``level`` or arrives at ``entry``."""
 
@@ -186,7 +238,8 @@ class ForceUnit:
     dam_points: int | None = None  # a mobile dam's capacity, 10 or 20 (None: the ruleset's)
 
 
-@dataclass(frozen=True, slots=True)
+@_value_methods
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class Objective:
     """protect(building | area) · rescue(at_least) · contain(max_destroyed)."""
 
@@ -197,7 +250,8 @@ class Objective:
     max_destroyed: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@_value_methods
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class Wind:
     #: 8-point compass direction the wind blows *from*; None means calm.
     from_: str | None = None
@@ -211,7 +265,8 @@ class Wind:
         return (COMPASS.index(self.from_) * 45.0 + 180.0) % 360.0
 
 
-@dataclass(frozen=True, slots=True)
+@_value_methods
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class Scale:
     area_cm: float = 10.0
     figure_mm: float = 25.0
@@ -221,7 +276,8 @@ class Scale:
     overlap_tolerance_cm2: float = 0.5
 
 
-@dataclass(frozen=True, slots=True)
+@_value_methods
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class Background:
     """Extension: a scanned plan shown under the map in the editor, for tracing.
 
@@ -238,7 +294,8 @@ class Background:
     locked: bool = True
 
 
-@dataclass(frozen=True, slots=True)
+@_value_methods
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
 class Geo:
     """Extension: where the map lies in the world, as recorded by a GeoJSON import.
 
@@ -253,7 +310,8 @@ class Geo:
     crs: str | None = None
 
 
-@dataclass(frozen=True)
+@_value_methods
+@dataclass(frozen=True, eq=False, repr=False)
 class Scenario:
     name: str = ""
     description: str = ""

@@ -28,9 +28,9 @@ def bundled_rulesets() -> dict[str, str]:
     ``<name>.yaml``: those the pack of the v1 format's game (a file without ``game:``)
     bundles, its ``rulesets`` hook (see :mod:`.game`). Cached; do not mutate."""
     from .game import hook
-    from .packs import DEFAULT_GAME, load_pack
+    from .packs import default_pack
 
-    return dict(hook(load_pack(DEFAULT_GAME), "rulesets") or {})
+    return dict(hook(default_pack(), "rulesets") or {})
 
 
 def known_rulesets() -> tuple[str, ...]:

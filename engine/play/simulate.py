@@ -19,7 +19,7 @@ from ..core.dice import Dice
 from ..core.game import GamePack, hook
 from ..core.log import dumps, log_object
 from ..core.memo import Memo
-from ..core.packs import DEFAULT_GAME, load_pack
+from ..core.packs import default_pack
 from ..core.ruleset import Ruleset
 from ..core.turn import Policies, Step, TurnContext, TurnLog, play_turn, share_memos
 
@@ -27,8 +27,9 @@ from ..core.turn import Policies, Step, TurnContext, TurnLog, play_turn, share_m
 @functools.cache
 def v1_pack() -> GamePack:
     """The pack that plays a scenario of format v1 (a file without ``game:``: BLITZ!),
-    found through its entry point as any pack is."""
-    return load_pack(DEFAULT_GAME)
+    found through its entry point as any pack is (once a process: see
+    :func:`~..core.packs.default_pack`)."""
+    return default_pack()
 
 
 def turn_policies(pack: GamePack) -> Policies:

@@ -14,11 +14,9 @@ deterministic (:func:`dump_scenario`) and atomic (:func:`save_scenario`).
 
 from __future__ import annotations
 
-import difflib
 import os
 import re
 import stat
-import tempfile
 from collections.abc import Iterable
 from typing import Any
 
@@ -173,6 +171,8 @@ def _capped(diags: list[Diagnostic]) -> list[Diagnostic]:
 def _suggest(word: object, among: Iterable[str]) -> str:
     if not isinstance(word, str) or not word:
         return ""
+    import difflib  # (only for a bad file: a good one never needs it)
+
     cutoff = 0.5 if len(word) <= 4 else 0.6  # 'R2' vs 'R1' scores 0.5
     choices = list(among)
     close = difflib.get_close_matches(word, choices, n=1, cutoff=cutoff)
@@ -358,6 +358,8 @@ def atomic_write(path: str | os.PathLike[str], data: bytes, *, backup: bool = Tr
     file's permission bits, and is renamed over the target; the folder is synced after.
     With ``backup`` the old file stays as ``path.bak``.
     """
+    import tempfile  # (only when saving: reading never needs it)
+
     target = os.path.realpath(os.fspath(path))
     folder = os.path.dirname(target)
     try:
