@@ -22,17 +22,3 @@ def collector_paused() -> Iterator[None]:
     finally:
         if was_on:
             gc.enable()
-
-
-def freeze_heap() -> None:
-    """Exempt every object alive now from the cyclic collector for the rest of the process
-    (``gc.freeze()`` after a last ``gc.collect()``): the modules, the scenario and the
-    ruleset of a run of games outlive it, and without this each full pass of the
-    collector (the last one at the process's exit included) walks all of them again. Done
-    once: a process that already keeps a frozen heap (the editor freezes its loaded map,
-    a second run of games) is left as it is. What is frozen is never collected, so an
-    object alive now that later dies in a reference cycle stays in memory."""
-    if gc.get_freeze_count():
-        return
-    gc.collect()
-    gc.freeze()

@@ -12,7 +12,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..board.model import Location, Scenario
-from ..core.collector import collector_paused, freeze_heap
+from ..core.collector import collector_paused
 from ..core.memo import Memo
 
 #: score fields, in the order the scorecard prints them
@@ -276,7 +276,6 @@ def autopilot_outcomes(
     chunk: int = FULL_CHUNK,
 ) -> Outcomes:
     """Full games with the standing-orders autopilot of the reference engine."""
-    freeze_heap()  # the modules and the scenario outlive the games
     seeds = game_seeds(seed, games)
     jobs = [(seeds[k : k + chunk], turns) for k in range(0, games, chunk)]
     parts: list[dict[str, Any]] = []

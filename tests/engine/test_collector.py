@@ -9,10 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from fireground.engine.core.collector import collector_paused, freeze_heap
+from fireground.engine.core.collector import collector_paused
 from fireground.engine.core.turn import TurnLog
-from fireground.engine.play import montecarlo
-from fireground.engine.play.montecarlo import autopilot_outcomes, play_full, prepare
+from fireground.engine.play.montecarlo import play_full, prepare
 from fireground.engine.play.simulate import Game
 from fireground.engine.scenario.io import load_scenario
 
@@ -60,42 +59,3 @@ def test_autopilot_games_leave_the_collector_on(
     play_full(scenario, [1, 2], 3, prepare(scenario))
     assert seen == [False] * 6  # every turn of both games played with the collector off
     assert gc.isenabled()
-
-
-@pytest.fixture
-def nothing_frozen() -> Iterator[None]:
-    gc.unfreeze()  # (an editor test may have frozen its map, as the editor does)
-    yield
-    gc.unfreeze()  # the other tests run as before
-
-
-def test_the_heap_alive_now_is_frozen(nothing_frozen: None) -> None:
-    alive = [object() for _ in range(10)]
-    freeze_heap()
-    assert gc.get_freeze_count() >= len(alive)
-    assert gc.get_count()[0] < 10  # collected first: the young generation starts afresh
-
-
-def test_a_heap_frozen_before_stays_as_it_is(nothing_frozen: None) -> None:
-    gc.freeze()  # as the editor does after loading a map
-    before = gc.get_freeze_count()
-    made_since = [[] for _ in range(100)]
-    freeze_heap()
-    assert gc.get_freeze_count() == before and made_since
-
-
-def test_autopilot_games_run_on_a_frozen_heap(
-    nothing_frozen: None, repo: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    scenario = load_scenario(repo / "examples" / "stepney.fg.yaml")
-    frozen: list[int] = []
-    real_play = montecarlo.play_full
-
-    def play(*args: object, **kw: object) -> object:
-        frozen.append(gc.get_freeze_count())
-        return real_play(*args, **kw)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(montecarlo, "play_full", play)
-    out = autopilot_outcomes(scenario, 2, 3, seed=1)
-    assert out.games == 2
-    assert len(frozen) == 1 and frozen[0] > 0
