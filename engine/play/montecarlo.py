@@ -115,67 +115,9 @@ def no_response_outcomes(
 
 
 def game_seeds(seed: int | None, games: int) -> list[int]:
-    """One reference-engine seed per game, the same whatever the number of workers: the
-    words of ``numpy.random.SeedSequence(seed).generate_state(games, dtype=np.uint64)``,
-    worked out here for a whole number ``seed >= 0`` (importing ``numpy.random`` costs
-    about 25 M instructions, more than the games' set-up), asked of numpy otherwise."""
-    if type(seed) is not int or seed < 0:
-        words = np.random.SeedSequence(seed).generate_state(max(games, 1), dtype=np.uint64)
-        return [int(w) for w in words[:games]]
-    pool = _seed_pool(seed)
-    out: list[int] = []
-    mult = _INIT_B
-    for k in range(2 * games):  # two 32-bit words a seed, low word first
-        word = pool[k % _POOL] ^ mult
-        mult = (mult * _MULT_B) & _MASK32
-        word = (word * mult) & _MASK32
-        word ^= word >> 16
-        if k % 2:
-            out.append(out.pop() | word << 32)
-        else:
-            out.append(word)
-    return out
-
-
-# numpy's SeedSequence (numpy/random/bit_generator.pyx): its pool of 4 words and constants
-_POOL = 4
-_MASK32 = 0xFFFFFFFF
-_INIT_A, _MULT_A = 0x43B0D7E5, 0x931E8875
-_INIT_B, _MULT_B = 0x8B51F9DD, 0x58F38DED
-_MIX_L, _MIX_R = 0xCA01F9DD, 0x4973F715
-
-
-def _seed_pool(seed: int) -> list[int]:
-    """SeedSequence(seed).pool: the seed's 32-bit words (low first; 0 is one word) hashed
-    and mixed into 4 words, as numpy does for a sequence with no spawn key."""
-    entropy = []
-    while True:
-        entropy.append(seed & _MASK32)
-        seed >>= 32
-        if not seed:
-            break
-    mult = _INIT_A
-
-    def hashmix(value: int) -> int:
-        nonlocal mult
-        value ^= mult
-        mult = (mult * _MULT_A) & _MASK32
-        value = (value * mult) & _MASK32
-        return value ^ (value >> 16)
-
-    def mix(x: int, y: int) -> int:
-        r = (_MIX_L * x - _MIX_R * y) & _MASK32
-        return r ^ (r >> 16)
-
-    pool = [hashmix(entropy[i] if i < len(entropy) else 0) for i in range(_POOL)]
-    for src in range(_POOL):
-        for dst in range(_POOL):
-            if src != dst:
-                pool[dst] = mix(pool[dst], hashmix(pool[src]))
-    for src in range(_POOL, len(entropy)):
-        for dst in range(_POOL):
-            pool[dst] = mix(pool[dst], hashmix(entropy[src]))
-    return pool
+    """One reference-engine seed per game, the same whatever the number of workers."""
+    words = np.random.SeedSequence(seed).generate_state(max(games, 1), dtype=np.uint64)
+    return [int(w) for w in words[:games]]
 
 
 #: a scenario made ready for full games: (scenario, graph, ruleset, shared map memos)
