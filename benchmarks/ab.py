@@ -7,7 +7,7 @@ Usage::
         [--callgrind] NAME=TREE [NAME=TREE ...]
     .venv/bin/python benchmarks/ab.py bench [--runs 3] [--only engine,load] NAME=TREE ...
     .venv/bin/python benchmarks/ab.py autopilot [--runs 5] [--games 20] [--turns 60]
-        [--scenario FILE] [--callgrind] NAME=TREE ...
+        [--scenario FILE] [--callgrind [--per-game]] NAME=TREE ...
 
 A TREE is a checkout of fireground (e.g. ``git worktree add --detach /tmp/old <commit>``).
 Each tree runs in its own process with a mirror of the installed layout (``fireground/``
@@ -29,7 +29,11 @@ time, best of ``--runs``; the scenario is one file for every tree (default
 ``benchmarks/baseline_examples/paternoster.fg.yaml`` of the tree ab.py runs from).
 ``--callgrind`` instead counts the instructions of that whole process once per tree (its
 bytecode compiled first, ``PYTHONHASHSEED=0``): the figure to trust on a loaded machine,
-where the CPU seconds of one tree swing by half from run to run.
+where the CPU seconds of one tree swing by half from run to run. With ``--per-game`` it
+counts the process with 1 game too and prints the cost of each further game, ``(N games -
+1 game) / (N - 1)``: what ``bench_analysis.py --full``'s 1,000 games in a few worker
+processes come to, where start-up and the first game's one-off work (imports, loading,
+lazy map caches) are paid once per worker.
 
 ``bench`` runs each tree's own ``benchmarks/bench_*.py`` scripts (as ``make bench`` does),
 interleaved, ``--runs`` times, and prints every figure line with each number's best (least
@@ -246,18 +250,32 @@ def cmd_callgrind(a: argparse.Namespace, trees: list[tuple[str, Path, Path]], tm
 def cmd_autopilot_callgrind(
     a: argparse.Namespace, trees: list[tuple[str, Path, Path]], tmp: Path
 ) -> None:
-    argv = [str(Path(a.scenario).resolve()), str(a.games), str(a.turns)]
+    scenario = str(Path(a.scenario).resolve())
+    if a.per_game and a.games < 2:
+        raise SystemExit("ab.py: --per-game needs --games 2 or more")
     rows = []
     for name, tree, pp in trees:
         # compiled first, so that no tree counts the compiling of its modules
         subprocess.run([sys.executable, "-m", "compileall", "-q", str(tree)], capture_output=True)
-        ir = callgrind_ir(pp, argv, tmp, AUTOPILOT)
+        ir = callgrind_ir(pp, [scenario, str(a.games), str(a.turns)], tmp, AUTOPILOT)
+        if a.per_game:
+            # the same process with one game: start-up and the first game's one-off work
+            # (imports, loading, lazy map caches) are left out of the difference
+            first = callgrind_ir(pp, [scenario, "1", str(a.turns)], tmp, AUTOPILOT)
+            ir = round((ir - first) / (a.games - 1))
+            print(f"  {name}: {ir / 1e6:.1f} M a game ({first / 1e6:.1f} M with 1 game)")
+        else:
+            print(f"  {name}: {ir / 1e6:.1f} M", flush=True)
         rows.append((name, ir))
-        print(f"  {name}: {ir / 1e6:.1f} M", flush=True)
-    print(
-        f"\ninstructions (callgrind Ir) of the whole process of autopilot_outcomes("
-        f"{Path(a.scenario).name}, {a.games} games, {a.turns} turns, seed 1, 1 worker):"
+    what = (
+        f"each game after the first of autopilot_outcomes({Path(a.scenario).name}, "
+        f"{a.games} games, {a.turns} turns, seed 1, 1 worker): (whole process with "
+        f"{a.games} games - with 1 game) / {a.games - 1}"
+        if a.per_game
+        else f"the whole process of autopilot_outcomes({Path(a.scenario).name}, {a.games} "
+        f"games, {a.turns} turns, seed 1, 1 worker)"
     )
+    print(f"\ninstructions (callgrind Ir) of {what}:")
     for name, ir in rows:
         rel = f" ({(ir / rows[0][1] - 1) * 100:+.1f}%)" if name != rows[0][0] else ""
         print(f"  {name}: {ir / 1e6:.1f} M{rel}")
@@ -346,6 +364,11 @@ def main() -> int:
     )  # fmt: skip
     p.add_argument("--example", default="paternoster")
     p.add_argument("--callgrind", action="store_true")
+    p.add_argument(
+        "--per-game",
+        action="store_true",
+        help="autopilot --callgrind: the count of one more game (N games minus 1, / N-1)",
+    )
     p.add_argument("--only", default="", help="bench names, comma separated (default all)")
     p.add_argument(
         "--bench-args", action="append", default=[],
