@@ -11,6 +11,7 @@ Chains of collapse are worked off a queue, so a whole street can fall without re
 from __future__ import annotations
 
 from collections import deque
+from operator import attrgetter
 
 from ....board.model import AreaKind, Location
 from ....core.turn import TurnContext
@@ -148,8 +149,8 @@ def _unit_id(u: UnitState) -> str:
     return u.id
 
 
-def _unit_loc(u: UnitState) -> Location | None:
-    return u.loc
+#: a unit's location (C-level: ``map`` over the units runs no Python function per unit)
+_unit_loc = attrgetter("loc")
 
 
 def spread_rubble(

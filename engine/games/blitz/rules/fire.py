@@ -147,8 +147,9 @@ def _growth_quiet(
     neighbours and the number its roll must reach (with and without a burning neighbour)
     worked out once for the game."""
     # by location: (neighbours, the least uniform() * 6 that grows the fire with no
-    # neighbour burning, the same with one): die() + mod >= on is uniform() * 6 >= on - 1 - mod
-    plans: dict[Location, tuple[tuple[Location, ...], int, int]] = ctx.cache.setdefault(
+    # neighbour burning, the same with one, the lesser and the greater of the two):
+    # die() + mod >= on is uniform() * 6 >= on - 1 - mod
+    plans: dict[Location, tuple[tuple[Location, ...], int, int, int, int]] = ctx.cache.setdefault(
         GROWTH_PLAN, {}
     )
     uniform = ctx.dice.uniform()
@@ -167,8 +168,14 @@ def _growth_quiet(
         plan = plans.get(loc)
         if plan is None:
             need = on - 1 - total(growth_store_parts(ctx, loc))
-            plan = plans[loc] = (tuple(neighbours(ctx, loc)), need, need - nb_bonus)
-        if uniform() * 6 >= (plan[1] if isdisjoint(plan[0]) else plan[2]):
+            alone, beside = need, need - nb_bonus
+            plan = plans[loc] = (
+                tuple(neighbours(ctx, loc)), alone, beside, min(alone, beside), max(alone, beside)
+            )  # fmt: skip
+        # one roll per fire, as always; whether a neighbour burns is asked only when the
+        # roll lies between the two numbers (it decides only there)
+        x = uniform() * 6
+        if x >= plan[4] or (x >= plan[3] and x >= (plan[1] if isdisjoint(plan[0]) else plan[2])):
             fires[loc] += 1  # below its cap (fire_cap) as it rolls: the cap is not passed
 
 
