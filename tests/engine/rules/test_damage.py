@@ -185,3 +185,23 @@ def test_damage_never_decreases():
     st.damage[B00] = 3
     damage.set_damage(ctx, st, B00, 2)
     assert st.damage[B00] == 3
+
+
+@pytest.mark.parametrize("logged", [True, False])
+def test_buildings_still_standing_are_kept_for_one_state_only(logged):
+    """Step 7 keeps the buildings not yet destroyed from one step to the next (when fires
+    outnumber them it walks those instead of the fires): for another state object it looks
+    again, so a building destroyed in one state still rolls in a copy made before."""
+    sc = world(["BBSS"], fires={B00: 5, B01: 5, ("S02", 0): 5, ("S03", 0): 5})
+    ctx, st = setup(sc, [6, 1, 1, 6, 1])
+    ctx.log_events = logged
+    ctx.step = 7
+    st.damage[B00] = 4
+    before = st.copy()
+    damage.step_damage(ctx, st)  # B00 rolls 6: destroyed; B01 rolls 1
+    assert st.damage_at(B00) == 5 and st.damage_at(B01) == 2  # B01: +1 from the rubble
+    damage.step_damage(ctx, st)  # only B01 rolls (1): B00 is down
+    assert ctx.dice.remaining == 2
+    damage.step_damage(ctx, before)  # the copy's B00 still stands at 4: it rolls (6) again
+    assert before.damage_at(B00) == 5 and before.damage_at(B01) == 2
+    assert ctx.dice.remaining == 0

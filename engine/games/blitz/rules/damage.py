@@ -16,7 +16,7 @@ from operator import attrgetter
 from ....board.model import AreaKind, Location
 from ....core.turn import TurnContext
 from ..events import Collapse, CollapseRoll, Escape, HeavyDamage, Rubble, Trapped
-from ..memos import BUILDING_AREAS, COLLAPSE_QUEUE, COLLAPSING
+from ..memos import BUILDING_AREAS, COLLAPSE_QUEUE, COLLAPSING, DAMAGE_STANDING
 from ..reach.danger import area_kind, area_kinds, area_neighbours
 from ..reach.danger import neighbours as fire_neighbours
 from ..state import GameState
@@ -258,6 +258,26 @@ def escape(ctx: TurnContext, state: GameState, u: UnitState, loc: Location) -> b
     return False
 
 
+def _standing(
+    ctx: TurnContext, state: GameState, buildings: frozenset[str], destroyed: int
+) -> list[Location]:
+    """The building locations of the map not destroyed, in map (sorted) order, kept from
+    one step 7 of ``state`` to the next: damage never improves, so a location destroyed
+    stays out, and the list may still hold some destroyed since (step 7 drops them as it
+    walks it). Made afresh for another state object."""
+    memo: tuple[GameState, list[Location]] | None = ctx.cache.get(DAMAGE_STANDING)
+    if memo is not None and memo[0] is state:
+        return memo[1]
+    damage = state.damage
+    standing = [
+        loc
+        for loc in sorted(ctx.graph.locations)
+        if loc[0] in buildings and damage.get(loc, 1) < destroyed
+    ]
+    ctx.cache[DAMAGE_STANDING] = (state, standing)
+    return standing
+
+
 def step_damage(ctx: TurnContext, state: GameState) -> None:
     """Step 7: each building location burning at fire 5 rolls 1d6; a 6 adds one damage.
     Civilians in heavily damaged locations become casualties."""
@@ -271,14 +291,27 @@ def step_damage(ctx: TurnContext, state: GameState) -> None:
         buildings = frozenset(a for a, k in kinds if k is AreaKind.BUILDING)
         ctx.cache[BUILDING_AREAS] = buildings
     damage = state.damage
-    rolling = sorted_locations(
-        ctx,
-        [
-            loc
-            for loc, f in state.fire.items()
-            if f >= at_fire and loc[0] in buildings and damage.get(loc, 1) < destroyed
-        ],
-    )
+    fires = state.fire
+    standing = _standing(ctx, state, buildings, destroyed)
+    if len(fires) <= len(standing):  # few fires: they are looked at, then sorted
+        rolling = sorted_locations(
+            ctx,
+            [
+                loc
+                for loc, f in fires.items()
+                if f >= at_fire and loc[0] in buildings and damage.get(loc, 1) < destroyed
+            ],
+        )
+    else:  # most buildings down: those still standing are looked at, in map order
+        fire_at = fires.get
+        still = []
+        rolling = []
+        for loc in standing:
+            if damage.get(loc, 1) < destroyed:
+                still.append(loc)
+                if fire_at(loc, 0) >= at_fire:
+                    rolling.append(loc)
+        standing[:] = still
     if not ctx.log_events:
         # the quiet mode: ctx.test's own quiet path (one die against ">=add_on"), inline,
         # and add_damage's one damage (below destroyed: never capped) too
