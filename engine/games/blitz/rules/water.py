@@ -43,7 +43,7 @@ def hydrant_feeds(ctx: TurnContext, state: GameState) -> dict[str, int]:
     users: dict[str, list[str]] = {}
     for uid in sorted(state.units):
         u = state.units[uid]
-        if u.in_play and u.source is not None and u.source.startswith("hydrant:"):
+        if u.source is not None and u.source.startswith("hydrant:") and u.in_play:
             users.setdefault(u.source.split(":", 1)[1], []).append(uid)
     for area, ids in users.items():
         working = ctx.scenario.mains != "failed" and area not in state.hydrants_lost
@@ -90,7 +90,7 @@ def step_water(ctx: TurnContext, state: GameState) -> None:
     feeds = hydrant_feeds(ctx, state)
     for uid in sorted(state.units):
         pump = state.units[uid]
-        if not pump.in_play or pump.pumps <= 0 or not pump.deployed:
+        if pump.pumps <= 0 or not pump.deployed or not pump.in_play:
             continue
         lines = laid.get(uid)
         if not lines:
