@@ -15,14 +15,21 @@ from ..units import EQUIPMENT, VEHICLE
 
 
 # -- helpers other steps use -----------------------------------------------------------------
-def sorted_locations(ctx: TurnContext, locs: Iterable[Location]) -> list[Location]:
-    """``sorted(locs)``, faster: by each location's rank among the map's sorted locations
-    (the same order; a location off the map falls back to the plain sort)."""
+def location_ranks(ctx: TurnContext) -> tuple[dict[Location, int], list[Location]]:
+    """Each location's rank among the map's sorted locations, and the locations by rank
+    (kept for the game; do not mutate)."""
     rank: dict[Location, int] | None = ctx.cache.get(LOCATION_RANK)
     if rank is None:
         ordered = ctx.cache[LOCATION_BY_RANK] = sorted(ctx.graph.locations)
         rank = ctx.cache[LOCATION_RANK] = {loc: k for k, loc in enumerate(ordered)}
     by_rank: list[Location] = ctx.cache[LOCATION_BY_RANK]
+    return rank, by_rank
+
+
+def sorted_locations(ctx: TurnContext, locs: Iterable[Location]) -> list[Location]:
+    """``sorted(locs)``, faster: by each location's rank among the map's sorted locations
+    (the same order; a location off the map falls back to the plain sort)."""
+    rank, by_rank = location_ranks(ctx)
     if isinstance(locs, Collection) and 3 * len(locs) >= len(by_rank):
         # a third of the map or more (a big fire): the map's own order, filtered, beats a
         # sort; the same list when every location is on the map once
