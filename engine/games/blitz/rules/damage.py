@@ -21,7 +21,7 @@ from ..reach.danger import area_kind, area_kinds, area_neighbours
 from ..reach.danger import neighbours as fire_neighbours
 from ..state import GameState
 from ..units import STAND, UnitState
-from .ignition import sorted_locations
+from .ignition import location_ranks, sorted_locations
 
 
 def _building(ctx: TurnContext, area: str) -> bool:
@@ -34,15 +34,15 @@ def set_damage(
     """Raise the damage of a building location to ``new`` (never lowers it)."""
     rules = ctx.rules
     destroyed = rules.int("damage.destroyed")
-    new = min(new, destroyed)
-    old = state.damage_at(loc)
+    if new > destroyed:
+        new = destroyed
+    old = state.damage.get(loc, 1)  # (state.damage_at, inline)
     if new <= old:
         return
     state.damage[loc] = new
-    heavy = rules.int("damage.casualties_from")
     if new >= destroyed:
         destroy_location(ctx, state, loc, cause=cause)
-    elif new >= heavy > old:
+    elif new >= rules.int("damage.casualties_from") > old:
         hurt_occupants(ctx, state, loc)
 
 
@@ -101,13 +101,19 @@ def _queue(ctx: TurnContext, state: GameState, locs: list[Location], cause: str)
 def _collapse(ctx: TurnContext, state: GameState, locs: list[Location], cause: str) -> None:
     destroyed = ctx.rules.int("damage.destroyed")
     area = locs[0][0]
-    lowest = min(lvl for _, lvl in locs)
-    falling = sorted(set(locs))
+    if len(locs) == 1:  # (one location destroyed: the usual case)
+        lowest = locs[0][1]
+        falling = list(locs)
+    else:
+        lowest = min(lvl for _, lvl in locs)
+        falling = sorted(set(locs))
+    damage = state.damage
     # every intact level above the lowest destroyed one comes down too
     for lvl in ctx.scenario.levels_of(area):
-        above = (area, lvl)
-        if lvl > lowest and above not in falling and state.damage_at(above) < destroyed:
-            falling.append(above)
+        if lvl > lowest:
+            above = (area, lvl)
+            if above not in falling and damage.get(above, 1) < destroyed:
+                falling.append(above)
     falling.sort()
     for f in falling:
         state.damage[f] = destroyed
@@ -294,14 +300,24 @@ def step_damage(ctx: TurnContext, state: GameState) -> None:
     fires = state.fire
     standing = _standing(ctx, state, buildings, destroyed)
     if len(fires) <= len(standing):  # few fires: they are looked at, then sorted
-        rolling = sorted_locations(
-            ctx,
-            [
-                loc
+        rank, by_rank = location_ranks(ctx)
+        try:  # by their ranks on the map (R-3 order), sorted as numbers
+            ranks = [
+                rank[loc]
                 for loc, f in fires.items()
                 if f >= at_fire and loc[0] in buildings and damage.get(loc, 1) < destroyed
-            ],
-        )
+            ]
+            ranks.sort()
+            rolling = [by_rank[k] for k in ranks]
+        except KeyError:  # a fire off the map (a test's): no rank
+            rolling = sorted_locations(
+                ctx,
+                [
+                    loc
+                    for loc, f in fires.items()
+                    if f >= at_fire and loc[0] in buildings and damage.get(loc, 1) < destroyed
+                ],
+            )
     else:  # most buildings down: those still standing are looked at, in map order
         fire_at = fires.get
         still = []
