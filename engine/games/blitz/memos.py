@@ -55,6 +55,8 @@ BOMB_INDEX: Memo[Any] = Memo("bomb_index", shared=False)
 BUILDING_AREAS: Memo[Any] = Memo("building_areas", shared=False)
 COLLAPSE_QUEUE: Memo[Any] = Memo("collapse_queue", shared=False)
 COLLAPSING: Memo[Any] = Memo("collapsing", shared=False)
+# step 7: the building locations not yet destroyed (or more), in map order, for one state
+DAMAGE_STANDING: Memo[Any] = Memo("damage_standing", shared=False)
 DOWNWIND: Memo[Any] = Memo("downwind", shared=True)
 DRY_NEIGHBOURS: Memo[Any] = Memo("dry_neighbours", shared=True)
 ENTRY_AREAS: Memo[Any] = Memo("entry_areas", shared=False)

@@ -185,3 +185,44 @@ def test_damage_never_decreases():
     st.damage[B00] = 3
     damage.set_damage(ctx, st, B00, 2)
     assert st.damage[B00] == 3
+
+
+@pytest.mark.parametrize("logged", [True, False])
+def test_buildings_still_standing_are_kept_for_one_state_only(logged):
+    """Step 7 keeps the buildings not yet destroyed from one step to the next (when fires
+    outnumber them it walks those instead of the fires): for another state object it looks
+    again, so a building destroyed in one state still rolls in a copy made before."""
+    sc = world(["BBSS"], fires={B00: 5, B01: 5, ("S02", 0): 5, ("S03", 0): 5})
+    ctx, st = setup(sc, [6, 1, 1, 6, 1])
+    ctx.log_events = logged
+    ctx.step = 7
+    st.damage[B00] = 4
+    before = st.copy()
+    damage.step_damage(ctx, st)  # B00 rolls 6: destroyed; B01 rolls 1
+    assert st.damage_at(B00) == 5 and st.damage_at(B01) == 2  # B01: +1 from the rubble
+    damage.step_damage(ctx, st)  # only B01 rolls (1): B00 is down
+    assert ctx.dice.remaining == 2
+    damage.step_damage(ctx, before)  # the copy's B00 still stands at 4: it rolls (6) again
+    assert before.damage_at(B00) == 5 and before.damage_at(B01) == 2
+    assert ctx.dice.remaining == 0
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_fire_off_the_map_rolls_in_sorted_order(seed):
+    """Step 7 sorts the fires at 5 by their ranks on the map; a fire off it (no rank) makes
+    it sort the locations themselves: the same rolls in the same order either way."""
+    from fireground.engine.core.dice import Dice
+
+    sc = world(["BB", "BB"], fires={B00: 5, ("B10", 0): 5})
+    got = []
+    for extra in (("B11", 3), None):  # with a level the map does not have, and without
+        ctx, st = setup(sc, Dice(seed))
+        ctx.log_events = False
+        ctx.step = 7
+        if extra is not None:
+            st.fire[extra] = 5
+        damage.step_damage(ctx, st)
+        got.append(({k: v for k, v in st.damage.items() if k != extra}, extra in st.damage))
+    # the off-map location rolls last (("B11", 3) sorts after B00 and B10): the two on the
+    # map get the same dice
+    assert got[0][0] == got[1][0]

@@ -332,3 +332,21 @@ def test_reduce_fire_to_embers_and_road_out():
 def test_scripted_dice_catch_extra_rolls():
     with pytest.raises(DiceExhausted):
         run_spread(world(["BB"], fires={B00: 3}), [])
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_quiet_growth_matches_logged_with_a_fire_off_the_map(seed):
+    """The quiet growth works by each fire's rank on the map; a fire off it (no rank) makes
+    it take the logged walk's rolls: the same dice, the same fires, either way."""
+    from fireground.engine.core.dice import Dice
+
+    sc = world(["BBS", "BBS"], fires={B00: 3, ("B01", 0): 1, ("B10", 0): 4})
+    fires = {}
+    for logged in (True, False):
+        ctx, st = setup(sc, Dice(seed))
+        ctx.log_events = logged
+        st.fire[("B11", 3)] = 2  # a level the map does not have
+        ctx.step = 2
+        fire.step_growth(ctx, st)
+        fires[logged] = (dict(st.fire), ctx.dice.getstate())
+    assert fires[True] == fires[False]

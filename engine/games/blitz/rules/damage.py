@@ -11,16 +11,17 @@ Chains of collapse are worked off a queue, so a whole street can fall without re
 from __future__ import annotations
 
 from collections import deque
+from operator import attrgetter
 
 from ....board.model import AreaKind, Location
 from ....core.turn import TurnContext
 from ..events import Collapse, CollapseRoll, Escape, HeavyDamage, Rubble, Trapped
-from ..memos import BUILDING_AREAS, COLLAPSE_QUEUE, COLLAPSING
+from ..memos import BUILDING_AREAS, COLLAPSE_QUEUE, COLLAPSING, DAMAGE_STANDING
 from ..reach.danger import area_kind, area_kinds, area_neighbours
 from ..reach.danger import neighbours as fire_neighbours
 from ..state import GameState
 from ..units import STAND, UnitState
-from .ignition import sorted_locations
+from .ignition import location_ranks, sorted_locations
 
 
 def _building(ctx: TurnContext, area: str) -> bool:
@@ -33,15 +34,15 @@ def set_damage(
     """Raise the damage of a building location to ``new`` (never lowers it)."""
     rules = ctx.rules
     destroyed = rules.int("damage.destroyed")
-    new = min(new, destroyed)
-    old = state.damage_at(loc)
+    if new > destroyed:
+        new = destroyed
+    old = state.damage.get(loc, 1)  # (state.damage_at, inline)
     if new <= old:
         return
     state.damage[loc] = new
-    heavy = rules.int("damage.casualties_from")
     if new >= destroyed:
         destroy_location(ctx, state, loc, cause=cause)
-    elif new >= heavy > old:
+    elif new >= rules.int("damage.casualties_from") > old:
         hurt_occupants(ctx, state, loc)
 
 
@@ -100,13 +101,19 @@ def _queue(ctx: TurnContext, state: GameState, locs: list[Location], cause: str)
 def _collapse(ctx: TurnContext, state: GameState, locs: list[Location], cause: str) -> None:
     destroyed = ctx.rules.int("damage.destroyed")
     area = locs[0][0]
-    lowest = min(lvl for _, lvl in locs)
-    falling = sorted(set(locs))
+    if len(locs) == 1:  # (one location destroyed: the usual case)
+        lowest = locs[0][1]
+        falling = list(locs)
+    else:
+        lowest = min(lvl for _, lvl in locs)
+        falling = sorted(set(locs))
+    damage = state.damage
     # every intact level above the lowest destroyed one comes down too
     for lvl in ctx.scenario.levels_of(area):
-        above = (area, lvl)
-        if lvl > lowest and above not in falling and state.damage_at(above) < destroyed:
-            falling.append(above)
+        if lvl > lowest:
+            above = (area, lvl)
+            if above not in falling and damage.get(above, 1) < destroyed:
+                falling.append(above)
     falling.sort()
     for f in falling:
         state.damage[f] = destroyed
@@ -148,8 +155,8 @@ def _unit_id(u: UnitState) -> str:
     return u.id
 
 
-def _unit_loc(u: UnitState) -> Location | None:
-    return u.loc
+#: a unit's location (C-level: ``map`` over the units runs no Python function per unit)
+_unit_loc = attrgetter("loc")
 
 
 def spread_rubble(
@@ -257,6 +264,26 @@ def escape(ctx: TurnContext, state: GameState, u: UnitState, loc: Location) -> b
     return False
 
 
+def _standing(
+    ctx: TurnContext, state: GameState, buildings: frozenset[str], destroyed: int
+) -> list[Location]:
+    """The building locations of the map not destroyed, in map (sorted) order, kept from
+    one step 7 of ``state`` to the next: damage never improves, so a location destroyed
+    stays out, and the list may still hold some destroyed since (step 7 drops them as it
+    walks it). Made afresh for another state object."""
+    memo: tuple[GameState, list[Location]] | None = ctx.cache.get(DAMAGE_STANDING)
+    if memo is not None and memo[0] is state:
+        return memo[1]
+    damage = state.damage
+    standing = [
+        loc
+        for loc in sorted(ctx.graph.locations)
+        if loc[0] in buildings and damage.get(loc, 1) < destroyed
+    ]
+    ctx.cache[DAMAGE_STANDING] = (state, standing)
+    return standing
+
+
 def step_damage(ctx: TurnContext, state: GameState) -> None:
     """Step 7: each building location burning at fire 5 rolls 1d6; a 6 adds one damage.
     Civilians in heavily damaged locations become casualties."""
@@ -270,14 +297,37 @@ def step_damage(ctx: TurnContext, state: GameState) -> None:
         buildings = frozenset(a for a, k in kinds if k is AreaKind.BUILDING)
         ctx.cache[BUILDING_AREAS] = buildings
     damage = state.damage
-    rolling = sorted_locations(
-        ctx,
-        [
-            loc
-            for loc, f in state.fire.items()
-            if f >= at_fire and loc[0] in buildings and damage.get(loc, 1) < destroyed
-        ],
-    )
+    fires = state.fire
+    standing = _standing(ctx, state, buildings, destroyed)
+    if len(fires) <= len(standing):  # few fires: they are looked at, then sorted
+        rank, by_rank = location_ranks(ctx)
+        try:  # by their ranks on the map (R-3 order), sorted as numbers
+            ranks = [
+                rank[loc]
+                for loc, f in fires.items()
+                if f >= at_fire and loc[0] in buildings and damage.get(loc, 1) < destroyed
+            ]
+            ranks.sort()
+            rolling = [by_rank[k] for k in ranks]
+        except KeyError:  # a fire off the map (a test's): no rank
+            rolling = sorted_locations(
+                ctx,
+                [
+                    loc
+                    for loc, f in fires.items()
+                    if f >= at_fire and loc[0] in buildings and damage.get(loc, 1) < destroyed
+                ],
+            )
+    else:  # most buildings down: those still standing are looked at, in map order
+        fire_at = fires.get
+        still = []
+        rolling = []
+        for loc in standing:
+            if damage.get(loc, 1) < destroyed:
+                still.append(loc)
+                if fire_at(loc, 0) >= at_fire:
+                    rolling.append(loc)
+        standing[:] = still
     if not ctx.log_events:
         # the quiet mode: ctx.test's own quiet path (one die against ">=add_on"), inline,
         # and add_damage's one damage (below destroyed: never capped) too

@@ -19,6 +19,8 @@ def advance_work(ctx: TurnContext, state: GameState) -> None:
     hook_rate = ctx.rules.int("ladders.hook_levels")
     for uid in sorted(state.units):
         u = state.units[uid]
+        if not u.ladders and u.task != "stow" and (u.deployed or u.task != "deploy"):
+            continue  # nothing in progress (the usual case)
         if not u.in_play:
             continue
         if u.task == "stow":

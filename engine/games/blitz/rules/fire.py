@@ -20,7 +20,7 @@ from ..state import GameState
 from .ignition import (
     ignite,
     is_flammable,
-    sorted_locations,
+    location_ranks,
     spread_targets,
     vehicle_areas,
 )
@@ -146,30 +146,49 @@ def _growth_quiet(
     """The growth rolls of the quiet mode: as :func:`_growth_logged`, with each location's
     neighbours and the number its roll must reach (with and without a burning neighbour)
     worked out once for the game."""
-    # by location: (neighbours, the least uniform() * 6 that grows the fire with no
-    # neighbour burning, the same with one): die() + mod >= on is uniform() * 6 >= on - 1 - mod
-    plans: dict[Location, tuple[tuple[Location, ...], int, int]] = ctx.cache.setdefault(
-        GROWTH_PLAN, {}
+    # by the location's rank on the map (R-3 order): (location, neighbours, the least
+    # uniform() * 6 that grows the fire with no neighbour burning, the same with one, the
+    # lesser and the greater of the two): die() + mod >= on is uniform() * 6 >= on - 1 - mod
+    plans: dict[int, tuple[Location, tuple[Location, ...], int, int, int, int]] = (
+        ctx.cache.setdefault(GROWTH_PLAN, {})
     )
     uniform = ctx.dice.uniform()
     fires = state.fire
     roads = state.street_fire_age
+    rank, by_rank = location_ranks(ctx)
     # growth changes how big fires are, never which locations burn: the keys now are the
     # fires at the start of the step (a burning neighbour is one of them)
     isdisjoint = fires.keys().isdisjoint
-    # only fires below their cap roll (most big fires are at the top already); growth
-    # changes no other fire than the one rolling, so the values now are the values then
-    if roads:
-        growing = [loc for loc, f in fires.items() if f < (road_top if loc in roads else top)]
-    else:
-        growing = [loc for loc, f in fires.items() if f < top]
-    for loc in sorted_locations(ctx, growing):
-        plan = plans.get(loc)
+    # only fires below their cap roll (most big fires are at the top already), in the
+    # order of their ranks; growth changes no other fire than the one rolling, so the
+    # values now are the values then
+    try:
+        if roads:
+            ranks = [
+                rank[loc] for loc, f in fires.items() if f < (road_top if loc in roads else top)
+            ]
+        else:
+            ranks = [rank[loc] for loc, f in fires.items() if f < top]
+    except KeyError:  # a fire off the map (a test's): no rank; the logged walk's rolls
+        # (ctx.test's quiet path: the same die, in the same sorted order)
+        _growth_logged(ctx, state, set(fires), f">={on}", top, road_top)
+        return
+    ranks.sort()
+    for k in ranks:
+        plan = plans.get(k)
         if plan is None:
+            loc = by_rank[k]
             need = on - 1 - total(growth_store_parts(ctx, loc))
-            plan = plans[loc] = (tuple(neighbours(ctx, loc)), need, need - nb_bonus)
-        if uniform() * 6 >= (plan[1] if isdisjoint(plan[0]) else plan[2]):
-            fires[loc] += 1  # below its cap (fire_cap) as it rolls: the cap is not passed
+            alone, beside = need, need - nb_bonus
+            plan = plans[k] = (
+                loc, tuple(neighbours(ctx, loc)), alone, beside, min(alone, beside),
+                max(alone, beside),
+            )  # fmt: skip
+        # one roll per fire, as always; whether a neighbour burns is asked only when the
+        # roll lies between the two numbers (it decides only there)
+        x = uniform() * 6
+        if x >= plan[5] or (x >= plan[4] and x >= (plan[2] if isdisjoint(plan[1]) else plan[3])):
+            fires[plan[0]] += 1  # below its cap (fire_cap) as it rolls: the cap is not passed
 
 
 def _growth_logged(
@@ -198,12 +217,22 @@ def _growth_logged(
 def step_reignite(ctx: TurnContext, state: GameState) -> None:
     """Step 3: each ember location rolls 2d6 and re-ignites at fire 1 on 12."""
     rules = ctx.rules
-    need = f">={rules.int('embers.reignite_on')}"
+    on = rules.int("embers.reignite_on")
     n = rules.int("embers.dice")
+    start = rules.int("fire.start")
+    if not ctx.log_events:
+        # the quiet mode: ctx.test's own quiet path (the sum of ``n`` dice against
+        # ">=on"), inline
+        dice = ctx.dice
+        for loc in sorted(state.embers):
+            if (dice.die() if n == 1 else sum(dice.d6(n))) >= on:
+                ignite(ctx, state, loc, start, cause="reignite")
+        return
+    need = f">={on}"
     for loc in sorted(state.embers):
         ok, _ = ctx.test(Reignite, need, dice=n, at=loc)
         if ok:
-            ignite(ctx, state, loc, rules.int("fire.start"), cause="reignite")
+            ignite(ctx, state, loc, start, cause="reignite")
 
 
 # -- step 4: damp ------------------------------------------------------------------------------

@@ -3,7 +3,7 @@ map lookups the fire steps share, remembered for the game."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, KeysView
+from collections.abc import Collection, Container, Iterable, KeysView
 
 from ....board.model import AreaKind, Location, Material
 from ....core.turn import TurnContext
@@ -15,14 +15,21 @@ from ..units import EQUIPMENT, VEHICLE
 
 
 # -- helpers other steps use -----------------------------------------------------------------
-def sorted_locations(ctx: TurnContext, locs: Iterable[Location]) -> list[Location]:
-    """``sorted(locs)``, faster: by each location's rank among the map's sorted locations
-    (the same order; a location off the map falls back to the plain sort)."""
+def location_ranks(ctx: TurnContext) -> tuple[dict[Location, int], list[Location]]:
+    """Each location's rank among the map's sorted locations, and the locations by rank
+    (kept for the game; do not mutate)."""
     rank: dict[Location, int] | None = ctx.cache.get(LOCATION_RANK)
     if rank is None:
         ordered = ctx.cache[LOCATION_BY_RANK] = sorted(ctx.graph.locations)
         rank = ctx.cache[LOCATION_RANK] = {loc: k for k, loc in enumerate(ordered)}
     by_rank: list[Location] = ctx.cache[LOCATION_BY_RANK]
+    return rank, by_rank
+
+
+def sorted_locations(ctx: TurnContext, locs: Iterable[Location]) -> list[Location]:
+    """``sorted(locs)``, faster: by each location's rank among the map's sorted locations
+    (the same order; a location off the map falls back to the plain sort)."""
+    rank, by_rank = location_ranks(ctx)
     if isinstance(locs, Collection) and 3 * len(locs) >= len(by_rank):
         # a third of the map or more (a big fire): the map's own order, filtered, beats a
         # sort; the same list when every location is on the map once
@@ -96,13 +103,21 @@ def is_open_ground(ctx: TurnContext, loc: Location) -> bool:
 
 
 def ignite(
-    ctx: TurnContext, state: GameState, loc: Location, level: int = 1, *, cause: str = ""
+    ctx: TurnContext,
+    state: GameState,
+    loc: Location,
+    level: int = 1,
+    *,
+    cause: str = "",
+    occupied: Container[Location] | None = None,
 ) -> bool:
     """Set ``loc`` burning at ``level`` (a burning location is left as it is).
 
     The location loses its embers and all its damp; vehicles in it burn out (R-10; stands
     leave in step 6); an oil store goes to fire 5 and sets every flammable neighbour alight;
     a petrol store goes to fire 5 and explodes like an HE bomb. Returns whether it caught.
+    ``occupied``: every location a unit stands in (or more), when the caller knows it: a
+    location not in it has no unit to burn out (None: the units are looked at).
     """
     if loc in state.fire:
         return False
@@ -112,7 +127,7 @@ def ignite(
     state.damp.pop(loc, None)
     state.pending_damp_loss.pop(loc, None)
     state.caught.add(loc)
-    for u in state.units_at(loc):
+    for u in state.units_at(loc) if occupied is None or loc in occupied else ():
         if u.kind in (VEHICLE, EQUIPMENT):
             u.status = "burned_out"  # R-10: the wreck stays, and still burns
             u.task = "idle"
@@ -126,7 +141,7 @@ def ignite(
         for nb in neighbours(ctx, loc):
             if nb not in state.fire and is_flammable(ctx, state, nb, vehicles):
                 ctx.note(OilSpread, from_=loc, to=nb)
-                ignite(ctx, state, nb, spread_fire, cause="oil")
+                ignite(ctx, state, nb, spread_fire, cause="oil", occupied=occupied)
     elif store is Material.PETROL:
         state.fire[loc] = rules.int("stores.petrol.fire")
         ctx.note(PetrolStore, at=loc, fire=state.fire[loc])

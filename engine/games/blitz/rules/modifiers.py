@@ -42,7 +42,7 @@ def fighting_locations(state: GameState) -> set[Location]:
     return {
         u.loc
         for u in state.units.values()
-        if u.loc is not None and u.task == "fight" and u.in_play and u.kind not in (VEHICLE,)
+        if u.task == "fight" and u.loc is not None and u.kind not in (VEHICLE,) and u.in_play
     }
 
 

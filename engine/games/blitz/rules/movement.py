@@ -128,11 +128,18 @@ def entry_areas(ctx: TurnContext) -> list[str]:
 
 def arrivals(ctx: TurnContext, state: GameState) -> None:
     """Units whose turn has come appear at their entry (level 0) or their given area."""
+    turn = state.turn
+    # (one unit's arrival changes no other's turn to come: those due are found first)
+    due = [
+        uid
+        for uid, u in state.units.items()
+        if u.loc is None and u.status == "ok" and u.arrives <= turn
+    ]
+    if not due:
+        return
     forces = {f.id: f for f in ctx.scenario.forces}
-    for uid in sorted(state.units):
+    for uid in sorted(due):
         u = state.units[uid]
-        if u.loc is not None or u.status != "ok" or u.arrives > state.turn:
-            continue
         root = forces.get(u.parent or u.id)
         if root is None:
             continue
@@ -155,7 +162,7 @@ def arrivals(ctx: TurnContext, state: GameState) -> None:
 def burn_out_vehicles(ctx: TurnContext, state: GameState) -> None:
     for uid in sorted(state.units):
         u = state.units[uid]
-        if u.in_play and u.kind != STAND and u.loc in state.fire:
+        if u.kind != STAND and u.loc in state.fire and u.in_play:
             if carrier_of(state, u) is not None:
                 continue  # a carried pump leaves with its team (forced exits, below)
             u.status = "burned_out"
@@ -198,7 +205,7 @@ def forced_exits(ctx: TurnContext, state: GameState) -> None:
     """R-10: a stand in a burning location must leave it, or becomes a casualty."""
     for uid in sorted(state.units):
         u = state.units[uid]
-        if not (u.in_play and u.kind == STAND and u.loc in state.fire):
+        if not (u.kind == STAND and u.loc in state.fire and u.in_play):
             continue
         to = escape_to(ctx, state, u)
         if to is None:

@@ -96,14 +96,14 @@ def spread_quiet(
     embers_mod = rules.int("spread.embers")
     hose_mod = rules.int("spread.hose_team")
     start = rules.int("fire.start")
-    die = ctx.dice.die
+    rand = ctx.dice.uniform()  # die() is int(rand() * 6) + 1
     burning = state.fire
     damp = state.damp
     embers = state.embers
     rubble = state.rubble
     pending = state.pending_damp_loss
 
-    def attempt(src: Location, t: _Target, limit: int) -> None:
+    def attempt(src: Location, t: _Target, limit: int, occupied: set[Location] | None) -> None:
         dst = t[0]
         damp_mod = damp.get(dst, 0) * per_damp
         mod = t[3] + damp_mod
@@ -111,32 +111,35 @@ def spread_quiet(
             mod += embers_mod
         if dst in fighting:
             mod += hose_mod
-        total = die() + mod
+        total = int(rand() * 6) + 1 + mod
         if total <= limit:
-            ignite(ctx, state, dst, start, cause=t[1])
+            ignite(ctx, state, dst, start, cause=t[1], occupied=occupied)
         elif damp_mod and total - damp_mod <= limit:
             pending[dst] = pending.get(dst, 0) + 1
 
     reverse = _reverse_index(ctx) if by_target_pays(ctx, len(burning)) else None
-    # the fires not yet indexed (few: most burned last turn), each looked up once, in no
-    # set of its own (the rolls are sorted by their keys: the order they are indexed in
-    # does not matter)
-    indexed = reverse.indexed if reverse is not None else set()
-    if (
-        reverse is not None
-        and all(p in burning for p in reverse.petrol)
-        and _index_sources(ctx, reverse, [loc for loc in burning if loc not in indexed])
-    ):
+    if reverse is not None:
+        # the fires as a set (made from the dict's own hashes: the set operations below
+        # hash no location again); those not yet indexed are few (most burned last turn),
+        # and the order they are indexed in does not matter (the rolls are sorted by
+        # their keys)
+        alight = set(burning)
         # (a petrol store set alight mid-step explodes and may change the map: with one
         # not yet burning, the plain walk below is used)
-        for _key, src, t, limit, gaps in _by_target(ctx, state, reverse, vehicles):
-            dst = t[0]
-            if dst in burning or (t[2] == 2 and dst[0] not in rubble and dst[0] not in vehicles):
-                continue
-            if gaps and any(g in rubble or g in vehicles for g in gaps):
-                continue
-            attempt(src, t, limit)
-        return
+        if reverse.petrol <= alight and _index_sources(ctx, reverse, alight - reverse.indexed):
+            # no unit moves in this step (no petrol store can catch: all burn), so where
+            # units stand is found once, for every location set alight
+            occupied = {u.loc for u in state.units.values() if u.loc is not None}
+            for _key, src, t, limit, gaps in _by_target(ctx, state, reverse, vehicles, alight):
+                dst = t[0]
+                if dst in burning or (
+                    t[2] == 2 and dst[0] not in rubble and dst[0] not in vehicles
+                ):
+                    continue
+                if gaps and any(g in rubble or g in vehicles for g in gaps):
+                    continue
+                attempt(src, t, limit, occupied)
+            return
     plans = ctx.cache.setdefault(SPREAD_PLAN, {})
     jump_plans = ctx.cache.setdefault(JUMP_PLAN, {})
     snapshot = [(loc, burning[loc]) for loc in sorted_locations(ctx, list(burning))]  # R-3
@@ -150,7 +153,7 @@ def spread_quiet(
             dst = t[0]
             if dst in burning or (t[2] == 2 and dst[0] not in rubble and dst[0] not in vehicles):
                 continue
-            attempt(src, t, fire)
+            attempt(src, t, fire, None)
         if fire >= jump_min:
             jumps = jump_plans.get(src)
             if jumps is None:
@@ -163,7 +166,7 @@ def spread_quiet(
                     continue
                 if any(g in rubble or g in vehicles for g in gaps):
                     continue
-                attempt(src, t, jump_max)
+                attempt(src, t, jump_max, None)
 
 
 #: a roll of the reverse index: (its order key: the source's rank (R-3 order) times 2**31
@@ -185,6 +188,8 @@ class _Reverse:
     #: by target location: (its kind as in :data:`_Target`, the rolls of each indexed
     #: source that can roll into it)
     into: dict[Location, tuple[int, dict[Location, _FromSource]]]
+    #: by target location: the indexed sources that can roll into it (``into``'s keys)
+    sources: dict[Location, frozenset[Location]]
     #: the buildings (kind 1) an indexed source can roll into
     targets: set[Location]
     #: the streets and open ground (kind 2: they burn only with rubble or a vehicle) an
@@ -203,7 +208,7 @@ def _reverse_index(ctx: TurnContext) -> _Reverse:
         ordered = sorted(ctx.graph.locations)
         petrol = frozenset(loc for loc in ordered if store_at(ctx.scenario, loc) is Material.PETROL)
         rank = {loc: k for k, loc in enumerate(ordered)}
-        hit = memo["index"] = _Reverse(rank, {}, set(), {}, set(), petrol)
+        hit = memo["index"] = _Reverse(rank, {}, {}, set(), {}, set(), petrol)
     return hit
 
 
@@ -237,6 +242,7 @@ def _index_sources(ctx: TurnContext, reverse: _Reverse, sources: Iterable[Locati
                 else:
                     reverse.targets.add(dst)
             entry[1][src] = (tuple(a), tuple(b), tuple(c))
+            reverse.sources[dst] = frozenset(entry[1])
         reverse.indexed.add(src)
     return True
 
@@ -248,32 +254,35 @@ def by_target_pays(ctx: TurnContext, burning: int) -> bool:
 
 
 def _by_target(
-    ctx: TurnContext, state: GameState, reverse: _Reverse, vehicles: set[str]
+    ctx: TurnContext,
+    state: GameState,
+    reverse: _Reverse,
+    vehicles: set[str],
+    alight: set[Location],
 ) -> list[tuple[int, Location, _Target, int, tuple[str, ...]]]:
-    """Every spread and jump roll the fires burning now could make into a location that
-    does not burn now (and can: a building, or a street with rubble or a vehicle), as
-    (order key, source, target, the number to roll under, gap areas), in the order the
-    plain walk makes them: by source (R-3), spreads in plan order, then jumps."""
+    """Every spread and jump roll the fires burning now (``alight``: the locations of
+    ``state.fire``, as a set) could make into a location that does not burn now (and can:
+    a building, or a street with rubble or a vehicle), as (order key, source, target, the
+    number to roll under, gap areas), in the order the plain walk makes them: by source
+    (R-3), spreads in plan order, then jumps."""
     rules = ctx.rules
     climb_min = rules.int("spread.climb_min_fire")
     jump_min = rules.int("jump.min_fire")
     jump_max = rules.int("jump.max")
-    burning = state.fire
-    fire_of = burning.get
-    alight = burning.keys()
+    fire_of = state.fire.get
     into = reverse.into
-    candidates = reverse.targets.difference(burning)
+    sources = reverse.sources
+    candidates = reverse.targets - alight  # (sets: no location hashed again)
     open_targets = reverse.open_targets
     if open_targets:  # streets and open ground burn only with rubble or a vehicle
         for area in open_targets.keys() & (state.rubble | vehicles):
-            candidates.update(open_targets[area].difference(burning))
+            candidates.update(open_targets[area] - alight)
     rolls: list[tuple[int, Location, _Target, int, tuple[str, ...]]] = []
     add = rolls.append
     for dst in candidates:
-        by_src = into[dst][1]
-        if alight.isdisjoint(by_src):
+        if sources[dst].isdisjoint(alight):
             continue
-        for src, (plain, climbing, jumps) in by_src.items():
+        for src, (plain, climbing, jumps) in into[dst][1].items():
             fire = fire_of(src)
             if fire is None:
                 continue

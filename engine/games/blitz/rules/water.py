@@ -43,7 +43,7 @@ def hydrant_feeds(ctx: TurnContext, state: GameState) -> dict[str, int]:
     users: dict[str, list[str]] = {}
     for uid in sorted(state.units):
         u = state.units[uid]
-        if u.in_play and u.source is not None and u.source.startswith("hydrant:"):
+        if u.source is not None and u.source.startswith("hydrant:") and u.in_play:
             users.setdefault(u.source.split(":", 1)[1], []).append(uid)
     for area, ids in users.items():
         working = ctx.scenario.mains != "failed" and area not in state.hydrants_lost
@@ -77,16 +77,25 @@ def wanting(state: GameState, pump: UnitState) -> list[HoseLine]:
 def step_water(ctx: TurnContext, state: GameState) -> None:
     per_hose = ctx.rules.int("water.per_hose")
     max_len = ctx.rules.int("hose.max_lengths")
-    for h in state.hoses.values():
+    hoses = state.hoses
+    for h in hoses.values():
         h.water = 0
+    # every pump's lines as :func:`wanting` lists them (by id), found in one walk of the
+    # lines: nothing below changes which lines are laid, aimed, whole or whose they are
+    laid: dict[str, list[HoseLine]] = {}
+    for k in sorted(hoses):
+        h = hoses[k]
+        if not h.cut and not h.plan and not h.recover_left and h.target is not None:
+            laid.setdefault(h.unit, []).append(h)
     feeds = hydrant_feeds(ctx, state)
     for uid in sorted(state.units):
         pump = state.units[uid]
-        if not pump.in_play or pump.pumps <= 0 or not pump.deployed:
+        if pump.pumps <= 0 or not pump.deployed or not pump.in_play:
             continue
-        lines = wanting(state, pump)
+        lines = laid.get(uid)
         if not lines:
             continue
+        lines = lines[: max(pump.pumps, 0)]
         hydrant = feeds.get(uid, 0)
         for h in lines:
             assert h.target is not None

@@ -81,8 +81,8 @@ def drop_stray_pumps(ctx: TurnContext, state: GameState) -> None:
     """A pump whose carrier is lost, or was moved apart from it (a collapse), is dropped."""
     for uid in sorted(state.units):
         p = state.units[uid]
-        if p.extra.get("carried_by") is None:
-            continue
+        if not p.extra or p.extra.get("carried_by") is None:
+            continue  # (most units keep nothing in ``extra``)
         s = carrier_of(state, p)
         if s is None or s.loc != p.loc:
             set_down(ctx, state, p)
