@@ -1,6 +1,6 @@
-"""Round 10 (issue 15): an appliance does not park on its tank within the fire's reach
-when there is more fire than its tank holds and a street with water serves the fire too
-(``policy.park_dry_reach``); its crews do not ride with it into a street that may burn
+"""Round 10 (issue 15): with ``policy.park_dry_reach`` set (a house rule; off by default),
+an appliance does not park on its tank within the fire's reach when there is more fire
+than its tank holds and a street with water serves the fire too; its crews do not ride with it into a street that may burn
 with them (``policy.ride_risk``)."""
 
 from __future__ import annotations
@@ -37,20 +37,25 @@ def _choice(fires: dict[Location, int], house_rules: dict[str, object]) -> tuple
     return parking.choose_parking(ctx, st, u, set()) or "", parking.dry_penalty(ctx, st, u, "S05")
 
 
+#: the house rule that turns the parking penalty on (off by default: it costs the bundled
+#: examples locations, docs/autopilot.md, *Units lost, round 10*)
+ON: dict[str, object] = {"policy.park_dry_reach": 12}
+
+
 def test_with_more_fire_than_its_tank_holds_it_keeps_to_the_hydrant() -> None:
-    street, penalty = _choice(BIG, {})
+    street, penalty = _choice(BIG, ON)
     assert penalty == 12  # S05's tank alone costs policy.park_dry_reach
     assert street == "S09"  # 7 hose steps at the hydrant beat 3 + 12 on the tank
 
 
 def test_with_the_policy_off_it_drives_to_the_nearer_dry_street() -> None:
-    street, penalty = _choice(BIG, {"policy.park_dry_reach": 0})
+    street, penalty = _choice(BIG, {})  # the default: off
     assert penalty == parking.PARK_DRY  # the +3 of any dry street, as before round 10
     assert street == "S05"  # 3 + 3 beats 7
 
 
 def test_a_tank_that_holds_more_than_the_fire_still_parks_near_it() -> None:
-    street, penalty = _choice({("B13", 0): 1}, {})
+    street, penalty = _choice({("B13", 0): 1}, ON)
     assert penalty == parking.PARK_DRY
     assert street == "S05"
 
@@ -61,6 +66,7 @@ def test_a_dry_street_out_of_the_fires_reach_costs_only_the_old_penalty() -> Non
         hydrants=["S09"],
         fires={("B16", 0): 5, ("B17", 0): 5, ("B18", 0): 5},
         forces=[ForceUnit("E1", "general_appliance", area="S09")],
+        house_rules=ON,
     )
     game = new_game(sc, seed=3)
     ctx, st = game.ctx, game.state
