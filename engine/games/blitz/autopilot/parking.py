@@ -749,6 +749,8 @@ def choose_parking(
             dry = PARK_DRY * (not water)
             if best is not None and (d + dry, len(route), area) > best:
                 continue  # the penalty is never negative: this street cannot win
+            if not water:
+                dry = dry_penalty(ctx, state, u, area)  # (PARK_DRY or more)
             key = (d + parking_penalty(ctx, state, area, blocked) + dry,
                    len(route), area)  # fmt: skip
             if best is None or key < best:
@@ -756,6 +758,27 @@ def choose_parking(
         if best is not None:
             return best[2]
     return None
+
+
+def dry_penalty(ctx: TurnContext, state: GameState, u: UnitState, area: str) -> int:
+    """Parking penalty (hose steps) for ``u`` in a street with no water but the tank:
+    ``PARK_DRY``, or ``policy.park_dry_reach`` when a fire is within reach of the street
+    (:func:`street_threat`, ``THREAT_RANGE`` spreads) and the fires on the map add up to
+    more than the water left in its pump's tank (round 10). Such a tank is spent on the
+    fire in a few turns, and the appliance is then left where the fire is coming, with
+    no water to wet its own street and a drive through the fire to the water (a parked
+    vehicle makes its street flammable, R-10); at a hydrant or open water it keeps both.
+    A tank that holds more water than there is fire may well put it out from where it
+    stands. ``policy.park_dry_reach`` 0 (or anything up to ``PARK_DRY``): ``PARK_DRY``
+    alone."""
+    near = int(policy(ctx, "park_dry_reach"))
+    if (
+        near > PARK_DRY
+        and street_threat(ctx, state, area) <= THREAT_RANGE
+        and sum(state.fire.values()) > pump_of(state, u).water
+    ):
+        return near
+    return PARK_DRY
 
 
 def parking_penalty(ctx: TurnContext, state: GameState, area: str, blocked: set[str]) -> int:

@@ -172,6 +172,17 @@ def stranded(ctx: TurnContext, state: GameState, area: str) -> bool:
     )
 
 
+def rides_into_fire(ctx: TurnContext, state: GameState, park: str) -> bool:
+    """Whether an appliance's crews at the vehicle stay where they are, rather than ride
+    with it, when it drives to parking street ``park``: the street may burn with the
+    vehicle in the next step 1 (a spread or a jump, :func:`.parking.street_risk`) with
+    chance ``policy.ride_risk`` or more. Aboard, the whole crew would stand in a burning
+    location at once (R-10: every stand must pass a heat test to get out); left behind,
+    they walk after it next turn, if it is still there (round 10; 0: off)."""
+    least = policy(ctx, "ride_risk")
+    return least > 0 and street_risk(ctx, state, park) >= least
+
+
 def appliance_orders(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Location]) -> None:
     assert u.loc is not None
     crews = crew_of(state.units, u.id)
@@ -203,9 +214,10 @@ def appliance_orders(ctx: TurnContext, state: GameState, u: UnitState, pri: set[
             if pump is u and u.deployed and equipment.sets_up(ctx, u):
                 equipment.stow(ctx, state, u)  # §7: recover the trailer pump (a turn) first
                 return
+            walk = rides_into_fire(ctx, state, park)  # (round 10)
             for s in crews:
                 if s.loc == u.loc:
-                    s.task = "aboard"
+                    s.task = "idle" if walk else "aboard"
             if mv.drive(ctx, state, u, park):
                 return
     # at the parking street: water, trailer, ladders, then the teams
