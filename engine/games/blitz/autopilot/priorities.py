@@ -8,7 +8,15 @@ from bisect import bisect_left
 
 from ....board.model import FeatureType, Location
 from ....core.turn import TurnContext
-from ..memos import AP_FIRES, AP_PRIO, AP_SMALL, AP_SOURCES, AP_VEHICLES, AUTOPILOT_PRIORITY_STATIC
+from ..memos import (
+    AP_FIRES,
+    AP_POLICY,
+    AP_PRIO,
+    AP_SMALL,
+    AP_SOURCES,
+    AP_VEHICLES,
+    AUTOPILOT_PRIORITY_STATIC,
+)
 from ..reach import danger
 from ..rules import ignition
 from ..state import GameState
@@ -56,10 +64,16 @@ def priority_locations(ctx: TurnContext, state: GameState) -> set[Location]:
     return static | vehicles | lying | {loc for loc, n in state.occupants.items() if n > 0}
 
 
+#: the priority of a fire a line saves nothing at (:func:`lost_cause`): after every other
+LOST_CAUSE = 3
+
+
 def fire_priority(ctx: TurnContext, state: GameState, fire: Location, pri: set[Location]) -> int:
     """0 when the fire is in or next to a location that matters, 2 for a fire in an empty
-    street (it cannot grow and goes out by itself), else 1. Within one call of the standing
-    orders (one ``pri`` throughout) the answer is remembered."""
+    street (it cannot grow and goes out by itself), else 1; :data:`LOST_CAUSE` (3) for a
+    fire a line saves nothing at (:func:`lost_cause`, with ``policy.hold_back_fire`` on).
+    Within one call of the standing orders (one ``pri`` throughout) the answer is
+    remembered."""
     memo: dict[Location, int] | None = ctx.cache.get(AP_PRIO)
     if memo is not None:
         hit = memo.get(fire)
@@ -70,11 +84,45 @@ def fire_priority(ctx: TurnContext, state: GameState, fire: Location, pri: set[L
 
 
 def _fire_priority(ctx: TurnContext, state: GameState, fire: Location, pri: set[Location]) -> int:
+    if lost_cause(ctx, state, fire):
+        return LOST_CAUSE
     if fire in pri or not pri.isdisjoint(danger.neighbours(ctx, fire)):
         return 0
     if fire in state.street_fire_age:
         return 2
     return 1
+
+
+def _policy(ctx: TurnContext, key: str) -> float:
+    """``policy.<key>`` of the ruleset, kept for the game (the memo of
+    :func:`.safety.policy`, which imports this module)."""
+    memo: dict[str, float] | None = ctx.cache.get(AP_POLICY)
+    if memo is None:
+        memo = ctx.cache[AP_POLICY] = {}
+    hit = memo.get(key)
+    if hit is None:
+        hit = memo[key] = float(ctx.rules[f"policy.{key}"])
+    return hit
+
+
+def lost_cause(ctx: TurnContext, state: GameState, fire: Location) -> bool:
+    """A fire a line saves nothing at (round 10, ``policy.hold_back_fire``; 0: never): it
+    burns at that level or more and every neighbour it could spread into is burning or
+    destroyed (or cannot burn: §3 Roads). Putting it down a step stops no spread; the lines go where the spread can still be
+    stopped, and to it only when there is nothing else."""
+    least = _policy(ctx, "hold_back_fire")
+    level = state.fire.get(fire, 0)
+    if least <= 0 or level < least:
+        return False
+    gone = ctx.rules.int("damage.destroyed")
+    damage = state.damage
+    vehicles = vehicle_areas(ctx, state)
+    for nb in danger.neighbours(ctx, fire):
+        if nb in state.fire or damage.get(nb, 0) >= gone:
+            continue
+        if ignition.is_flammable(ctx, state, nb, vehicles):
+            return False
+    return True
 
 
 def coverage(state: GameState) -> dict[Location, int]:
@@ -132,9 +180,14 @@ def fire_sources(
         top = set(pri)
         for loc in pri:
             top.update(near.get(loc, ()))
-        every = ([f for f in fires if f in top], fires)
+        live = fires
+        if _policy(ctx, "hold_back_fire") > 0:
+            # lost causes (round 10) only when every fire is one
+            live = [f for f in fires if not lost_cause(ctx, state, f)] or fires
+        every = ([f for f in live if f in top], live)
         if memo is not None:
             memo["all"] = every
+    fires = every[1]
     out = every
     if key:
         open_fires = _without(fires, key)

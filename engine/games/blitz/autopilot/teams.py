@@ -27,7 +27,7 @@ from .parking import (
     threatened,
     withdraw,
 )
-from .priorities import coverage, vehicle_areas
+from .priorities import coverage, lost_cause, vehicle_areas
 from .safety import (
     cut_off,
     exposed,
@@ -322,7 +322,7 @@ def _fire_team(
         if low:
             hoses.recover_hose(ctx, state, h)  # the tank's reserve is for its own street
             return True
-        if h.target is not None and h.target in state.fire:
+        if h.target is not None and h.target in state.fire and not lost_cause(ctx, state, h.target):
             s.task = "fight"
             return True
         new = next_target(ctx, state, h, pri, wet=pump.source is not None)
