@@ -74,6 +74,7 @@ JUMPS_INTO: Memo[Any] = Memo("jumps_into", shared=True)  # parking: the same, by
 LADDER_UNITS: Memo[Any] = Memo("ladder_units", shared=False)
 LOCATION_BY_RANK: Memo[Any] = Memo("location_by_rank", shared=False)
 LOCATION_RANK: Memo[Any] = Memo("location_rank", shared=False)
+LORRY_WAYS: Memo[Any] = Memo("lorry_ways", shared=True)  # lorry: streets next to each area
 MAP_MODIFIERS: Memo[Any] = Memo("map_modifiers", shared=True)  # safety: a spread's map part
 NEIGHBOURS: Memo[Any] = Memo("neighbours", shared=True)
 NEIGHBOURS_OF: Memo[Any] = Memo("neighbours_of", shared=True)
