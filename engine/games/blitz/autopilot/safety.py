@@ -37,6 +37,7 @@ from ..memos import (
     FOOT_LINKS,
     HEAT_MEMO,
     MAP_MODIFIERS,
+    NEIGHBOURS,
 )
 from ..reach import danger, foot
 from ..rules import acting, ignition
@@ -86,12 +87,17 @@ def catch_chance(ctx: TurnContext, state: GameState, loc: Location) -> float:
     # worked out once, when a neighbour burns; the map's part is the pair's, per game
     here: int | None = None
     miss = 1.0
-    for src in danger.neighbours(ctx, loc):
-        f = fire.get(src)
-        if f:
-            if here is None:
-                here = _state_modifier(ctx, state, loc)
-            miss *= 1 - _p_roll(f, here + _map_modifier(ctx, src, loc))
+    nbs: dict[Location, list[Location]] | None = ctx.cache.get(NEIGHBOURS)  # inline
+    near = nbs.get(loc) if nbs is not None else None
+    if near is None:
+        near = danger.neighbours(ctx, loc)
+    if not fire.keys().isdisjoint(near):  # (most places asked have no fire next to them)
+        for src in near:
+            f = fire.get(src)
+            if f:
+                if here is None:
+                    here = _state_modifier(ctx, state, loc)
+                miss *= 1 - _p_roll(f, here + _map_modifier(ctx, src, loc))
     below = (loc[0], loc[1] - 1)
     f = fire.get(below, 0)
     if f >= r.int("spread.climb_min_fire") and loc in ignition.spread_targets(ctx, below)[1]:
@@ -824,12 +830,16 @@ def held(ctx: TurnContext, state: GameState, loc: Location, steps: int) -> bool:
     grows and spreads; one under a line is being put down)."""
     cov = coverage(state)
     fire = state.fire
+    nbs: dict[Location, list[Location]] = ctx.cache.get(NEIGHBOURS) or {}  # inline
     seen = {loc}
     ring = [loc]
     for _ in range(steps):  # each place once (one next to two of the ring is not asked twice)
         nxt: list[Location] = []
         for x in ring:
-            for nb in danger.neighbours(ctx, x):
+            near = nbs.get(x)
+            if near is None:
+                near = danger.neighbours(ctx, x)
+            for nb in near:
                 if nb not in seen:
                     seen.add(nb)
                     nxt.append(nb)
