@@ -33,6 +33,8 @@ AP_LIMITS: Memo[Any] = Memo("ap_limits", shared=False)  # safety: the policy lim
 AP_LIMITS_POCKET: Memo[Any] = Memo("ap_limits_pocket", shared=False)
 AP_OK: Memo[Any] = Memo("ap_ok", shared=False)  # safety: may a way out pass here
 AP_ZONE: Memo[Any] = Memo("ap_zone", shared=False)  # safety: where a collapse can strike
+# safety: the damaged building locations burning hard enough to roll, for the collapse zones
+AP_FALLING: Memo[Any] = Memo("ap_falling", shared=False)
 AP_REFUGE_ZONE: Memo[Any] = Memo("ap_refuge_zone", shared=False)  # safety: refuge margin
 AP_WAYBACK: Memo[Any] = Memo("ap_wayback", shared=False)  # safety: no sure way to a haven
 AP_POCKET: Memo[Any] = Memo("ap_pocket", shared=False)  # safety: the pocket forecast, per call

@@ -140,9 +140,15 @@ def _entry_side(ctx: TurnContext, state: GameState) -> set[str]:
     hot = ctx.rules.int("damage.fire_for_roll")
     worn = int(policy(ctx, "closing_damage"))
     closing = set(reach.road_blocked(ctx, state))
-    damage_of = state.damage.get
+    damage, fire = state.damage, state.fire
     # the areas first (a building's levels share its neighbours), then their neighbours
-    for a in {loc[0] for loc, f in state.fire.items() if f >= hot and damage_of(loc, 1) >= worn}:
+    if worn > 1:  # (an undamaged location, 1, cannot qualify): walk the damaged ones
+        areas = {
+            loc[0] for loc, d in damage.items() if d >= worn and loc in fire and fire[loc] >= hot
+        }
+    else:
+        areas = {loc[0] for loc, f in fire.items() if f >= hot and damage.get(loc, 1) >= worn}
+    for a in areas:
         closing.update(danger.area_neighbours(ctx, a))
     side: set[str] = set()
     for e in entries:

@@ -21,6 +21,7 @@ from ..memos import (
     AP_BUILDING_BURNS,
     AP_BURNS,
     AP_CATCH,
+    AP_FALLING,
     AP_FIGHT,
     AP_HAVEN_NEAR,
     AP_HAVENS,
@@ -301,11 +302,25 @@ def _collapse_areas(
     kinds = danger.area_kinds(ctx)  # danger.area_kind, inline
     building = AreaKind.BUILDING
     if worn > 1:  # (an undamaged location, 1, cannot qualify): walk the few damaged ones
-        falling = {
-            loc[0] for loc, d in damage.items()
-            if worn <= d < destroyed and loc in fire and fire[loc] >= hot
-            and kinds.get(loc[0]) is building
-        }  # fmt: skip
+        # in the standing orders the walk is made once a call, for the least damage any of
+        # its checks asks (fire and damage do not change in step 6): the others pick theirs
+        cands: tuple[int, list[tuple[str, int]]] | None = ctx.cache.get(AP_FALLING)
+        if cands is None or cands[0] > worn:
+            low = worn
+            if AP_FALLING in ctx.cache:
+                refuge = int(policy(ctx, "refuge_damage"))
+                low = min(worn, refuge) if refuge > 1 else worn
+            cands = (
+                low,
+                [
+                    (loc[0], d) for loc, d in damage.items()
+                    if low <= d < destroyed and loc in fire and fire[loc] >= hot
+                    and kinds.get(loc[0]) is building
+                ],
+            )  # fmt: skip
+            if AP_FALLING in ctx.cache:
+                ctx.cache[AP_FALLING] = cands
+        falling = {a for a, d in cands[1] if d >= worn}
     else:
         falling = {
             loc[0] for loc, f in fire.items()
