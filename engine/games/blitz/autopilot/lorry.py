@@ -14,6 +14,8 @@ draws back from the fire (a parked vehicle makes its street flammable, R-10).
 from __future__ import annotations
 
 from collections import deque
+from itertools import compress
+from typing import Any
 
 from ....board.model import AreaKind, Location
 from ....core.turn import TurnContext
@@ -80,6 +82,7 @@ def _plan_run(
     # the fires in range of a run's end (at range 1 or more, in ``in_range`` order): runs
     # from several pumps end in the same streets, and fire does not change in this call
     fires_near: dict[str, list[tuple[Location, int]]] = {}
+    fire_has = state.fire.__contains__
     # the runs from a street (pumps in one street share them: fire, rubble and craters do
     # not change in this call)
     runs: dict[tuple[str, int], _Runs] = {}
@@ -104,11 +107,9 @@ def _plan_run(
             # the fires in reach first: a run with none is out whatever its end's risk
             # (both are fixed for the call, so which is asked first changes no answer)
             near = fires_near.get(end)
-            if near is None:
-                near = fires_near[end] = [
-                    (t, rng) for t, rng in reach.in_range(ctx, (end, 0))
-                    if rng >= 1 and t in state.fire
-                ]  # fmt: skip
+            if near is None:  # (in_range's order, the burning ones picked at C speed)
+                targets, pairs = _end_range(ctx, end)
+                near = fires_near[end] = list(compress(pairs, map(fire_has, targets)))
             if not near or street_risk(ctx, state, end) >= end_risk:
                 continue  # the lorry ends its run there: not where the fire may reach it
             locs: list[Location] | None = None
@@ -179,11 +180,27 @@ def _run_path(prev: dict[str, str | None], end: str) -> list[str]:
     return path
 
 
+def _end_range(
+    ctx: TurnContext, end: str
+) -> tuple[tuple[Location, ...], tuple[tuple[Location, int], ...]]:
+    """The locations a stream from a run's end (``end``, level 0) reaches at range 1 or
+    more, and the same with their ranges (:func:`.reach.in_range`'s order), for the game."""
+    memo: dict[str, dict[str, Any]] = ctx.cache.setdefault(LORRY_WAYS, {})
+    ends = memo.get("ends")
+    if ends is None:
+        ends = memo["ends"] = {}
+    hit = ends.get(end)
+    if hit is None:
+        pairs = tuple((t, rng) for t, rng in reach.in_range(ctx, (end, 0)) if rng >= 1)
+        hit = ends[end] = (tuple(t for t, _ in pairs), pairs)
+    return hit
+
+
 def _street_ways(ctx: TurnContext) -> dict[str, list[str]]:
     """For each area, the streets and open areas next to it (in
     :func:`.danger.area_neighbours` order), for the game: the map's part of a run's step."""
-    memo: dict[str, dict[str, list[str]]] = ctx.cache.setdefault(LORRY_WAYS, {})
-    hit = memo.get("ways")
+    memo: dict[str, Any] = ctx.cache.setdefault(LORRY_WAYS, {})
+    hit: dict[str, list[str]] | None = memo.get("ways")
     if hit is None:
         kinds = danger.area_kinds(ctx)
         open_kinds = (AreaKind.STREET, AreaKind.OPEN)
