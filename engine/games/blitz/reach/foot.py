@@ -21,7 +21,7 @@ from ..memos import (
     SEARCH_MEMO,
 )
 from ..state import GameState
-from ..units import UnitState
+from ..units import Ladder, UnitState
 from .danger import ZEROS, area_kind, heat, neighbours
 
 #: a foot link: (neighbour, movement cost, hose steps, laying cost, kind)
@@ -34,33 +34,34 @@ def ladder_links(
 ) -> dict[Location, list[tuple[Location, int]]]:
     """Links given by pitched, ready ladders: street (at, 0) <-> (face, level), by level."""
     out: dict[Location, list[tuple[Location, int]]] = {}
-    for u in _ladder_units(state, ctx):
-        for ld in u.ladders:
-            # Ladder.ready, inline: most ladders are not pitched, so the unit's own state
-            # is asked only of one that is
-            if ld.at is None or ld.face is None or ld.pitch_left != 0 or ld.height <= 0:
-                continue
-            if not u.in_play:
-                break
-            foot = (ld.at, 0)
-            for lvl in range(1, ld.height + 1):
-                top = (ld.face, lvl)
-                out.setdefault(foot, []).append((top, lvl))
-                out.setdefault(top, []).append((foot, lvl))
+    for u, ld in _ladders(state, ctx):
+        # Ladder.ready, inline: most ladders are not pitched, so the unit's own state
+        # is asked only of one that is
+        if ld.at is None or ld.face is None or ld.pitch_left != 0 or ld.height <= 0:
+            continue
+        if not u.in_play:
+            continue
+        foot = (ld.at, 0)
+        for lvl in range(1, ld.height + 1):
+            top = (ld.face, lvl)
+            out.setdefault(foot, []).append((top, lvl))
+            out.setdefault(top, []).append((foot, lvl))
     return out
 
 
-def _ladder_units(state: GameState, ctx: TurnContext | None) -> list[UnitState]:
-    """The units carrying ladders (a unit's ladders are its own for the whole game),
-    remembered in the game's cache when there is one."""
+def _ladders(state: GameState, ctx: TurnContext | None) -> list[tuple[UnitState, Ladder]]:
+    """Every ladder with the unit carrying it, by unit then in the unit's order (a unit's
+    ladders are its own for the whole game), remembered in the game's cache when there is
+    one."""
     if ctx is None:
-        return [u for u in state.units.values() if u.ladders]
+        return [(u, ld) for u in state.units.values() for ld in u.ladders]
     hit = ctx.cache.get(LADDER_UNITS)
     if hit is None or hit[0] is not state.units or hit[1] != len(state.units):
-        hit = (state.units, len(state.units), [u for u in state.units.values() if u.ladders])
+        pairs = [(u, ld) for u in state.units.values() for ld in u.ladders]
+        hit = (state.units, len(state.units), pairs)
         ctx.cache[LADDER_UNITS] = hit
-    units: list[UnitState] = hit[2]
-    return units
+    ladders: list[tuple[UnitState, Ladder]] = hit[2]
+    return ladders
 
 
 def foot_links(
