@@ -8,6 +8,8 @@ from bisect import insort
 from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import partial
+from itertools import compress
+from operator import attrgetter
 from typing import Any, cast
 
 from ....board.model import AreaKind, Location
@@ -34,14 +36,16 @@ def ladder_links(
 ) -> dict[Location, list[tuple[Location, int]]]:
     """Links given by pitched, ready ladders: street (at, 0) <-> (face, level), by level."""
     out: dict[Location, list[tuple[Location, int]]] = {}
-    for u, ld in _ladders(state, ctx):
-        # Ladder.ready, inline: most ladders are not pitched, so the unit's own state
-        # is asked only of one that is
-        if ld.at is None or ld.face is None or ld.pitch_left != 0 or ld.height <= 0:
+    pairs, ladders = _ladders(state, ctx)
+    # the ladders set against a face (an area id is never empty), picked at C speed: most
+    # are not pitched; Ladder.ready, inline, for the rest, the unit's own state last
+    for u, ld in compress(pairs, map(_AT, ladders)):
+        at = ld.at
+        if at is None or ld.face is None or ld.pitch_left != 0 or ld.height <= 0:
             continue
         if not u.in_play:
             continue
-        foot = (ld.at, 0)
+        foot = (at, 0)
         for lvl in range(1, ld.height + 1):
             top = (ld.face, lvl)
             out.setdefault(foot, []).append((top, lvl))
@@ -49,18 +53,26 @@ def ladder_links(
     return out
 
 
-def _ladders(state: GameState, ctx: TurnContext | None) -> list[tuple[UnitState, Ladder]]:
+#: a ladder's ``at`` (the street it stands in; None: not set against a face)
+_AT = attrgetter("at")
+
+#: every ladder with the unit carrying it, and the ladders alone (the same order)
+_Ladders = tuple[list[tuple[UnitState, Ladder]], list[Ladder]]
+
+
+def _ladders(state: GameState, ctx: TurnContext | None) -> _Ladders:
     """Every ladder with the unit carrying it, by unit then in the unit's order (a unit's
-    ladders are its own for the whole game), remembered in the game's cache when there is
-    one."""
+    ladders are its own for the whole game), and the ladders alone, remembered in the
+    game's cache when there is one."""
     if ctx is None:
-        return [(u, ld) for u in state.units.values() for ld in u.ladders]
+        pairs = [(u, ld) for u in state.units.values() for ld in u.ladders]
+        return pairs, [ld for _, ld in pairs]
     hit = ctx.cache.get(LADDER_UNITS)
     if hit is None or hit[0] is not state.units or hit[1] != len(state.units):
         pairs = [(u, ld) for u in state.units.values() for ld in u.ladders]
-        hit = (state.units, len(state.units), pairs)
+        hit = (state.units, len(state.units), (pairs, [ld for _, ld in pairs]))
         ctx.cache[LADDER_UNITS] = hit
-    ladders: list[tuple[UnitState, Ladder]] = hit[2]
+    ladders: _Ladders = hit[2]
     return ladders
 
 
