@@ -132,7 +132,7 @@ def _standing_orders(ctx: TurnContext, state: GameState) -> None:
         _leave_traps(ctx, state)
     for uid in sorted(state.units):
         u = state.units[uid]
-        if not u.in_play or u.order is not None:
+        if u.order is not None or not u.in_play:  # (the cheaper test first)
             continue
         if u.parent is not None:
             home = state.units.get(u.parent)
@@ -185,7 +185,7 @@ def _leave_traps(ctx: TurnContext, state: GameState) -> None:
     for uid in sorted(state.units):
         u = state.units[uid]
         loc = u.loc
-        if u.kind != STAND or not u.in_play or u.order is not None or loc is None:
+        if u.kind != STAND or loc is None or u.order is not None or not u.in_play:
             continue
         if u.task == "aboard" or (u.hose is not None and state.hoses.get(u.hose) is not None
                                   and state.hoses[u.hose].plan):  # fmt: skip
