@@ -428,32 +428,17 @@ def _breadth_first(
     d = 0
     stop = -1
     look = g >= 0 or gs is not None
-    nxt: list[int]
-    if not look:  # a plain search: the loop below without its goal tests
-        while level and d < limit:
-            level.sort()
-            d += 1
-            nxt = []
-            for k in level:
-                for nb in steps[k]:
-                    if not seen[nb]:
-                        good = checked[nb]
-                        if good is None:
-                            good = checked[nb] = test(locs[nb])
-                        if good:
-                            seen[nb] = True
-                            out[locs[nb]] = d
-                            prev[nb] = k
-                            nxt.append(nb)
-            level = nxt
-        level = []  # (done: the loop below is for goal searches)
-    while level:  # a goal search: it looks on past its budget (where nothing grows)
+    while level:
         level.sort()
         d += 1  # the next level's cost
         grow = d <= limit
-        nxt = []
+        if not (grow or look):
+            break
+        nxt: list[int] = []
         for k in level:
-            if k == g or (gs is not None and k in gs and (accept is None or accept(locs[k]))):
+            if look and (
+                k == g or (gs is not None and k in gs and (accept is None or accept(locs[k])))
+            ):
                 stop = k
                 break
             if grow:
