@@ -33,6 +33,8 @@ AP_LIMITS: Memo[Any] = Memo("ap_limits", shared=False)  # safety: the policy lim
 AP_LIMITS_POCKET: Memo[Any] = Memo("ap_limits_pocket", shared=False)
 AP_OK: Memo[Any] = Memo("ap_ok", shared=False)  # safety: may a way out pass here
 AP_ZONE: Memo[Any] = Memo("ap_zone", shared=False)  # safety: where a collapse can strike
+# safety: the damaged building locations burning hard enough to roll, for the collapse zones
+AP_FALLING: Memo[Any] = Memo("ap_falling", shared=False)
 AP_REFUGE_ZONE: Memo[Any] = Memo("ap_refuge_zone", shared=False)  # safety: refuge margin
 AP_WAYBACK: Memo[Any] = Memo("ap_wayback", shared=False)  # safety: no sure way to a haven
 AP_POCKET: Memo[Any] = Memo("ap_pocket", shared=False)  # safety: the pocket forecast, per call
@@ -76,6 +78,7 @@ JUMPS_INTO: Memo[Any] = Memo("jumps_into", shared=True)  # parking: the same, by
 LADDER_UNITS: Memo[Any] = Memo("ladder_units", shared=False)
 LOCATION_BY_RANK: Memo[Any] = Memo("location_by_rank", shared=False)
 LOCATION_RANK: Memo[Any] = Memo("location_rank", shared=False)
+LORRY_WAYS: Memo[Any] = Memo("lorry_ways", shared=True)  # lorry: streets next to each area
 MAP_MODIFIERS: Memo[Any] = Memo("map_modifiers", shared=True)  # safety: a spread's map part
 NEIGHBOURS: Memo[Any] = Memo("neighbours", shared=True)
 NEIGHBOURS_OF: Memo[Any] = Memo("neighbours_of", shared=True)
@@ -96,3 +99,5 @@ UNSAFE_MEMO: Memo[Any] = Memo("unsafe_memo", shared=False)
 WATER_AREAS: Memo[Any] = Memo("water_areas", shared=False)
 WATER_HERE: Memo[Any] = Memo("water_here", shared=True)
 WATER_KIND_AREAS: Memo[Any] = Memo("water_kind_areas", shared=False)
+# parking: the open-water areas next to each area (the map's)
+WATER_NEXT_DOOR: Memo[Any] = Memo("water_next_door", shared=True)

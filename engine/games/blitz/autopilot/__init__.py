@@ -31,6 +31,7 @@ from ....core.turn import TurnContext
 from ..memos import (
     AP_BURNS,
     AP_CATCH,
+    AP_FALLING,
     AP_FIGHT,
     AP_FIRES,
     AP_JUMP,
@@ -92,6 +93,7 @@ def standing_orders(ctx: TurnContext, state: GameState) -> None:
     ctx.cache[AP_OK] = {}  # safety: locations a way out may pass
     ctx.cache[AP_JUMP] = None  # parking: the chance of a jump into each street
     ctx.cache[AP_ZONE] = None  # safety: where a collapse can strike
+    ctx.cache[AP_FALLING] = None  # safety: ... the locations that may come down
     ctx.cache[AP_REFUGE_ZONE] = None  # safety: ... with the refuge's wider margin
     ctx.cache[AP_SIDE] = None  # parking: the streets on the entries' side
     ctx.cache[AP_SOURCES] = {}  # priorities: the open fires, by the fires with two lines
@@ -116,6 +118,7 @@ def standing_orders(ctx: TurnContext, state: GameState) -> None:
             AP_WAYBACK,
             AP_POCKET,
             AP_ZONE,
+            AP_FALLING,
             AP_REFUGE_ZONE,
             AP_SIDE,
             AP_SOURCES,
@@ -129,7 +132,7 @@ def _standing_orders(ctx: TurnContext, state: GameState) -> None:
         _leave_traps(ctx, state)
     for uid in sorted(state.units):
         u = state.units[uid]
-        if not u.in_play or u.order is not None:
+        if u.order is not None or not u.in_play:  # (the cheaper test first)
             continue
         if u.parent is not None:
             home = state.units.get(u.parent)
@@ -182,7 +185,7 @@ def _leave_traps(ctx: TurnContext, state: GameState) -> None:
     for uid in sorted(state.units):
         u = state.units[uid]
         loc = u.loc
-        if u.kind != STAND or not u.in_play or u.order is not None or loc is None:
+        if u.kind != STAND or loc is None or u.order is not None or not u.in_play:
             continue
         if u.task == "aboard" or (u.hose is not None and state.hoses.get(u.hose) is not None
                                   and state.hoses[u.hose].plan):  # fmt: skip

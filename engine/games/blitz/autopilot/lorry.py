@@ -14,9 +14,12 @@ draws back from the fire (a parked vehicle makes its street flammable, R-10).
 from __future__ import annotations
 
 from collections import deque
+from itertools import compress
+from typing import Any
 
 from ....board.model import AreaKind, Location
 from ....core.turn import TurnContext
+from ..memos import LORRY_WAYS
 from ..reach import danger
 from ..rules import acting, hoses, reach
 from ..rules import movement as mv
@@ -79,9 +82,10 @@ def _plan_run(
     # the fires in range of a run's end (at range 1 or more, in ``in_range`` order): runs
     # from several pumps end in the same streets, and fire does not change in this call
     fires_near: dict[str, list[tuple[Location, int]]] = {}
+    fire_has = state.fire.__contains__
     # the runs from a street (pumps in one street share them: fire, rubble and craters do
     # not change in this call)
-    runs: dict[tuple[str, int], list[list[str]]] = {}
+    runs: dict[tuple[str, int], _Runs] = {}
     for pid in sorted(state.units):
         p = state.units[pid]
         if (
@@ -98,27 +102,29 @@ def _plan_run(
             from_here = runs[(p.loc[0], most_here)] = _street_runs(
                 ctx, state, p.loc[0], most_here, shortest
             )
-        for path in from_here:
-            if street_risk(ctx, state, path[-1]) >= end_risk:
+        ends, prev = from_here
+        for end, depth in ends:
+            # the fires in reach first: a run with none is out whatever its end's risk
+            # (both are fixed for the call, so which is asked first changes no answer)
+            near = fires_near.get(end)
+            if near is None:  # (in_range's order, the burning ones picked at C speed)
+                targets, pairs = _end_range(ctx, end)
+                near = fires_near[end] = list(compress(pairs, map(fire_has, targets)))
+            if not near or street_risk(ctx, state, end) >= end_risk:
                 continue  # the lorry ends its run there: not where the fire may reach it
-            near = fires_near.get(path[-1])
-            if near is None:
-                near = fires_near[path[-1]] = [
-                    (t, rng) for t, rng in reach.in_range(ctx, (path[-1], 0))
-                    if rng >= 1 and t in state.fire
-                ]  # fmt: skip
             locs: list[Location] | None = None
+            size = float(depth + 1)  # the run's areas, its start's included
             for t, rng in near:
                 key = (
                     float(cov.get(t, 0) >= 2),
                     float(fire_priority(ctx, state, t, pri)),
                     float(rng),
-                    float(len(path)),
+                    size,
                 )
                 if best is not None and key > best[0]:
                     continue  # the key decides first: this run cannot win
                 if locs is None:
-                    locs = [(a, 0) for a in path]
+                    locs = [(a, 0) for a in _run_path(prev, end)]
                 if best is None or (key, p.id, locs, t) < (best[0], best[1].id, best[2], best[3]):
                     best = (key, p, locs, t)
     if best is None:
@@ -129,38 +135,80 @@ def _plan_run(
     return pump, locs, target
 
 
+#: the runs of :func:`_street_runs`: (each run's end and its depth, ends in id order; the
+#: previous area of each area reached, None at the start)
+_Runs = tuple[list[tuple[str, int]], dict[str, str | None]]
+
+
 def _street_runs(
     ctx: TurnContext, state: GameState, start: str, most: int, least: int = 0
-) -> list[list[str]]:
+) -> _Runs:
     """Shortest runs along open street from ``start`` (breadth first, by id), one to each
     street or open area from ``least`` to ``most`` areas away that is empty of rubble,
-    craters and fire."""
+    craters and fire: their ends (in id order) with their depths, and the previous area of
+    each area reached, from which :func:`_run_path` makes a run's path."""
     if most <= 0:
-        return []
+        return [], {}
+    ways = _street_ways(ctx)
+    rubble, craters, fire = state.rubble, state.craters, state.fire
     prev: dict[str, str | None] = {start: None}
     depth = {start: 0}
     q = deque([start])
     while q:
         a = q.popleft()
-        if depth[a] >= most:
+        d = depth[a]
+        if d >= most:
             continue
-        for b in danger.area_neighbours(ctx, a):
-            if b in prev or danger.area_kind(ctx, b) not in (AreaKind.STREET, AreaKind.OPEN):
-                continue
-            if b in state.rubble or b in state.craters or (b, 0) in state.fire:
+        for b in ways.get(a, ()):
+            if b in prev or b in rubble or b in craters or (b, 0) in fire:
                 continue
             prev[b] = a
-            depth[b] = depth[a] + 1
+            depth[b] = d + 1
             q.append(b)
-    out = []
-    for end in sorted(prev):
-        if depth[end] < least:
-            continue  # too short (a run's length is its end's depth)
-        path = [end]
-        while prev[path[-1]] is not None:
-            path.append(prev[path[-1]])  # type: ignore[arg-type]
-        out.append(path[::-1])
-    return out
+    # (a run's length is its end's depth: shorter ones are left out)
+    return [(end, depth[end]) for end in sorted(prev) if depth[end] >= least], prev
+
+
+def _run_path(prev: dict[str, str | None], end: str) -> list[str]:
+    """The run to ``end`` (from its start) in :func:`_street_runs`' previous areas."""
+    path = [end]
+    back = prev[end]
+    while back is not None:
+        path.append(back)
+        back = prev[back]
+    path.reverse()
+    return path
+
+
+def _end_range(
+    ctx: TurnContext, end: str
+) -> tuple[tuple[Location, ...], tuple[tuple[Location, int], ...]]:
+    """The locations a stream from a run's end (``end``, level 0) reaches at range 1 or
+    more, and the same with their ranges (:func:`.reach.in_range`'s order), for the game."""
+    memo: dict[str, dict[str, Any]] = ctx.cache.setdefault(LORRY_WAYS, {})
+    ends = memo.get("ends")
+    if ends is None:
+        ends = memo["ends"] = {}
+    hit = ends.get(end)
+    if hit is None:
+        pairs = tuple((t, rng) for t, rng in reach.in_range(ctx, (end, 0)) if rng >= 1)
+        hit = ends[end] = (tuple(t for t, _ in pairs), pairs)
+    return hit
+
+
+def _street_ways(ctx: TurnContext) -> dict[str, list[str]]:
+    """For each area, the streets and open areas next to it (in
+    :func:`.danger.area_neighbours` order), for the game: the map's part of a run's step."""
+    memo: dict[str, Any] = ctx.cache.setdefault(LORRY_WAYS, {})
+    hit: dict[str, list[str]] | None = memo.get("ways")
+    if hit is None:
+        kinds = danger.area_kinds(ctx)
+        open_kinds = (AreaKind.STREET, AreaKind.OPEN)
+        hit = memo["ways"] = {
+            a.id: [b for b in danger.area_neighbours(ctx, a.id) if kinds.get(b) in open_kinds]
+            for a in ctx.scenario.areas
+        }
+    return hit
 
 
 def _work_line(

@@ -19,6 +19,7 @@ from ..memos import (
     JUMPS_INTO,
     SHELTER_EXPOSURE,
     WATER_HERE,
+    WATER_NEXT_DOOR,
 )
 from ..reach import danger
 from ..reach.hose_steps import hose_reach, steps_to
@@ -140,9 +141,15 @@ def _entry_side(ctx: TurnContext, state: GameState) -> set[str]:
     hot = ctx.rules.int("damage.fire_for_roll")
     worn = int(policy(ctx, "closing_damage"))
     closing = set(reach.road_blocked(ctx, state))
-    damage_of = state.damage.get
+    damage, fire = state.damage, state.fire
     # the areas first (a building's levels share its neighbours), then their neighbours
-    for a in {loc[0] for loc, f in state.fire.items() if f >= hot and damage_of(loc, 1) >= worn}:
+    if worn > 1:  # (an undamaged location, 1, cannot qualify): walk the damaged ones
+        areas = {
+            loc[0] for loc, d in damage.items() if d >= worn and loc in fire and fire[loc] >= hot
+        }
+    else:
+        areas = {loc[0] for loc, f in fire.items() if f >= hot and damage.get(loc, 1) >= worn}
+    for a in areas:
         closing.update(danger.area_neighbours(ctx, a))
     side: set[str] = set()
     for e in entries:
@@ -702,10 +709,22 @@ def water_at(ctx: TurnContext, state: GameState, area: str) -> bool:
         and equipment.hydrant_user_count(state, area) < ctx.rules.int("water.hydrant_appliances")
     ):
         return True
-    waters = danger.water_areas(ctx)
-    return any(
-        nb in waters and state.water_left.get(nb, 0) > 0 for nb in danger.area_neighbours(ctx, area)
-    )
+    next_door = _water_next_door(ctx, area)
+    if not next_door:
+        return False
+    water_left = state.water_left
+    return any(water_left.get(nb, 0) > 0 for nb in next_door)
+
+
+def _water_next_door(ctx: TurnContext, area: str) -> tuple[str, ...]:
+    """The areas next to ``area`` holding an open-water source (in
+    :func:`.danger.area_neighbours` order), for the game."""
+    memo: dict[str, tuple[str, ...]] = ctx.cache.setdefault(WATER_NEXT_DOOR, {})
+    hit = memo.get(area)
+    if hit is None:
+        waters = danger.water_areas(ctx)
+        hit = memo[area] = tuple(nb for nb in danger.area_neighbours(ctx, area) if nb in waters)
+    return hit
 
 
 def choose_parking(

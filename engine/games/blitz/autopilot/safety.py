@@ -21,6 +21,7 @@ from ..memos import (
     AP_BUILDING_BURNS,
     AP_BURNS,
     AP_CATCH,
+    AP_FALLING,
     AP_FIGHT,
     AP_HAVEN_NEAR,
     AP_HAVENS,
@@ -37,6 +38,7 @@ from ..memos import (
     FOOT_LINKS,
     HEAT_MEMO,
     MAP_MODIFIERS,
+    NEIGHBOURS,
 )
 from ..reach import danger, foot
 from ..rules import acting, ignition
@@ -86,12 +88,17 @@ def catch_chance(ctx: TurnContext, state: GameState, loc: Location) -> float:
     # worked out once, when a neighbour burns; the map's part is the pair's, per game
     here: int | None = None
     miss = 1.0
-    for src in danger.neighbours(ctx, loc):
-        f = fire.get(src)
-        if f:
-            if here is None:
-                here = _state_modifier(ctx, state, loc)
-            miss *= 1 - _p_roll(f, here + _map_modifier(ctx, src, loc))
+    nbs: dict[Location, list[Location]] | None = ctx.cache.get(NEIGHBOURS)  # inline
+    near = nbs.get(loc) if nbs is not None else None
+    if near is None:
+        near = danger.neighbours(ctx, loc)
+    if not fire.keys().isdisjoint(near):  # (most places asked have no fire next to them)
+        for src in near:
+            f = fire.get(src)
+            if f:
+                if here is None:
+                    here = _state_modifier(ctx, state, loc)
+                miss *= 1 - _p_roll(f, here + _map_modifier(ctx, src, loc))
     below = (loc[0], loc[1] - 1)
     f = fire.get(below, 0)
     if f >= r.int("spread.climb_min_fire") and loc in ignition.spread_targets(ctx, below)[1]:
@@ -295,11 +302,25 @@ def _collapse_areas(
     kinds = danger.area_kinds(ctx)  # danger.area_kind, inline
     building = AreaKind.BUILDING
     if worn > 1:  # (an undamaged location, 1, cannot qualify): walk the few damaged ones
-        falling = {
-            loc[0] for loc, d in damage.items()
-            if worn <= d < destroyed and loc in fire and fire[loc] >= hot
-            and kinds.get(loc[0]) is building
-        }  # fmt: skip
+        # in the standing orders the walk is made once a call, for the least damage any of
+        # its checks asks (fire and damage do not change in step 6): the others pick theirs
+        cands: tuple[int, list[tuple[str, int]]] | None = ctx.cache.get(AP_FALLING)
+        if cands is None or cands[0] > worn:
+            low = worn
+            if AP_FALLING in ctx.cache:
+                refuge = int(policy(ctx, "refuge_damage"))
+                low = min(worn, refuge) if refuge > 1 else worn
+            cands = (
+                low,
+                [
+                    (loc[0], d) for loc, d in damage.items()
+                    if low <= d < destroyed and loc in fire and fire[loc] >= hot
+                    and kinds.get(loc[0]) is building
+                ],
+            )  # fmt: skip
+            if AP_FALLING in ctx.cache:
+                ctx.cache[AP_FALLING] = cands
+        falling = {a for a, d in cands[1] if d >= worn}
     else:
         falling = {
             loc[0] for loc, f in fire.items()
@@ -824,12 +845,16 @@ def held(ctx: TurnContext, state: GameState, loc: Location, steps: int) -> bool:
     grows and spreads; one under a line is being put down)."""
     cov = coverage(state)
     fire = state.fire
+    nbs: dict[Location, list[Location]] = ctx.cache.get(NEIGHBOURS) or {}  # inline
     seen = {loc}
     ring = [loc]
     for _ in range(steps):  # each place once (one next to two of the ring is not asked twice)
         nxt: list[Location] = []
         for x in ring:
-            for nb in danger.neighbours(ctx, x):
+            near = nbs.get(x)
+            if near is None:
+                near = danger.neighbours(ctx, x)
+            for nb in near:
                 if nb not in seen:
                     seen.add(nb)
                     nxt.append(nb)

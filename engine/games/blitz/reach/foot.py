@@ -8,6 +8,8 @@ from bisect import insort
 from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import partial
+from itertools import compress
+from operator import attrgetter
 from typing import Any, cast
 
 from ....board.model import AreaKind, Location
@@ -21,7 +23,7 @@ from ..memos import (
     SEARCH_MEMO,
 )
 from ..state import GameState
-from ..units import UnitState
+from ..units import Ladder, UnitState
 from .danger import ZEROS, area_kind, heat, neighbours
 
 #: a foot link: (neighbour, movement cost, hose steps, laying cost, kind)
@@ -34,33 +36,44 @@ def ladder_links(
 ) -> dict[Location, list[tuple[Location, int]]]:
     """Links given by pitched, ready ladders: street (at, 0) <-> (face, level), by level."""
     out: dict[Location, list[tuple[Location, int]]] = {}
-    for u in _ladder_units(state, ctx):
-        for ld in u.ladders:
-            # Ladder.ready, inline: most ladders are not pitched, so the unit's own state
-            # is asked only of one that is
-            if ld.at is None or ld.face is None or ld.pitch_left != 0 or ld.height <= 0:
-                continue
-            if not u.in_play:
-                break
-            foot = (ld.at, 0)
-            for lvl in range(1, ld.height + 1):
-                top = (ld.face, lvl)
-                out.setdefault(foot, []).append((top, lvl))
-                out.setdefault(top, []).append((foot, lvl))
+    pairs, ladders = _ladders(state, ctx)
+    # the ladders set against a face (an area id is never empty), picked at C speed: most
+    # are not pitched; Ladder.ready, inline, for the rest, the unit's own state last
+    for u, ld in compress(pairs, map(_AT, ladders)):
+        at = ld.at
+        if at is None or ld.face is None or ld.pitch_left != 0 or ld.height <= 0:
+            continue
+        if not u.in_play:
+            continue
+        foot = (at, 0)
+        for lvl in range(1, ld.height + 1):
+            top = (ld.face, lvl)
+            out.setdefault(foot, []).append((top, lvl))
+            out.setdefault(top, []).append((foot, lvl))
     return out
 
 
-def _ladder_units(state: GameState, ctx: TurnContext | None) -> list[UnitState]:
-    """The units carrying ladders (a unit's ladders are its own for the whole game),
-    remembered in the game's cache when there is one."""
+#: a ladder's ``at`` (the street it stands in; None: not set against a face)
+_AT = attrgetter("at")
+
+#: every ladder with the unit carrying it, and the ladders alone (the same order)
+_Ladders = tuple[list[tuple[UnitState, Ladder]], list[Ladder]]
+
+
+def _ladders(state: GameState, ctx: TurnContext | None) -> _Ladders:
+    """Every ladder with the unit carrying it, by unit then in the unit's order (a unit's
+    ladders are its own for the whole game), and the ladders alone, remembered in the
+    game's cache when there is one."""
     if ctx is None:
-        return [u for u in state.units.values() if u.ladders]
+        pairs = [(u, ld) for u in state.units.values() for ld in u.ladders]
+        return pairs, [ld for _, ld in pairs]
     hit = ctx.cache.get(LADDER_UNITS)
     if hit is None or hit[0] is not state.units or hit[1] != len(state.units):
-        hit = (state.units, len(state.units), [u for u in state.units.values() if u.ladders])
+        pairs = [(u, ld) for u in state.units.values() for ld in u.ladders]
+        hit = (state.units, len(state.units), (pairs, [ld for _, ld in pairs]))
         ctx.cache[LADDER_UNITS] = hit
-    units: list[UnitState] = hit[2]
-    return units
+    ladders: _Ladders = hit[2]
+    return ladders
 
 
 def foot_links(
