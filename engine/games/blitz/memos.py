@@ -23,6 +23,8 @@ AP_PRIO: Memo[Any] = Memo("ap_prio", shared=False)
 AP_SIDE: Memo[Any] = Memo("ap_side", shared=False)  # parking: the entries' side
 AP_SMALL: Memo[Any] = Memo("ap_small", shared=False)
 AP_SOURCES: Memo[Any] = Memo("ap_sources", shared=False)  # priorities: open fires by cover
+AP_LOST: Memo[Any] = Memo("ap_lost", shared=False)  # priorities: the lost causes of a call
+AP_LOST_MAP: Memo[Any] = Memo("ap_lost_map", shared=True)  # priorities: the map's part
 AP_BURNS: Memo[Any] = Memo("ap_burns", shared=False)  # safety: areas that can burn
 AP_BUILDING_BURNS: Memo[Any] = Memo("ap_building_burns", shared=True)  # safety: the buildings
 AP_CATCH: Memo[Any] = Memo("ap_catch", shared=False)  # safety: chance to catch next step 1

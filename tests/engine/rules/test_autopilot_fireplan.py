@@ -4,12 +4,21 @@ and a line on one turns to a fire in its range that can still spread."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+from pathlib import Path
+
 import pytest
 from test_units_world import add_hose, usetup, uworld
 
 from fireground.engine.board.model import ForceUnit
 from fireground.engine.games.blitz import autopilot
 from fireground.engine.games.blitz.autopilot import priorities
+from fireground.engine.games.blitz.reach import danger
+from fireground.engine.games.blitz.rules import ignition
+from fireground.engine.play.simulate import new_game
+from fireground.engine.scenario.io import load_scenario
+
+BASELINE = Path(__file__).resolve().parents[3] / "benchmarks" / "baseline_examples"
 
 
 def lost_world(hold: float, fire: int = 1):
@@ -62,3 +71,51 @@ def test_a_line_on_a_lost_cause_turns_to_a_fire_that_can_spread(hold, target):
     autopilot.standing_orders(ctx, st)
     assert h.target == target  # B12 is in range (1) from S02, B11 at 2
     assert st.units[crew].task == "fight"
+
+
+def lost_one_by_one(ctx, st, least):
+    """The lost causes as the rule reads, fire by fire: at ``least`` or more, and every
+    neighbour burning, destroyed or unable to burn."""
+    gone = ctx.rules.int("damage.destroyed")
+    vehicles = ignition.vehicle_areas(st)
+    return {
+        f
+        for f, v in st.fire.items()
+        if 0 < least <= v
+        and all(
+            nb in st.fire
+            or st.damage.get(nb, 0) >= gone
+            or not ignition.is_flammable(ctx, st, nb, vehicles)
+            for nb in ctx.graph.neighbours(f)
+        )
+    }
+
+
+@pytest.mark.parametrize("hold", [1, 4])
+def test_the_sweep_finds_each_fires_own_answer_through_a_game(hold):
+    """:func:`priorities.lost_causes` walks the fires when they are few and the map read
+    backwards when they are many: both give the fire-by-fire answer at every turn of a
+    game that goes from a few fires to most of the map."""
+    sc = load_scenario(BASELINE / "paternoster.fg.yaml")
+    sc = replace(sc, house_rules={**sc.house_rules, "policy.hold_back_fire": hold})
+    game = new_game(sc, 7, log_events=False)
+    ctx, st = game.ctx, game.state
+    near = danger.neighbours_of(ctx)
+    few = many = 0
+    for _ in range(40):
+        game.step()
+        want = lost_one_by_one(ctx, st, hold)
+        assert set(priorities.lost_causes(ctx, st)) == want
+        assert {f for f in st.fire if priorities.lost_cause(ctx, st, f)} == want
+        if 4 * len(st.fire) <= len(near) - len(st.fire):
+            few += 1
+        elif want:
+            many += 1
+    assert few >= 3 and many >= 10  # both ways were asked, the second with lost causes
+
+
+def test_a_fire_off_the_map_has_nothing_to_catch():
+    ctx, st = lost_world(1)
+    st.fire[("B12", 3)] = 2  # no such level: no neighbour
+    assert priorities.lost_causes(ctx, st) == lost_one_by_one(ctx, st, 1)
+    assert ("B12", 3) in priorities.lost_causes(ctx, st)

@@ -35,6 +35,7 @@ from ..memos import (
     AP_FIGHT,
     AP_FIRES,
     AP_JUMP,
+    AP_LOST,
     AP_OK,
     AP_P_IN,
     AP_POCKET,
@@ -97,6 +98,7 @@ def standing_orders(ctx: TurnContext, state: GameState) -> None:
     ctx.cache[AP_REFUGE_ZONE] = None  # safety: ... with the refuge's wider margin
     ctx.cache[AP_SIDE] = None  # parking: the streets on the entries' side
     ctx.cache[AP_SOURCES] = {}  # priorities: the open fires, by the fires with two lines
+    ctx.cache[AP_LOST] = None  # priorities: the lost causes (fire fixed, vehicles as first asked)
     ctx.cache[AP_WAYBACK] = {}  # safety: places with no sure way to a haven
     ctx.cache[AP_POCKET] = None  # safety: the pocket forecast (open places, goals)
     try:
@@ -122,6 +124,7 @@ def standing_orders(ctx: TurnContext, state: GameState) -> None:
             AP_REFUGE_ZONE,
             AP_SIDE,
             AP_SOURCES,
+            AP_LOST,
         ):
             ctx.cache.pop(key, None)
 

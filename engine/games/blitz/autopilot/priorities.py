@@ -5,11 +5,14 @@ standing orders (fire does not change in step 6)."""
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections.abc import Set as AbstractSet
 
-from ....board.model import FeatureType, Location
+from ....board.model import AreaKind, FeatureType, Location
 from ....core.turn import TurnContext
 from ..memos import (
     AP_FIRES,
+    AP_LOST,
+    AP_LOST_MAP,
     AP_POLICY,
     AP_PRIO,
     AP_SMALL,
@@ -109,20 +112,106 @@ def lost_cause(ctx: TurnContext, state: GameState, fire: Location) -> bool:
     """A fire a line saves nothing at (round 10, ``policy.hold_back_fire``; 0: never): it
     burns at that level or more and every neighbour it could spread into is burning or
     destroyed (or cannot burn: §3 Roads). Putting it down a step stops no spread; the lines go where the spread can still be
-    stopped, and to it only when there is nothing else."""
+    stopped, and to it only when there is nothing else. (One of :func:`lost_causes`.)"""
     least = _policy(ctx, "hold_back_fire")
-    level = state.fire.get(fire, 0)
-    if least <= 0 or level < least:
+    if least <= 0 or state.fire.get(fire, 0) < least:
         return False
+    return fire in lost_causes(ctx, state)
+
+
+def lost_causes(ctx: TurnContext, state: GameState) -> AbstractSet[Location]:
+    """Every fire that is a :func:`lost_cause`, found in one sweep; once a call of the
+    standing orders (fire, damage and rubble do not change in step 6, and the streets a
+    vehicle makes flammable are those of :func:`vehicle_areas`, fixed for the call when
+    first asked; do not mutate)."""
+    hit: AbstractSet[Location] | None = ctx.cache.get(AP_LOST)
+    if hit is None:
+        hit = _lost_causes(ctx, state)
+        if AP_LOST in ctx.cache:
+            ctx.cache[AP_LOST] = hit
+    return hit
+
+
+def _lost_causes(ctx: TurnContext, state: GameState) -> AbstractSet[Location]:
+    least = _policy(ctx, "hold_back_fire")
+    fire = state.fire
+    if least <= 0 or not fire:
+        return frozenset()
+    cands: AbstractSet[Location]
+    if least <= min(fire.values()):
+        cands = fire.keys()  # every fire
+    else:
+        cands = {f for f, v in fire.items() if v >= least}
+        if not cands:
+            return frozenset()  # (no vehicle asked of: as when no fire is asked of)
+    vehicles = vehicle_areas(ctx, state)
     gone = ctx.rules.int("damage.destroyed")
     damage = state.damage
-    vehicles = vehicle_areas(ctx, state)
-    for nb in danger.neighbours(ctx, fire):
-        if nb in state.fire or damage.get(nb, 0) >= gone:
-            continue
-        if ignition.is_flammable(ctx, state, nb, vehicles):
-            return False
-    return True
+
+    def catches(nb: Location) -> bool:
+        """``nb`` could still catch: not burning, not destroyed, able to burn."""
+        return (
+            nb not in fire
+            and damage.get(nb, 0) < gone
+            and ignition.is_flammable(ctx, state, nb, vehicles)
+        )
+
+    near = danger.neighbours_of(ctx)
+    if 4 * len(cands) <= len(near) - len(fire):
+        # few fires: each fire's neighbours, each neighbour asked once
+        seen: dict[Location, bool] = {}
+        few: set[Location] = set()
+        for f in cands:
+            for nb in danger.neighbours(ctx, f):
+                c = seen.get(nb)
+                if c is None:
+                    c = seen[nb] = catches(nb)
+                if c:
+                    break
+            else:
+                few.add(f)
+        return few
+    # many fires: the map read backwards from each place not burning that could catch (a
+    # building not destroyed; a street or open ground with rubble or a vehicle)
+    buildings, grounds = _catch_map(ctx)
+    saved: set[Location] = set()
+    for nb in buildings - fire.keys():
+        if damage.get(nb, 0) < gone:
+            saved.update(near[nb])
+    for area in state.rubble | vehicles:
+        for nb in grounds.get(area, ()):
+            if nb not in fire and damage.get(nb, 0) < gone:
+                saved.update(near[nb])
+    out = cands - saved
+    for f in cands - ctx.graph.index.keys():  # a fire off the map: nobody lists it
+        if any(catches(nb) for nb in danger.neighbours(ctx, f)):
+            out.discard(f)
+    return out
+
+
+def _catch_map(
+    ctx: TurnContext,
+) -> tuple[frozenset[Location], dict[str, list[Location]]]:
+    """Of the locations some map location is next to (:func:`.danger.neighbours_of`):
+    those in buildings (they can always burn, §1), and by area those in streets and open
+    ground (they burn with rubble or a vehicle, §3 Roads); water never burns. Kept for
+    the game (the map's alone: shared)."""
+    memo: dict[str, tuple[frozenset[Location], dict[str, list[Location]]]] = ctx.cache.setdefault(
+        AP_LOST_MAP, {}
+    )
+    hit = memo.get("map")
+    if hit is None:
+        kinds = danger.area_kinds(ctx)
+        buildings: set[Location] = set()
+        grounds: dict[str, list[Location]] = {}
+        for loc in danger.neighbours_of(ctx):
+            kind = kinds.get(loc[0])
+            if kind is AreaKind.BUILDING:
+                buildings.add(loc)
+            elif kind is AreaKind.STREET or kind is AreaKind.OPEN:
+                grounds.setdefault(loc[0], []).append(loc)
+        hit = memo["map"] = (frozenset(buildings), grounds)
+    return hit
 
 
 def coverage(state: GameState) -> dict[Location, int]:
@@ -183,7 +272,9 @@ def fire_sources(
         live = fires
         if _policy(ctx, "hold_back_fire") > 0:
             # lost causes (round 10) only when every fire is one
-            live = [f for f in fires if not lost_cause(ctx, state, f)] or fires
+            lost = lost_causes(ctx, state)
+            if lost:
+                live = [f for f in fires if f not in lost] or fires
         every = ([f for f in live if f in top], live)
         if memo is not None:
             memo["all"] = every
