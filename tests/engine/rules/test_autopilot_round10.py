@@ -1,4 +1,4 @@
-"""Round 10 (issue 15): with ``policy.park_dry_reach`` set (a house rule; off by default),
+"""Round 10 (issue 15): with ``policy.park_dry_reach`` set (on by default since round 11, at 7),
 an appliance does not park on its tank within the fire's reach when there is more fire
 than its tank holds and a street with water serves the fire too; its crews do not ride with it into a street that may burn
 with them (``policy.ride_risk``)."""
@@ -37,9 +37,11 @@ def _choice(fires: dict[Location, int], house_rules: dict[str, object]) -> tuple
     return parking.choose_parking(ctx, st, u, set()) or "", parking.dry_penalty(ctx, st, u, "S05")
 
 
-#: the house rule that turns the parking penalty on (off by default: it costs the bundled
-#: examples locations, docs/autopilot.md, *Units lost, round 10*)
+#: the parking penalty at round 10's 12 (the default is 7 since round 11: at 12 it costs the
+#: bundled examples locations, docs/autopilot.md, *Units lost, round 10* and *round 11*)
 ON: dict[str, object] = {"policy.park_dry_reach": 12}
+#: the parking penalty off: any dry street costs ``PARK_DRY`` (main before round 11)
+OFF: dict[str, object] = {"policy.park_dry_reach": 0}
 
 
 def test_with_more_fire_than_its_tank_holds_it_keeps_to_the_hydrant() -> None:
@@ -48,8 +50,15 @@ def test_with_more_fire_than_its_tank_holds_it_keeps_to_the_hydrant() -> None:
     assert street == "S09"  # 7 hose steps at the hydrant beat 3 + 12 on the tank
 
 
+def test_by_default_it_keeps_to_the_hydrant_too() -> None:
+    # round 11: the default (7) is enough here: 7 hose steps at the hydrant beat 3 + 7
+    street, penalty = _choice(BIG, {})
+    assert penalty > parking.PARK_DRY  # the penalty is on without a house rule
+    assert street == "S09"
+
+
 def test_with_the_policy_off_it_drives_to_the_nearer_dry_street() -> None:
-    street, penalty = _choice(BIG, {})  # the default: off
+    street, penalty = _choice(BIG, OFF)
     assert penalty == parking.PARK_DRY  # the +3 of any dry street, as before round 10
     assert street == "S05"  # 3 + 3 beats 7
 
