@@ -448,3 +448,20 @@ def test_a_vehicle_with_a_safe_street_in_reach_is_not_stranded():
     ctx, st = usetup(sc)
     assert parking.street_risk(ctx, st, "S13") == 0
     assert not teams.stranded(ctx, st, "S10")
+
+
+@pytest.mark.parametrize(("rubble", "leaves"), [(1, True), (0, False)])
+def test_a_stand_leaves_a_street_that_rubble_may_close(rubble, leaves):
+    # round 11 (policy.pocket_rubble): the street with houses on one side; B03 burns at 5 (it rolls for
+    # damage, step 7) and is damaged 3 (policy.refuge_damage): its collapse would strike
+    # S13, the only way from S11 to the yard O16, and make it a street that burns (§6).
+    # The heat there (5) is less than no stand passes (7), so the old forecast kept S13
+    # open and the officer in S11 waited; now S13 closes and it leaves while it can
+    sc = uworld(["BBBBBB.", "SSSSSSO"], fires={("B03", 0): 5},
+                forces=[ForceUnit("OF", "officer", area="S11")],
+                house_rules={"policy.pocket_rubble": rubble})  # fmt: skip
+    ctx, st = usetup(sc, [6] * 20)
+    st.damage[("B03", 0)] = 3
+    assert safety.shelters(ctx, st) == [("O16", 0)]
+    assert safety.pocket(ctx, st, ("S11", 0)) is leaves
+    assert not safety.pocket(ctx, st, ("S14", 0))  # east of the closing place

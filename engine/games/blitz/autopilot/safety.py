@@ -582,8 +582,8 @@ class _Forecast:
     """The pocket forecast of one call of the standing orders (:func:`_forecast`)."""
 
     __slots__ = (
-        "catch", "chance", "fail", "goal_set", "goals", "grow", "joined", "opened", "top",
-        "turns",
+        "catch", "chance", "fail", "goal_set", "goals", "grow", "joined", "opened", "rubble",
+        "top", "turns",
     )  # fmt: skip
 
     def __init__(
@@ -602,6 +602,10 @@ class _Forecast:
         #: for the open places searched from, whether a way through open places leads
         #: from them to a goal (a search settles the whole of what it visits)
         self.joined: dict[Location, bool] = {}
+        #: with ``policy.pocket_rubble`` (round 11), the areas the rubble of a building
+        #: damaged ``policy.refuge_damage`` or more and burning hard enough to roll
+        #: strikes: their ground closes in the forecast (None: off)
+        self.rubble: frozenset[str] | None = None
 
 
 def _growths(turns: int, q: float, chance: float, top: int) -> int:
@@ -636,6 +640,9 @@ def _forecast(ctx: TurnContext, state: GameState) -> _Forecast | None:
         return None
     chance, turns, grow, top, fail = limits
     fc = _Forecast(goals, chance, turns, grow, top, fail)
+    worn = int(policy(ctx, "refuge_damage"))
+    if policy(ctx, "pocket_rubble") > 0 and worn > 0:
+        fc.rubble = _refuge_zone(ctx, state, worn)[1]
     if AP_POCKET in ctx.cache:
         ctx.cache[AP_POCKET] = fc
     return fc
@@ -693,6 +700,8 @@ def _stays_open(ctx: TurnContext, state: GameState, loc: Location, fc: _Forecast
     fire = state.fire
     if loc in fire:
         return False
+    if fc.rubble is not None and loc[1] == 0 and loc[0] in fc.rubble:
+        return False  # round 11: a collapse next door may bury it and make it burn (§6)
     heats = _heat_memo(ctx)
     h = heats.get(loc)
     if h is None:
@@ -875,14 +884,7 @@ def refuge(ctx: TurnContext, state: GameState, u: UnitState) -> Location | None:
     if u.loc is None or worn <= 0 or not state.fire:
         return None
     dist, _ = foot.foot_search(ctx, state, u.loc, ctx.rules.int("movement.foot_points"))
-    zone: tuple[frozenset[str], frozenset[str]] | None = ctx.cache.get(AP_REFUGE_ZONE)
-    if zone is None:  # (damage does not change in step 6: kept for the call)
-        # a margin at least as wide as collapse_zone's holds all of its areas
-        tight = _zone(ctx, state) if worn <= policy(ctx, "collapse_damage") else None
-        zone = _collapse_areas(ctx, state, worn, tight)
-        if AP_REFUGE_ZONE in ctx.cache:
-            ctx.cache[AP_REFUGE_ZONE] = zone
-    falling, struck = zone
+    falling, struck = _refuge_zone(ctx, state, worn)
     spots = [
         x for x in dist
         if x not in state.fire and not _can_burn(ctx, state, x)
@@ -891,6 +893,21 @@ def refuge(ctx: TurnContext, state: GameState, u: UnitState) -> Location | None:
     if not spots:
         return None
     return min(spots, key=lambda x: (danger.heat(ctx, state, x), dist[x], x))
+
+
+def _refuge_zone(
+    ctx: TurnContext, state: GameState, worn: int
+) -> tuple[frozenset[str], frozenset[str]]:
+    """:func:`_collapse_areas` for ``policy.refuge_damage`` (``worn``), kept for the call
+    (damage does not change in step 6)."""
+    zone: tuple[frozenset[str], frozenset[str]] | None = ctx.cache.get(AP_REFUGE_ZONE)
+    if zone is None:
+        # a margin at least as wide as collapse_zone's holds all of its areas
+        tight = _zone(ctx, state) if worn <= policy(ctx, "collapse_damage") else None
+        zone = _collapse_areas(ctx, state, worn, tight)
+        if AP_REFUGE_ZONE in ctx.cache:
+            ctx.cache[AP_REFUGE_ZONE] = zone
+    return zone
 
 
 def calm(ctx: TurnContext, state: GameState, loc: Location) -> bool:
