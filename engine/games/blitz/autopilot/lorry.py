@@ -28,8 +28,7 @@ from ..rules.lorry import lays_areas, lorry_problem, start_lorry_line, street_pa
 from ..state import GameState
 from ..units import STAND, HoseLine, UnitState, crew_of
 from .parking import street_risk, street_threat
-from .priorities import coverage, fire_priority
-from .safety import policy
+from .priorities import coverage, fire_priority, policy
 
 
 def lorry_orders(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Location]) -> None:

@@ -28,8 +28,8 @@ from ..rules import movement as mv
 from ..rules.modifiers import fighting_locations, spread_map_parts, total
 from ..state import GameState, pump_of
 from ..units import UnitState, crew_of
-from .priorities import coverage, fire_sources, vehicle_areas
-from .safety import catch_chance, catch_chance_two, policy
+from .priorities import coverage, fire_sources, policy, vehicle_areas
+from .safety import catch_chance, catch_chance_two
 
 #: parking penalties, in hose steps: a street next to a fire (a parked vehicle makes its
 #: street flammable and burns out when the fire spreads in, R-10), a street one location

@@ -96,9 +96,9 @@ def _fire_priority(ctx: TurnContext, state: GameState, fire: Location, pri: set[
     return 1
 
 
-def _policy(ctx: TurnContext, key: str) -> float:
-    """``policy.<key>`` of the ruleset, kept for the game (the memo of
-    :func:`.safety.policy`, which imports this module)."""
+def policy(ctx: TurnContext, key: str) -> float:
+    """A policy parameter of the autopilot (``policy.<key>`` in the ruleset), kept for the
+    game."""
     memo: dict[str, float] | None = ctx.cache.get(AP_POLICY)
     if memo is None:
         memo = ctx.cache[AP_POLICY] = {}
@@ -113,7 +113,7 @@ def lost_cause(ctx: TurnContext, state: GameState, fire: Location) -> bool:
     burns at that level or more and every neighbour it could spread into is burning or
     destroyed (or cannot burn: §3 Roads). Putting it down a step stops no spread; the lines go where the spread can still be
     stopped, and to it only when there is nothing else. (One of :func:`lost_causes`.)"""
-    least = _policy(ctx, "hold_back_fire")
+    least = policy(ctx, "hold_back_fire")
     if least <= 0 or state.fire.get(fire, 0) < least:
         return False
     return fire in lost_causes(ctx, state)
@@ -133,7 +133,7 @@ def lost_causes(ctx: TurnContext, state: GameState) -> AbstractSet[Location]:
 
 
 def _lost_causes(ctx: TurnContext, state: GameState) -> AbstractSet[Location]:
-    least = _policy(ctx, "hold_back_fire")
+    least = policy(ctx, "hold_back_fire")
     fire = state.fire
     if least <= 0 or not fire:
         return frozenset()
@@ -270,7 +270,7 @@ def fire_sources(
         for loc in pri:
             top.update(near.get(loc, ()))
         live = fires
-        if _policy(ctx, "hold_back_fire") > 0:
+        if policy(ctx, "hold_back_fire") > 0:
             # lost causes (round 10) only when every fire is one
             lost = lost_causes(ctx, state)
             if lost:

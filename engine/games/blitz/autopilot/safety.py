@@ -29,7 +29,6 @@ from ..memos import (
     AP_LIMITS_POCKET,
     AP_OK,
     AP_POCKET,
-    AP_POLICY,
     AP_REFUGE_ZONE,
     AP_SHELTERS,
     AP_TRAP,
@@ -46,19 +45,7 @@ from ..rules import movement as mv
 from ..rules.modifiers import spread_map_parts, spread_state_parts, total
 from ..state import GameState
 from ..units import STAND, UnitState
-from .priorities import coverage, vehicle_areas
-
-
-def policy(ctx: TurnContext, key: str) -> float:
-    """A policy parameter of the autopilot (``policy.<key>`` in the ruleset), kept for the
-    game."""
-    memo: dict[str, float] | None = ctx.cache.get(AP_POLICY)
-    if memo is None:
-        memo = ctx.cache[AP_POLICY] = {}
-    hit = memo.get(key)
-    if hit is None:
-        hit = memo[key] = float(ctx.rules[f"policy.{key}"])
-    return hit
+from .priorities import coverage, policy, vehicle_areas
 
 
 def _p_roll(limit: int, mod: int) -> float:

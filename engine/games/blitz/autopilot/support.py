@@ -23,8 +23,8 @@ from .parking import (
     street_risk,
     water_at,
 )
-from .priorities import small_fires
-from .safety import calm, policy, stand_clear, trapped
+from .priorities import policy, small_fires
+from .safety import calm, stand_clear, trapped
 
 
 def pump_orders(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Location]) -> None:

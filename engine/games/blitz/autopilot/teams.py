@@ -27,12 +27,11 @@ from .parking import (
     threatened,
     withdraw,
 )
-from .priorities import coverage, lost_cause, vehicle_areas
+from .priorities import coverage, lost_cause, policy, vehicle_areas
 from .safety import (
     cut_off,
     exposed,
     pocket,
-    policy,
     refuge,
     retreat,
     shelters,
