@@ -408,11 +408,19 @@ def _street_threat(ctx: TurnContext, state: GameState, area: str) -> tuple[int, 
     return out
 
 
-def engaged(state: GameState, u: UnitState) -> bool:
-    if any(h.stock == u.id or h.unit == u.id for h in state.hoses.values()):
-        return True
-    return any(s.task not in ("aboard", "idle", "rest") or s.loc != u.loc for s in
-               crew_of(state.units, u.id))  # fmt: skip
+def engaged(state: GameState, u: UnitState, crews: list[UnitState] | None = None) -> bool:
+    """An appliance with a line of its own, or a stand of its crew away from it or at work.
+    ``crews``: its crew (:func:`crew_of`) when the caller holds it already; a stand that
+    has left play since is passed over, as :func:`crew_of` would."""
+    uid = u.id
+    for h in state.hoses.values():
+        if h.stock == uid or h.unit == uid:
+            return True
+    loc = u.loc
+    return any(
+        s.in_play and (s.task not in ("aboard", "idle", "rest") or s.loc != loc)
+        for s in (crew_of(state.units, uid) if crews is None else crews)
+    )
 
 
 def withdraw(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Location]) -> bool:

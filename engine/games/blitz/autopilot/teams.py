@@ -15,6 +15,7 @@ from .jobs import best_job, feeding_pump, next_target
 from .parking import (
     choose_parking,
     choose_water,
+    engaged,
     keep_clear,
     ladder_face,
     on_reserve,
@@ -188,7 +189,7 @@ def appliance_orders(ctx: TurnContext, state: GameState, u: UnitState, pri: set[
     if withdraw(ctx, state, u, pri):
         return
     strike_spare_ladders(ctx, state, u)
-    if not _engaged(state, u, crews):
+    if not engaged(state, u, crews):
         trailer_here = pump is not u and pump.loc == u.loc
         if pump is not u and pump.deployed and trailer_here and not pump.towed_by:
             equipment.stow(ctx, state, pump)
@@ -239,7 +240,7 @@ def appliance_orders(ctx: TurnContext, state: GameState, u: UnitState, pri: set[
         if s.loc == u.loc and s.task == "aboard":
             s.task = "idle"
         work |= _fire_team(ctx, state, s, u, pump, pri)
-    if not work and not _engaged(state, u, crews):
+    if not work and not engaged(state, u, crews):
         for s in crews:
             if s.loc == u.loc and s.task == "idle":
                 s.task = "aboard"
@@ -255,20 +256,6 @@ def appliance_orders(ctx: TurnContext, state: GameState, u: UnitState, pri: set[
                 )
             ):
                 step_clear(ctx, state, s)
-
-
-def _engaged(state: GameState, u: UnitState, crews: list[UnitState]) -> bool:
-    """:func:`.parking.engaged` with the appliance's crew in hand (``crews``:
-    :func:`crew_of` as its orders began; nothing joins a crew in step 6, and a stand that
-    has left play since is passed over, as :func:`crew_of` would)."""
-    uid = u.id
-    for h in state.hoses.values():
-        if h.stock == uid or h.unit == uid:
-            return True
-    loc = u.loc
-    return any(
-        s.in_play and (s.task not in ("aboard", "idle", "rest") or s.loc != loc) for s in crews
-    )
 
 
 def _fire_team(
