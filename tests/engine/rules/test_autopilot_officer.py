@@ -3,12 +3,13 @@ this turn (policy thresholds in the ruleset), and it uses the hose-laying lorry.
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
 from test_units_world import usetup, uworld
 
-from fireground.engine.board.model import ForceUnit
+from fireground.engine.board.model import AreaKind, ForceUnit
 from fireground.engine.games.blitz import autopilot
 from fireground.engine.games.blitz.autopilot import safety
 from fireground.engine.play.simulate import new_game
@@ -64,3 +65,35 @@ def test_the_lorry_lays_a_long_street_run_on_standing_orders():
         if e["rule"] == "extinguish" and e["hose"] == starts[0]["hose"]
     ]  # fmt: skip
     assert fights
+
+
+def test_the_lorry_ends_its_run_in_a_street_it_can_drive_out_of():
+    # the same run, but the area it ended in (S13, a stream's range 1 from the warehouse) is open
+    # ground: the lorry stands where its line ends, and no road leads out of open ground
+    # (vehicles drive along streets, reach.road_routes), so the run ends in S12, a street
+    sc = load_scenario(FIX / "lorry_run.fg.yaml")
+    areas = tuple(
+        dataclasses.replace(a, kind=AreaKind.OPEN) if a.id == "S13" else a for a in sc.areas
+    )
+    game = new_game(dataclasses.replace(sc, areas=areas), seed=2)
+    logs = game.run(8)
+    laid = [e for lg in logs for e in lg.events if e["rule"] == "hose_laid" and e.get("lorry")]
+    assert laid
+    assert laid[0].at == ("S12", 0)
+    assert game.state.units["HL1"].loc == ("S12", 0)
+
+
+def test_the_lorry_waits_away_from_its_line_and_fetches_its_team_after():
+    # once the run to S13 is laid, nothing needs the lorry there: it waits in S12, the
+    # least exposed street (S13 has a street next to it with a building next door), while
+    # its team plays from S13 and then makes the line up; it fetches the team at the pump
+    sc = load_scenario(FIX / "lorry_run.fg.yaml")
+    game = new_game(sc, seed=2)
+    game.run(6)
+    st = game.state
+    assert st.units["HL1.1"].loc == ("S13", 0) and st.units["HL1.1"].task == "fight"
+    assert st.units["HL1"].loc == ("S12", 0)
+    game.run(18)  # the fire is out; the line is made up (two turns a length) by turn 22
+    assert not st.hoses
+    assert st.units["HL1"].loc == st.units["HL1.1"].loc == ("S1", 0)
+    assert st.units["HL1.1"].task == "aboard"

@@ -245,6 +245,20 @@ def test_a_crewless_pump_three_spreads_from_the_fire_stays_set_up():
     assert hp.task != "stow" and hp.deployed
 
 
+def test_a_crewless_pump_does_not_set_up_where_it_would_pack_up_again():
+    # the same heavy pump, packed, at the hydrant in S03 with B23 burning two spreads
+    # away: set up, it would start packing up the next turn (out_of_reach fails), two
+    # turns each way tied to a street the fire is coming to; it stays packed, free to move
+    ctx, st, hp = _crewless_pump(("B23", 0))
+    hp.deployed = False
+    movement.step_movement(ctx, st)
+    assert not hp.deployed and hp.task not in ("deploy", "stow")
+    ctx, st, hp = _crewless_pump(("B22", 0))  # three spreads away: it sets up
+    hp.deployed = False
+    movement.step_movement(ctx, st)
+    assert hp.task == "deploy"
+
+
 def _dry_at_work(water):
     # E1 works from S02 (no hydrant anywhere) on B16 with a line along the street; B12, a
     # fire of 1 next to S02, spreads into it on a 1 (a sixth: policy.vehicle_withdraw_chance)
@@ -381,6 +395,7 @@ def _idle_vehicle(kind):
         "ambulance",
         "canteen_truck",
         "heavy_rescue",
+        "heavy_pump",  # packed, with no water to pump from (round 12)
     ],
 )
 def test_a_vehicle_with_no_work_near_the_fire_waits_in_the_least_exposed_street(kind):

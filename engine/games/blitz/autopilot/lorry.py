@@ -27,7 +27,7 @@ from ..rules.hoses import path_lengths, pump_capacity
 from ..rules.lorry import lays_areas, lorry_problem, start_lorry_line, street_path
 from ..state import GameState
 from ..units import STAND, HoseLine, UnitState, crew_of
-from .parking import street_risk, street_threat
+from .parking import shelter, street_risk, street_threat
 from .priorities import coverage, fire_priority, policy
 
 
@@ -164,8 +164,17 @@ def _street_runs(
             prev[b] = a
             depth[b] = d + 1
             q.append(b)
-    # (a run's length is its end's depth: shorter ones are left out)
-    return [(end, depth[end]) for end in sorted(prev) if depth[end] >= least], prev
+    # (a run's length is its end's depth: shorter ones are left out). The lorry ends its
+    # run where the line ends, and it drives along streets only (§7, reach.road_routes):
+    # a run ending in an open area would leave it there for the rest of the game, with
+    # no road out when the fire comes (R-10), so a run ends in a street
+    kinds = danger.area_kinds(ctx)
+    street = AreaKind.STREET
+    return [
+        (end, depth[end])
+        for end in sorted(prev)
+        if depth[end] >= least and kinds.get(end) is street
+    ], prev
 
 
 def _run_path(prev: dict[str, str | None], end: str) -> list[str]:
@@ -218,8 +227,17 @@ def _work_line(
     crews: list[UnitState],
     pri: set[Location],
 ) -> None:
-    """The lorry's team on its line; the lorry keeps clear of the fire once it is laid."""
-    if h.plan or h.recover_left:
+    """The lorry's team on its line; the lorry keeps clear of the fire once it is laid.
+
+    Once the line is laid nothing needs the lorry at its far end: the team plays from
+    there, and a line made up (two turns a length, §7) leaves the team and the lengths at
+    the pump's end, where the lorry fetches them. So while its line is out (played or
+    being made up) the lorry waits in the least exposed street it can reach
+    (:func:`.parking.shelter`), and else draws back from a street that may catch."""
+    if h.plan:
+        return
+    if h.recover_left:
+        _keep_clear(ctx, state, u)
         return
     pump = state.units.get(h.unit)
     dry = pump is None or not pump.in_play or (pump.source is None and pump.water <= 0)
@@ -234,7 +252,14 @@ def _work_line(
                 s.task = "fight"
         else:
             hoses.recover_hose(ctx, state, h)
+    _keep_clear(ctx, state, u)
+
+
+def _keep_clear(ctx: TurnContext, state: GameState, u: UnitState) -> None:
+    """The lorry, its line laid, waits away from the fire (:func:`_work_line`)."""
     if u.loc is None or acting.acted(state, u):
+        return
+    if shelter(ctx, state, u, crew=False):  # its team stays on its line
         return
     risk = street_risk(ctx, state, u.loc[0])
     if danger.heat(ctx, state, u.loc) > 0 or risk > 0:

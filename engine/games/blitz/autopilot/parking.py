@@ -537,12 +537,14 @@ def on_reserve(ctx: TurnContext, pump: UnitState) -> bool:
     )
 
 
-def shelter(ctx: TurnContext, state: GameState, u: UnitState) -> bool:
+def shelter(ctx: TurnContext, state: GameState, u: UnitState, crew: bool = True) -> bool:
     """A vehicle with nothing left to do near the fire (an appliance with no water,
     :func:`dry`, and none to park at) drives, while the roads are open, to the street the
     fire is least likely ever to reach (:func:`exposure`) among those it can reach that
     cannot catch in the next step 1, on the entries' side when there is one, the nearest of
-    the equals; it stays where it is when that is no better. Whether it moved."""
+    the equals; it stays where it is when that is no better. Its crew at the vehicle rides
+    with it (``crew``; else they stay, as the lorry's team at its line's end). Whether it
+    moved."""
     if u.loc is None or mv.tied_down(state, u):
         return False
     here = u.loc[0]
@@ -575,9 +577,10 @@ def shelter(ctx: TurnContext, state: GameState, u: UnitState) -> bool:
             exposed.get(here, NO_EXPOSURE))  # fmt: skip
     if (risky, best[0], best[1]) >= stay:
         return False
-    for s in crew_of(state.units, u.id):
-        if s.loc == u.loc:
-            s.task = "aboard"
+    if crew:
+        for s in crew_of(state.units, u.id):
+            if s.loc == u.loc:
+                s.task = "aboard"
     return mv.drive(ctx, state, u, to)
 
 

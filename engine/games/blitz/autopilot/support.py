@@ -41,10 +41,13 @@ def pump_orders(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Locat
         return
     stows = equipment.sets_up(ctx, u) and u.moves == "road"  # packing up lets a skid pump move off
     crewless = not crew_of(state.units, u.id)
-    if (u.deployed and stows and not busy and u.task == "idle"
-            and (street_risk(ctx, state, u.loc[0]) >= policy(ctx, "vehicle_move_chance")
-                 or packs_up(ctx, state, u.loc[0])
-                 or (crewless and not out_of_reach(ctx, state, u.loc[0])))):  # fmt: skip
+    if (
+        u.deployed
+        and stows
+        and not busy
+        and u.task == "idle"
+        and _unsettled(ctx, state, u.loc[0], crewless)
+    ):
         # idle where the fire may reach it before it is packed up: pack up, move off (a
         # pump with no crew of its own, waiting for the lorry's line, leaves once its
         # street is no longer one it would park in)
@@ -64,9 +67,29 @@ def pump_orders(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Locat
         elif park is None and u.moves == "road" and keep_clear(ctx, state, u):
             return  # nothing to pump for from here, and the fire may reach it: move off
         elif park is not None or water_at(ctx, state, u.loc[0]):
-            equipment.deploy(ctx, state, u)
+            if stows and _unsettled(ctx, state, u.loc[0], crewless):
+                # it would pack up again as soon as it is set up (the turns it takes to
+                # set up and pack up tie it to a street the fire may reach): move off
+                shelter(ctx, state, u)
+            else:
+                equipment.deploy(ctx, state, u)
+        elif u.moves == "road":
+            shelter(ctx, state, u)  # nothing to pump for: wait where the fire comes last
     else:
         choose_water(ctx, state, u)
+
+
+def _unsettled(ctx: TurnContext, state: GameState, area: str, crewless: bool) -> bool:
+    """A pump that takes turns to set up and pack up (§7) does not stay set up, idle, in
+    ``area``: it may catch next step 1 with ``policy.vehicle_move_chance`` or more, or
+    within two with ``policy.pack_up_chance`` (:func:`.parking.packs_up`), or, with no
+    crew of its own to guard it, a fire is within two spreads or a jump away
+    (:func:`.parking.out_of_reach`)."""
+    return (
+        street_risk(ctx, state, area) >= policy(ctx, "vehicle_move_chance")
+        or packs_up(ctx, state, area)
+        or (crewless and not out_of_reach(ctx, state, area))
+    )
 
 
 def dam_orders(ctx: TurnContext, state: GameState, u: UnitState) -> None:
