@@ -12,6 +12,7 @@ is remembered for one call of the standing orders (``ap_catch``, ``ap_trap``).
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Callable
 
 from ....board.model import AreaKind, Location
@@ -21,6 +22,7 @@ from ..memos import (
     AP_BUILDING_BURNS,
     AP_BURNS,
     AP_CATCH,
+    AP_EXIT_BOUND,
     AP_FALLING,
     AP_FIGHT,
     AP_HAVEN_NEAR,
@@ -388,9 +390,13 @@ def _way_out(ctx: TurnContext, state: GameState, start: Location) -> bool:
             )  # fmt: skip
         return hit
 
-    if not ok(start):
-        return False
     ladders = foot.ladder_links(state, ctx)
+    # round 18: a place from which no walk within what is left of the budget can reach
+    # ground that is not a building (where every way out ends) is not followed: the
+    # answer is the same, for fewer places asked
+    bound = _exit_bound(ctx, ladders)
+    if bound.get(start, 0) > budget or not ok(start):
+        return False
     for to, cost, _s, _l, _k in foot.foot_links(ctx, start, ladders):
         # a step straight out (the search below would find it too, after more checks)
         if cost <= budget and to not in fire:
@@ -417,6 +423,8 @@ def _way_out(ctx: TurnContext, state: GameState, start: Location) -> bool:
                     if to not in fire:
                         return True  # out in an empty street or open ground
                     continue
+                if d + bound.get(to, 0) > budget:
+                    continue  # no way out from there within the budget
                 hit = seen.get(to)
                 if hit is None:
                     hit = ok(to)
@@ -426,6 +434,53 @@ def _way_out(ctx: TurnContext, state: GameState, start: Location) -> bool:
                 nxt.append(to)
         frontier = nxt
     return False
+
+
+def _exit_bound(
+    ctx: TurnContext, ladders: dict[Location, list[tuple[Location, int]]]
+) -> dict[Location, int]:
+    """For each location, a lower bound of the movement points a stand needs to walk from
+    it to ground that is not a building (a street or open ground: where every way out of
+    :func:`_way_out` ends): the cheapest walk by the map's links (:func:`.foot.foot_links`),
+    or down a ladder from a building's level (a pitched ladder links it to a street at
+    ``movement.ladder`` points a level, wherever it stands); kept for the game. A location
+    it lacks has 0. Empty when a ladder stands in a building (not a street: only odd
+    hand-made states), whose links the bound does not foresee."""
+    kinds = danger.area_kinds(ctx)
+    building = AreaKind.BUILDING
+    for x in ladders:
+        if x[1] == 0 and kinds.get(x[0]) is building:
+            return {}
+    memo: dict[str, dict[Location, int]] = ctx.cache.setdefault(AP_EXIT_BOUND, {})
+    hit = memo.get("bound")
+    if hit is not None:
+        return hit
+    per_level = ctx.rules.int("movement.ladder")
+    back: dict[Location, list[tuple[Location, int]]] = {}  # the links read backwards
+    best: dict[Location, int] = {}
+    todo: list[tuple[int, Location]] = []
+    for loc in ctx.graph.locations:
+        for to, cost, _s, _l, _k in foot.foot_links(ctx, loc, {}):
+            back.setdefault(to, []).append((loc, cost))
+        if kinds.get(loc[0]) is not building:
+            best[loc] = 0
+        elif loc[1] >= 1:
+            best[loc] = per_level * loc[1]
+        else:
+            continue
+        todo.append((best[loc], loc))
+    heapq.heapify(todo)
+    while todo:
+        d, x = heapq.heappop(todo)
+        if d > best[x]:
+            continue
+        for y, cost in back.get(x, ()):
+            nd = d + cost
+            if nd < best.get(y, nd + 1):
+                best[y] = nd
+                heapq.heappush(todo, (nd, y))
+    hit = memo["bound"] = best
+    return hit
 
 
 def get_out(ctx: TurnContext, state: GameState, u: UnitState) -> bool:

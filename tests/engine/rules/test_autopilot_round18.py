@@ -1,0 +1,70 @@
+"""Speed, round 18 (issue 15): the safety checks' shortcuts give the answers of the full
+checks (docs/autopilot.md, "Speed, round 18: the safety checks")."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from fireground.engine.board.model import AreaKind
+from fireground.engine.games.blitz.autopilot import safety
+from fireground.engine.games.blitz.reach import danger, foot
+from fireground.engine.play.simulate import new_game
+from fireground.engine.scenario.io import load_scenario
+
+BASELINE = Path(__file__).resolve().parents[3] / "benchmarks" / "baseline_examples"
+
+
+def test_the_exit_bound_never_exceeds_a_walk_out():
+    """Each location's bound is 0 on ground that is not a building, at most a ladder's
+    cost down from a building's level, and at most one link more than the bound where
+    that link leads: so it is never more than any walk (ladders included) to a street."""
+    sc = load_scenario(BASELINE / "paternoster.fg.yaml")
+    game = new_game(sc, 1, log_events=False)
+    ctx = game.ctx
+    bound = safety._exit_bound(ctx, {})
+    kinds = danger.area_kinds(ctx)
+    per_level = ctx.rules.int("movement.ladder")
+    upper = 0
+    for loc in ctx.graph.locations:
+        b = bound.get(loc, 0)
+        if kinds[loc[0]] is not AreaKind.BUILDING:
+            assert b == 0
+        elif loc[1] >= 1:
+            assert b <= per_level * loc[1]
+        for to, cost, _s, _l, _k in foot.foot_links(ctx, loc, {}):
+            assert b <= cost + bound.get(to, 0)
+        upper += b > 6
+    assert upper > 0  # some places are too far in for a turn's walk out
+
+
+def test_a_ladder_standing_in_a_building_turns_the_bound_off():
+    sc = load_scenario(BASELINE / "paternoster.fg.yaml")
+    ctx = new_game(sc, 1, log_events=False).ctx
+    kinds = danger.area_kinds(ctx)
+    house = next(a for a, k in sorted(kinds.items()) if k is AreaKind.BUILDING)
+    assert safety._exit_bound(ctx, {(house, 0): [((house, 2), 2)]}) == {}
+    assert safety._exit_bound(ctx, {})
+
+
+@pytest.mark.parametrize("seed", [3, 7])
+def test_the_way_out_with_the_bound_is_the_full_search_through_a_game(seed, monkeypatch):
+    """:func:`safety._way_out` skips places with no walk out left in the budget: at every
+    turn of a 40-turn game, every location gets the answer of the search without it."""
+    sc = load_scenario(BASELINE / "paternoster.fg.yaml")
+    game = new_game(sc, seed, log_events=False)
+    ctx, st = game.ctx, game.state
+    full = {}
+    trapped = ladders = 0
+    for _ in range(40):
+        game.step()
+        locs = ctx.graph.locations
+        ladders += bool(foot.ladder_links(st, ctx))
+        with monkeypatch.context() as m:
+            m.setattr(safety, "_exit_bound", lambda ctx, ladders: {})
+            full = {x: safety._way_out(ctx, st, x) for x in locs}
+        fast = {x: safety._way_out(ctx, st, x) for x in locs}
+        assert fast == full
+        trapped += sum(not v for v in full.values())
+    assert trapped > 0 and ladders > 0  # both answers were asked, with ladders pitched
