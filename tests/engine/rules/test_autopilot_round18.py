@@ -68,3 +68,57 @@ def test_the_way_out_with_the_bound_is_the_full_search_through_a_game(seed, monk
         assert fast == full
         trapped += sum(not v for v in full.values())
     assert trapped > 0 and ladders > 0  # both answers were asked, with ladders pitched
+
+
+def _fresh_pocket(ctx, st, loc):
+    """:func:`safety.pocket` by a plain search of its own, nothing remembered: whether a
+    way through places that stay open (:func:`safety._stays_open`) leads to a goal."""
+    fc = safety._forecast(ctx, st)
+    if not st.fire or fc is None or loc in fc.goal_set:
+        return False
+    ladders = foot.ladder_links(st, ctx)
+
+    def joined(start):
+        seen, todo = {start}, [start]
+        while todo:
+            x = todo.pop()
+            if x in fc.goal_set:
+                return True
+            for link in foot.foot_links(ctx, x, ladders):
+                nb = link[0]
+                if nb not in seen and safety._stays_open(ctx, st, nb, fc):
+                    seen.add(nb)
+                    todo.append(nb)
+        return False
+
+    if safety._stays_open(ctx, st, loc, fc):
+        return not joined(loc)
+    links = foot.foot_links(ctx, loc, ladders)
+    return not any(safety._stays_open(ctx, st, x[0], fc) and joined(x[0]) for x in links)
+
+
+def test_the_pocket_search_answers_as_a_search_of_its_own(monkeypatch):
+    """The pocket search's shortcut for a quiet place closes the ground a collapse's rubble
+    may strike, as :func:`safety._stays_open` does (round 18): without it, whether such a
+    place counted as open depended on which search reached it first (examples/paternoster,
+    the fourth game of the fingerprint's seeds, turn 21)."""
+    from fireground.engine.games.blitz import autopilot
+    from fireground.engine.games.blitz.autopilot import teams
+    from fireground.engine.play.montecarlo import game_seeds
+
+    asked = []
+    real = safety.pocket
+
+    def pocket(ctx, st, loc):
+        out = real(ctx, st, loc)
+        asked.append((st.turn, loc, out, _fresh_pocket(ctx, st, loc)))
+        return out
+
+    for mod in (safety, autopilot, teams):
+        monkeypatch.setattr(mod, "pocket", pocket)
+    sc = load_scenario(Path(__file__).resolve().parents[3] / "examples" / "paternoster.fg.yaml")
+    game = new_game(sc, game_seeds(1, 4)[3], log_events=False)
+    for _ in range(24):
+        game.step()
+    assert [a for a in asked if a[2] != a[3]] == []
+    assert any(a[2] for a in asked) and any(a[0] >= 21 for a in asked)

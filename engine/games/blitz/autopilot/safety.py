@@ -817,7 +817,7 @@ def _joined(
     if hit is not None:
         return hit
     goals = fc.goal_set
-    fire, opened = state.fire, fc.opened
+    fire, opened, rubble = state.fire, fc.opened, fc.rubble
     heat = danger.heat
     heats: dict[Location, int] = _heat_memo(ctx)
     seen = {start}
@@ -835,12 +835,14 @@ def _joined(
                 # :func:`_stays_open`, answered first for a place with no fire next to it
                 # or below and fewer neighbours than the heat no stand passes: it cannot
                 # catch in the next spread, nor can its neighbours catching add up to it
+                # (round 18: unless a collapse's rubble may strike it, as there)
                 h = heats.get(nb)
                 ok = opened[nb] = nb not in fire and (
                     (
                         adj.get(nb, ((), False))[1]
                         and not (heat(ctx, state, nb) if h is None else h)
                         and (nb[0], nb[1] - 1) not in fire
+                        and (rubble is None or nb[1] != 0 or nb[0] not in rubble)
                     ) or _stays_open(ctx, state, nb, fc)
                 )  # fmt: skip
             if not ok:
