@@ -790,14 +790,46 @@ def _foot_adjacency(
     )
     hit = memo.get(fail)
     if hit is None:
+        # round 18: each place's steps toward the nearest goal last, so that the search
+        # (which takes the last step found first) heads for one (the answer is the same)
+        far = _goal_distance(ctx)
         hit = memo[fail] = {
             loc: (
-                tuple(link[0] for link in foot.foot_links(ctx, loc, {})),
+                tuple(
+                    sorted(
+                        (link[0] for link in foot.foot_links(ctx, loc, {})),
+                        key=lambda x: -far.get(x, 0),
+                    )
+                ),
                 len(danger.neighbours(ctx, loc)) < fail,
             )
             for loc in ctx.graph.locations
         }
     return hit
+
+
+def _goal_distance(ctx: TurnContext) -> dict[Location, int]:
+    """For each location, the fewest foot steps by the map's links to the ground level of a
+    haven (:func:`haven_areas`) or an entry area, the places the pocket forecast's search
+    looks for (a location with no way there is left out); for :func:`_foot_adjacency`."""
+    back: dict[Location, list[Location]] = {}  # the links read backwards
+    for loc in ctx.graph.locations:
+        for link in foot.foot_links(ctx, loc, {}):
+            back.setdefault(link[0], []).append(loc)
+    goals = {*haven_areas(ctx), *mv.entry_areas(ctx)}
+    ring = [loc for loc in ctx.graph.locations if loc[1] == 0 and loc[0] in goals]
+    out = dict.fromkeys(ring, 0)
+    d = 0
+    while ring:
+        d += 1
+        nxt: list[Location] = []
+        for x in ring:
+            for y in back.get(x, ()):
+                if y not in out:
+                    out[y] = d
+                    nxt.append(y)
+        ring = nxt
+    return out
 
 
 def _joined(
