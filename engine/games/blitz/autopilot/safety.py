@@ -25,6 +25,7 @@ from ..memos import (
     AP_EXIT_BOUND,
     AP_FALLING,
     AP_FIGHT,
+    AP_GROUND,
     AP_HAVEN_NEAR,
     AP_HAVENS,
     AP_LIMITS,
@@ -499,9 +500,23 @@ def get_out(ctx: TurnContext, state: GameState, u: UnitState) -> bool:
             and not danger.unsafe(ctx, state, back) and mv.walk(ctx, state, u, back)
         ):  # fmt: skip
             return True
-    dist, _ = foot.foot_search(ctx, state, u.loc, ctx.rules.int("movement.foot_points"))
+    points = ctx.rules.int("movement.foot_points")
     fire = state.fire
     burns: dict[str, bool] = ctx.cache.get(AP_BURNS) or {}  # _can_burn's memo, inline
+
+    def safe_out(loc: Location) -> bool:  # an out (below) where R-7 does not reach
+        inner = burns.get(loc[0])
+        return (
+            loc not in fire and not (_can_burn(ctx, state, loc) if inner is None else inner)
+            and not collapse_zone(ctx, state, loc) and not danger.unsafe(ctx, state, loc)
+        )  # fmt: skip
+
+    # round 18: the nearest out that is not unsafe, found by a search that stops there
+    # (the least by the rank below when there is one); else the whole turn's walk
+    goal: Location | None = foot.first_goal(ctx, state, u.loc, points, _ground(ctx), safe_out)
+    if goal is not None:
+        return _step_out(ctx, state, u, goal)
+    dist, _ = foot.foot_search(ctx, state, u.loc, points)
     outs = [
         loc for loc in dist
         if not burns.get(loc[0], True) or (
@@ -513,7 +528,6 @@ def get_out(ctx: TurnContext, state: GameState, u: UnitState) -> bool:
     def rank(loc: Location) -> tuple[bool, int, Location]:
         return danger.unsafe(ctx, state, loc), dist[loc], loc
 
-    goal: Location | None
     if outs:
         goal = min(outs, key=rank)
     else:  # the best place that is no trap, the trap check (the dear part) in that order
@@ -526,11 +540,29 @@ def get_out(ctx: TurnContext, state: GameState, u: UnitState) -> bool:
         )  # fmt: skip
         if goal is None:
             return False
+    return _step_out(ctx, state, u, goal)
+
+
+def _step_out(ctx: TurnContext, state: GameState, u: UnitState, goal: Location) -> bool:
+    """:func:`get_out`'s walk to ``goal`` (idle after it unless it holds a branch)."""
     task = u.task
     u.task = "move"
     moved = mv.walk(ctx, state, u, goal)
     u.task = task if u.hose is not None else "idle"
     return moved
+
+
+def _ground(ctx: TurnContext) -> frozenset[Location]:
+    """The locations that are not in a building (streets, open ground, water), for the
+    game: where :func:`get_out` looks for a way out."""
+    memo: dict[str, frozenset[Location]] = ctx.cache.setdefault(AP_GROUND, {})
+    hit = memo.get("ground")
+    if hit is None:
+        kinds = danger.area_kinds(ctx)
+        hit = memo["ground"] = frozenset(
+            loc for loc in ctx.graph.locations if kinds.get(loc[0]) is not AreaKind.BUILDING
+        )
+    return hit
 
 
 def haven_areas(ctx: TurnContext) -> frozenset[str]:
