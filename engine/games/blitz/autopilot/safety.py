@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable
+from itertools import compress
 
 from ....board.model import AreaKind, Location
 from ....core.turn import TurnContext
@@ -300,12 +301,16 @@ def _collapse_areas(
             if AP_FALLING in ctx.cache:
                 refuge = int(policy(ctx, "refuge_damage"))
                 low = min(worn, refuge) if refuge > 1 else worn
+            # round 18: the damage in range picked at C speed (most damaged locations
+            # are destroyed or barely damaged), the rest asked of those alone
+            live = compress(
+                damage.items(), map(range(low, destroyed).__contains__, damage.values())
+            )
             cands = (
                 low,
                 [
-                    (loc[0], d) for loc, d in damage.items()
-                    if low <= d < destroyed and loc in fire and fire[loc] >= hot
-                    and kinds.get(loc[0]) is building
+                    (loc[0], d) for loc, d in live
+                    if loc in fire and fire[loc] >= hot and kinds.get(loc[0]) is building
                 ],
             )  # fmt: skip
             if AP_FALLING in ctx.cache:
