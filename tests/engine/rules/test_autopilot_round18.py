@@ -122,3 +122,35 @@ def test_the_pocket_search_answers_as_a_search_of_its_own(monkeypatch):
         game.step()
     assert [a for a in asked if a[2] != a[3]] == []
     assert any(a[2] for a in asked) and any(a[0] >= 21 for a in asked)
+
+
+@pytest.mark.parametrize("seed", [3, 7])
+def test_the_way_back_search_answers_as_the_foot_search_through_a_game(seed):
+    """:func:`safety._reaches` (the way back to a haven, :func:`safety.cut_off`) skips
+    places with no walk to a haven left in the budget: at every turn of a 40-turn game,
+    from every location, it answers as :func:`.foot.foot_search` for the havens does."""
+    sc = load_scenario(BASELINE / "paternoster.fg.yaml")
+    game = new_game(sc, seed, log_events=False)
+    ctx, st = game.ctx, game.state
+    asked = reached = ladders = 0
+    for turn in range(40):
+        game.step()
+        havens = safety.shelters(ctx, st)
+        limit = 2 + turn % 4  # the test's own heat limits, to vary the ways open
+
+        def sure(x, limit=limit):
+            return x not in st.fire and danger.heat(ctx, st, x) <= limit
+
+        if turn % 3:
+            continue  # (every third turn: the searches are dear)
+        ladders += bool(foot.ladder_links(st, ctx))
+        for x in ctx.graph.locations:
+            if x in havens:
+                continue
+            for budget in (6, 12):
+                dist, _ = foot.foot_search(ctx, st, x, budget, ok=sure, goals=havens)
+                want = foot.nearest(dist, havens)[0] is not None
+                assert safety._reaches(ctx, st, x, budget, sure, frozenset(havens)) == want
+                asked += 1
+                reached += want
+    assert 0 < reached < asked and ladders > 0

@@ -653,11 +653,90 @@ def cut_off(ctx: TurnContext, state: GameState, loc: Location) -> bool:
             return (heat(ctx, state, x) if h is None else h) <= limit
 
         budget = int(turns * ctx.rules.int("movement.foot_points"))
-        dist, _ = foot.foot_search(ctx, state, loc, budget, ok=sure, goals=havens)
-        out = foot.nearest(dist, havens)[0] is None
+        out = not _reaches(ctx, state, loc, budget, sure, frozenset(havens))
     if memo is not None:
         memo[loc] = out
     return out
+
+
+def _reaches(
+    ctx: TurnContext,
+    state: GameState,
+    start: Location,
+    budget: int,
+    ok: Callable[[Location], bool],
+    havens: frozenset[Location],
+) -> bool:
+    """Whether a walk of ``budget`` movement points or less from ``start`` through places
+    that pass ``ok`` (the start itself is not asked) reaches one of ``havens`` (places on
+    the ground level of :func:`haven_areas`): what :func:`.foot.nearest` of a
+    :func:`.foot.foot_search` for them tells (round 18). The places nearest a haven by a
+    lower bound of the walk left are taken first (the map's walk to a haven, or a pitched
+    ladder's cost and the walk from its other end, the least of them: a walk that takes a
+    ladder walks on from its last one by the map's links), and one whose bound leaves no
+    walk to a haven within the budget is not followed."""
+    ladders = foot.ladder_links(state, ctx)
+    near = _haven_bound(ctx)
+    far = budget + 1
+    per_level = ctx.rules.int("movement.ladder")
+    by_ladder = far
+    for ends in ladders.values():
+        for to, lvl in ends:
+            by_ladder = min(by_ladder, per_level * lvl + near.get(to, far))
+    if min(near.get(start, far), by_ladder) > budget:
+        return False
+    static: dict[Location, list[foot.Link]] = ctx.cache.get(FOOT_LINKS) or {}
+    best = {start: 0}
+    todo = [(0, 0, start)]
+    pop, push = heapq.heappop, heapq.heappush
+    while todo:
+        _f, here, x = pop(todo)
+        if here > best[x]:
+            continue  # (reached again for less)
+        links = None if x in ladders else static.get(x)  # foot.foot_links, inline
+        if links is None:
+            links = foot.foot_links(ctx, x, ladders)
+        for to, cost, _s, _l, _k in links:
+            d = here + cost
+            if d > budget or best.get(to, far) <= d:
+                continue
+            f = d + min(near.get(to, far), by_ladder)
+            if f > budget or not ok(to):
+                continue
+            if to in havens:
+                return True
+            best[to] = d
+            push(todo, (f, d, to))
+    return False
+
+
+def _haven_bound(ctx: TurnContext) -> dict[Location, int]:
+    """For each location, the least walk by the map's links (:func:`.foot.foot_links`) to
+    the ground level of a haven (:func:`haven_areas`), for the game; a location with no
+    such walk is left out."""
+    memo: dict[str, dict[Location, int]] = ctx.cache.setdefault(AP_EXIT_BOUND, {})
+    hit = memo.get("havens")
+    if hit is not None:
+        return hit
+    back: dict[Location, list[tuple[Location, int]]] = {}  # the links read backwards
+    for loc in ctx.graph.locations:
+        for to, cost, _s, _l, _k in foot.foot_links(ctx, loc, {}):
+            back.setdefault(to, []).append((loc, cost))
+    areas = haven_areas(ctx)
+    best = {loc: 0 for loc in ctx.graph.locations if loc[1] == 0 and loc[0] in areas}
+    todo = [(0, loc) for loc in best]
+    heapq.heapify(todo)
+    while todo:
+        d, x = heapq.heappop(todo)
+        if d > best[x]:
+            continue
+        for y, cost in back.get(x, ()):
+            nd = d + cost
+            if nd < best.get(y, nd + 1):
+                best[y] = nd
+                heapq.heappush(todo, (nd, y))
+    hit = memo["havens"] = best
+    return hit
 
 
 class _Forecast:
