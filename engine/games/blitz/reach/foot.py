@@ -8,7 +8,7 @@ from bisect import insort
 from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import partial
-from itertools import compress, repeat
+from itertools import compress
 from operator import attrgetter
 from typing import Any, cast
 
@@ -422,20 +422,19 @@ def _breadth_first(
     spare = numbered.unreached
     seen = spare.pop() if spare else [False] * len(locs)
     seen[s] = True
+    out = {locs[s]: 0}
     prev: dict[int, int] = {}
-    # round 18: the costs are written once the search ends, a level at a time
-    levels: list[tuple[int, list[int]]] = []  # (cost, the places first reached at it)
     level = [s]
     d = 0
     stop = -1
     look = g >= 0 or gs is not None
     while level:
+        level.sort()
         d += 1  # the next level's cost
         grow = d <= limit
         if not (grow or look):
             break
         nxt: list[int] = []
-        add = nxt.append
         for k in level:
             if look and (
                 k == g or (gs is not None and k in gs and (accept is None or accept(locs[k])))
@@ -450,21 +449,16 @@ def _breadth_first(
                             good = checked[nb] = test(locs[nb])
                         if good:
                             seen[nb] = True
+                            out[locs[nb]] = d
                             prev[nb] = k
-                            add(nb)
-        if nxt:
-            levels.append((d, nxt))
+                            nxt.append(nb)
         if stop >= 0 or not grow:
             break
-        level = sorted(nxt)
+        level = nxt
     seen[s] = False
     for k in prev:
         seen[k] = False
     spare.append(seen)
-    out = {locs[s]: 0}
-    at = locs.__getitem__
-    for cost, places in levels:
-        out.update(zip(map(at, places), repeat(cost)))
     return out, _Previous(prev, numbered.ids, locs), None if stop < 0 else locs[stop]
 
 
