@@ -42,6 +42,11 @@ AP_WAYBACK: Memo[Any] = Memo("ap_wayback", shared=False)  # safety: no sure way 
 AP_POCKET: Memo[Any] = Memo("ap_pocket", shared=False)  # safety: the pocket forecast, per call
 AP_POLICY: Memo[Any] = Memo("ap_policy", shared=False)  # safety: policy values, per game
 AP_ADJACENCY: Memo[Any] = Memo("ap_adjacency", shared=True)  # safety: the map's foot steps
+# safety: each location's least walk to ground that is not a building, and to a haven (the map's,
+# round 18)
+AP_EXIT_BOUND: Memo[Any] = Memo("ap_exit_bound", shared=True)
+# safety: the locations that are not in a building (the map's, round 18)
+AP_GROUND: Memo[Any] = Memo("ap_ground", shared=True)
 # safety: streets and open ground with no building next to them (the map's)
 AP_HAVENS: Memo[Any] = Memo("ap_havens", shared=True)
 # safety: each haven with the areas a vehicle or rubble in keeps a stand out of it (the map's)

@@ -12,7 +12,9 @@ is remembered for one call of the standing orders (``ap_catch``, ``ap_trap``).
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Callable
+from itertools import compress
 
 from ....board.model import AreaKind, Location
 from ....core.turn import TurnContext
@@ -21,8 +23,10 @@ from ..memos import (
     AP_BUILDING_BURNS,
     AP_BURNS,
     AP_CATCH,
+    AP_EXIT_BOUND,
     AP_FALLING,
     AP_FIGHT,
+    AP_GROUND,
     AP_HAVEN_NEAR,
     AP_HAVENS,
     AP_LIMITS,
@@ -297,12 +301,16 @@ def _collapse_areas(
             if AP_FALLING in ctx.cache:
                 refuge = int(policy(ctx, "refuge_damage"))
                 low = min(worn, refuge) if refuge > 1 else worn
+            # round 18: the damage in range picked at C speed (most damaged locations
+            # are destroyed or barely damaged), the rest asked of those alone
+            live = compress(
+                damage.items(), map(range(low, destroyed).__contains__, damage.values())
+            )
             cands = (
                 low,
                 [
-                    (loc[0], d) for loc, d in damage.items()
-                    if low <= d < destroyed and loc in fire and fire[loc] >= hot
-                    and kinds.get(loc[0]) is building
+                    (loc[0], d) for loc, d in live
+                    if loc in fire and fire[loc] >= hot and kinds.get(loc[0]) is building
                 ],
             )  # fmt: skip
             if AP_FALLING in ctx.cache:
@@ -388,9 +396,13 @@ def _way_out(ctx: TurnContext, state: GameState, start: Location) -> bool:
             )  # fmt: skip
         return hit
 
-    if not ok(start):
-        return False
     ladders = foot.ladder_links(state, ctx)
+    # round 18: a place from which no walk within what is left of the budget can reach
+    # ground that is not a building (where every way out ends) is not followed: the
+    # answer is the same, for fewer places asked
+    bound = _exit_bound(ctx, ladders)
+    if bound.get(start, 0) > budget or not ok(start):
+        return False
     for to, cost, _s, _l, _k in foot.foot_links(ctx, start, ladders):
         # a step straight out (the search below would find it too, after more checks)
         if cost <= budget and to not in fire:
@@ -398,34 +410,86 @@ def _way_out(ctx: TurnContext, state: GameState, start: Location) -> bool:
             if not (_can_burn(ctx, state, to) if inner is None else inner):
                 return True
     static: dict[Location, list[foot.Link]] = ctx.cache.get(FOOT_LINKS) or {}
+    # round 18: the places nearest a way out by the bound first (the answer is whether
+    # one exists, not which: found sooner, for fewer places asked)
     best = {start: 0}
-    frontier = [start]
-    while frontier:
-        nxt: list[Location] = []
-        for loc in frontier:
-            here = best[loc]
-            # foot.foot_links, its memo read inline (no pitched ladder here: the map's links)
-            links = None if loc in ladders else static.get(loc)
-            if links is None:
-                links = foot.foot_links(ctx, loc, ladders)
-            for to, cost, _s, _l, _k in links:
-                d = here + cost
-                if d > budget or best.get(to, budget + 1) <= d:
-                    continue
-                inner = burns.get(to[0])
-                if not (_can_burn(ctx, state, to) if inner is None else inner):
-                    if to not in fire:
-                        return True  # out in an empty street or open ground
-                    continue
-                hit = seen.get(to)
-                if hit is None:
-                    hit = ok(to)
-                if not hit:
-                    continue
-                best[to] = d
-                nxt.append(to)
-        frontier = nxt
+    todo = [(bound.get(start, 0), 0, start)]
+    pop, push = heapq.heappop, heapq.heappush
+    while todo:
+        _f, here, loc = pop(todo)
+        if here > best[loc]:
+            continue  # (reached again for less)
+        # foot.foot_links, its memo read inline (no pitched ladder here: the map's links)
+        links = None if loc in ladders else static.get(loc)
+        if links is None:
+            links = foot.foot_links(ctx, loc, ladders)
+        for to, cost, _s, _l, _k in links:
+            d = here + cost
+            if d > budget or best.get(to, budget + 1) <= d:
+                continue
+            inner = burns.get(to[0])
+            if not (_can_burn(ctx, state, to) if inner is None else inner):
+                if to not in fire:
+                    return True  # out in an empty street or open ground
+                continue
+            f = d + bound.get(to, 0)
+            if f > budget:
+                continue  # no way out from there within the budget
+            hit = seen.get(to)
+            if hit is None:
+                hit = ok(to)
+            if not hit:
+                continue
+            best[to] = d
+            push(todo, (f, d, to))
     return False
+
+
+def _exit_bound(
+    ctx: TurnContext, ladders: dict[Location, list[tuple[Location, int]]]
+) -> dict[Location, int]:
+    """For each location, a lower bound of the movement points a stand needs to walk from
+    it to ground that is not a building (a street or open ground: where every way out of
+    :func:`_way_out` ends): the cheapest walk by the map's links (:func:`.foot.foot_links`),
+    or down a ladder from a building's level (a pitched ladder links it to a street at
+    ``movement.ladder`` points a level, wherever it stands); kept for the game. A location
+    it lacks has 0. Empty when a ladder stands in a building (not a street: only odd
+    hand-made states), whose links the bound does not foresee."""
+    kinds = danger.area_kinds(ctx)
+    building = AreaKind.BUILDING
+    for x in ladders:
+        if x[1] == 0 and kinds.get(x[0]) is building:
+            return {}
+    memo: dict[str, dict[Location, int]] = ctx.cache.setdefault(AP_EXIT_BOUND, {})
+    hit = memo.get("bound")
+    if hit is not None:
+        return hit
+    per_level = ctx.rules.int("movement.ladder")
+    back: dict[Location, list[tuple[Location, int]]] = {}  # the links read backwards
+    best: dict[Location, int] = {}
+    todo: list[tuple[int, Location]] = []
+    for loc in ctx.graph.locations:
+        for to, cost, _s, _l, _k in foot.foot_links(ctx, loc, {}):
+            back.setdefault(to, []).append((loc, cost))
+        if kinds.get(loc[0]) is not building:
+            best[loc] = 0
+        elif loc[1] >= 1:
+            best[loc] = per_level * loc[1]
+        else:
+            continue
+        todo.append((best[loc], loc))
+    heapq.heapify(todo)
+    while todo:
+        d, x = heapq.heappop(todo)
+        if d > best[x]:
+            continue
+        for y, cost in back.get(x, ()):
+            nd = d + cost
+            if nd < best.get(y, nd + 1):
+                best[y] = nd
+                heapq.heappush(todo, (nd, y))
+    hit = memo["bound"] = best
+    return hit
 
 
 def get_out(ctx: TurnContext, state: GameState, u: UnitState) -> bool:
@@ -444,9 +508,23 @@ def get_out(ctx: TurnContext, state: GameState, u: UnitState) -> bool:
             and not danger.unsafe(ctx, state, back) and mv.walk(ctx, state, u, back)
         ):  # fmt: skip
             return True
-    dist, _ = foot.foot_search(ctx, state, u.loc, ctx.rules.int("movement.foot_points"))
+    points = ctx.rules.int("movement.foot_points")
     fire = state.fire
     burns: dict[str, bool] = ctx.cache.get(AP_BURNS) or {}  # _can_burn's memo, inline
+
+    def safe_out(loc: Location) -> bool:  # an out (below) where R-7 does not reach
+        inner = burns.get(loc[0])
+        return (
+            loc not in fire and not (_can_burn(ctx, state, loc) if inner is None else inner)
+            and not collapse_zone(ctx, state, loc) and not danger.unsafe(ctx, state, loc)
+        )  # fmt: skip
+
+    # round 18: the nearest out that is not unsafe, found by a search that stops there
+    # (the least by the rank below when there is one); else the whole turn's walk
+    goal: Location | None = foot.first_goal(ctx, state, u.loc, points, _ground(ctx), safe_out)
+    if goal is not None:
+        return _step_out(ctx, state, u, goal)
+    dist, _ = foot.foot_search(ctx, state, u.loc, points)
     outs = [
         loc for loc in dist
         if not burns.get(loc[0], True) or (
@@ -458,7 +536,6 @@ def get_out(ctx: TurnContext, state: GameState, u: UnitState) -> bool:
     def rank(loc: Location) -> tuple[bool, int, Location]:
         return danger.unsafe(ctx, state, loc), dist[loc], loc
 
-    goal: Location | None
     if outs:
         goal = min(outs, key=rank)
     else:  # the best place that is no trap, the trap check (the dear part) in that order
@@ -471,11 +548,29 @@ def get_out(ctx: TurnContext, state: GameState, u: UnitState) -> bool:
         )  # fmt: skip
         if goal is None:
             return False
+    return _step_out(ctx, state, u, goal)
+
+
+def _step_out(ctx: TurnContext, state: GameState, u: UnitState, goal: Location) -> bool:
+    """:func:`get_out`'s walk to ``goal`` (idle after it unless it holds a branch)."""
     task = u.task
     u.task = "move"
     moved = mv.walk(ctx, state, u, goal)
     u.task = task if u.hose is not None else "idle"
     return moved
+
+
+def _ground(ctx: TurnContext) -> frozenset[Location]:
+    """The locations that are not in a building (streets, open ground, water), for the
+    game: where :func:`get_out` looks for a way out."""
+    memo: dict[str, frozenset[Location]] = ctx.cache.setdefault(AP_GROUND, {})
+    hit = memo.get("ground")
+    if hit is None:
+        kinds = danger.area_kinds(ctx)
+        hit = memo["ground"] = frozenset(
+            loc for loc in ctx.graph.locations if kinds.get(loc[0]) is not AreaKind.BUILDING
+        )
+    return hit
 
 
 def haven_areas(ctx: TurnContext) -> frozenset[str]:
@@ -558,11 +653,90 @@ def cut_off(ctx: TurnContext, state: GameState, loc: Location) -> bool:
             return (heat(ctx, state, x) if h is None else h) <= limit
 
         budget = int(turns * ctx.rules.int("movement.foot_points"))
-        dist, _ = foot.foot_search(ctx, state, loc, budget, ok=sure, goals=havens)
-        out = foot.nearest(dist, havens)[0] is None
+        out = not _reaches(ctx, state, loc, budget, sure, frozenset(havens))
     if memo is not None:
         memo[loc] = out
     return out
+
+
+def _reaches(
+    ctx: TurnContext,
+    state: GameState,
+    start: Location,
+    budget: int,
+    ok: Callable[[Location], bool],
+    havens: frozenset[Location],
+) -> bool:
+    """Whether a walk of ``budget`` movement points or less from ``start`` through places
+    that pass ``ok`` (the start itself is not asked) reaches one of ``havens`` (places on
+    the ground level of :func:`haven_areas`): what :func:`.foot.nearest` of a
+    :func:`.foot.foot_search` for them tells (round 18). The places nearest a haven by a
+    lower bound of the walk left are taken first (the map's walk to a haven, or a pitched
+    ladder's cost and the walk from its other end, the least of them: a walk that takes a
+    ladder walks on from its last one by the map's links), and one whose bound leaves no
+    walk to a haven within the budget is not followed."""
+    ladders = foot.ladder_links(state, ctx)
+    near = _haven_bound(ctx)
+    far = budget + 1
+    per_level = ctx.rules.int("movement.ladder")
+    by_ladder = far
+    for ends in ladders.values():
+        for to, lvl in ends:
+            by_ladder = min(by_ladder, per_level * lvl + near.get(to, far))
+    if min(near.get(start, far), by_ladder) > budget:
+        return False
+    static: dict[Location, list[foot.Link]] = ctx.cache.get(FOOT_LINKS) or {}
+    best = {start: 0}
+    todo = [(0, 0, start)]
+    pop, push = heapq.heappop, heapq.heappush
+    while todo:
+        _f, here, x = pop(todo)
+        if here > best[x]:
+            continue  # (reached again for less)
+        links = None if x in ladders else static.get(x)  # foot.foot_links, inline
+        if links is None:
+            links = foot.foot_links(ctx, x, ladders)
+        for to, cost, _s, _l, _k in links:
+            d = here + cost
+            if d > budget or best.get(to, far) <= d:
+                continue
+            f = d + min(near.get(to, far), by_ladder)
+            if f > budget or not ok(to):
+                continue
+            if to in havens:
+                return True
+            best[to] = d
+            push(todo, (f, d, to))
+    return False
+
+
+def _haven_bound(ctx: TurnContext) -> dict[Location, int]:
+    """For each location, the least walk by the map's links (:func:`.foot.foot_links`) to
+    the ground level of a haven (:func:`haven_areas`), for the game; a location with no
+    such walk is left out."""
+    memo: dict[str, dict[Location, int]] = ctx.cache.setdefault(AP_EXIT_BOUND, {})
+    hit = memo.get("havens")
+    if hit is not None:
+        return hit
+    back: dict[Location, list[tuple[Location, int]]] = {}  # the links read backwards
+    for loc in ctx.graph.locations:
+        for to, cost, _s, _l, _k in foot.foot_links(ctx, loc, {}):
+            back.setdefault(to, []).append((loc, cost))
+    areas = haven_areas(ctx)
+    best = {loc: 0 for loc in ctx.graph.locations if loc[1] == 0 and loc[0] in areas}
+    todo = [(0, loc) for loc in best]
+    heapq.heapify(todo)
+    while todo:
+        d, x = heapq.heappop(todo)
+        if d > best[x]:
+            continue
+        for y, cost in back.get(x, ()):
+            nd = d + cost
+            if nd < best.get(y, nd + 1):
+                best[y] = nd
+                heapq.heappush(todo, (nd, y))
+    hit = memo["havens"] = best
+    return hit
 
 
 class _Forecast:
@@ -735,14 +909,46 @@ def _foot_adjacency(
     )
     hit = memo.get(fail)
     if hit is None:
+        # round 18: each place's steps toward the nearest goal last, so that the search
+        # (which takes the last step found first) heads for one (the answer is the same)
+        far = _goal_distance(ctx)
         hit = memo[fail] = {
             loc: (
-                tuple(link[0] for link in foot.foot_links(ctx, loc, {})),
+                tuple(
+                    sorted(
+                        (link[0] for link in foot.foot_links(ctx, loc, {})),
+                        key=lambda x: -far.get(x, 0),
+                    )
+                ),
                 len(danger.neighbours(ctx, loc)) < fail,
             )
             for loc in ctx.graph.locations
         }
     return hit
+
+
+def _goal_distance(ctx: TurnContext) -> dict[Location, int]:
+    """For each location, the fewest foot steps by the map's links to the ground level of a
+    haven (:func:`haven_areas`) or an entry area, the places the pocket forecast's search
+    looks for (a location with no way there is left out); for :func:`_foot_adjacency`."""
+    back: dict[Location, list[Location]] = {}  # the links read backwards
+    for loc in ctx.graph.locations:
+        for link in foot.foot_links(ctx, loc, {}):
+            back.setdefault(link[0], []).append(loc)
+    goals = {*haven_areas(ctx), *mv.entry_areas(ctx)}
+    ring = [loc for loc in ctx.graph.locations if loc[1] == 0 and loc[0] in goals]
+    out = dict.fromkeys(ring, 0)
+    d = 0
+    while ring:
+        d += 1
+        nxt: list[Location] = []
+        for x in ring:
+            for y in back.get(x, ()):
+                if y not in out:
+                    out[y] = d
+                    nxt.append(y)
+        ring = nxt
+    return out
 
 
 def _joined(
@@ -762,7 +968,7 @@ def _joined(
     if hit is not None:
         return hit
     goals = fc.goal_set
-    fire, opened = state.fire, fc.opened
+    fire, opened, rubble = state.fire, fc.opened, fc.rubble
     heat = danger.heat
     heats: dict[Location, int] = _heat_memo(ctx)
     seen = {start}
@@ -780,12 +986,14 @@ def _joined(
                 # :func:`_stays_open`, answered first for a place with no fire next to it
                 # or below and fewer neighbours than the heat no stand passes: it cannot
                 # catch in the next spread, nor can its neighbours catching add up to it
+                # (round 18: unless a collapse's rubble may strike it, as there)
                 h = heats.get(nb)
                 ok = opened[nb] = nb not in fire and (
                     (
                         adj.get(nb, ((), False))[1]
                         and not (heat(ctx, state, nb) if h is None else h)
                         and (nb[0], nb[1] - 1) not in fire
+                        and (rubble is None or nb[1] != 0 or nb[0] not in rubble)
                     ) or _stays_open(ctx, state, nb, fc)
                 )  # fmt: skip
             if not ok:
