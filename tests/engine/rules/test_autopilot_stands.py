@@ -317,6 +317,42 @@ def test_the_refuge_keeps_clear_of_a_damaged_building_burning_upstairs(house_rul
     assert spot is not None and spot[0] in ("S00", "S01", "S02")
 
 
+@pytest.mark.parametrize(("house_rules", "stays"), [
+    (None, False),
+    ({"policy.refuge_damage": 3}, True),  # rounds 6 to 11: an undamaged building was no risk
+])  # fmt: skip
+def test_the_refuge_keeps_clear_of_any_building_burning_hard_enough_to_roll(house_rules, stays):
+    # round 12 (policy.refuge_damage 1): B11's upper floor burns at 5 and is not damaged
+    # yet, but it rolls for damage every turn (step 7) and comes down in time; a stand
+    # with nowhere to go does not wait in S01, where its rubble would strike
+    sc = uworld(["SSS", "BBB"], levels={"B11": 2}, fires={("B11", 1): 5},
+                forces=[ForceUnit("OF", "officer", area="S01")],
+                house_rules=house_rules or {})  # fmt: skip
+    ctx, st = usetup(sc)
+    assert st.damage_at(("B11", 1)) == 1
+    spot = safety.refuge(ctx, st, st.units["OF"])
+    assert (spot == ("S01", 0)) is stays
+    assert spot is not None and spot[0] in ("S00", "S01", "S02")
+
+
+@pytest.mark.parametrize(("house_rules", "leaves"), [
+    (None, True),
+    ({"policy.refuge_damage": 3}, False),  # rounds 6 to 11
+])  # fmt: skip
+def test_a_stand_leaves_a_street_an_undamaged_burning_building_may_close(house_rules, leaves):
+    # round 12: as in round 11's test, B03 burns at 5 over S13, the one way from S11 to
+    # the yard O16, but it is not damaged yet; it rolls for damage every turn, so its
+    # rubble may close S13 within the forecast's turns: the officer in S11 leaves
+    sc = uworld(["BBBBBB.", "SSSSSSO"], fires={("B03", 0): 5},
+                forces=[ForceUnit("OF", "officer", area="S11")],
+                house_rules=house_rules or {})  # fmt: skip
+    ctx, st = usetup(sc, [6] * 20)
+    assert st.damage_at(("B03", 0)) == 1
+    assert safety.shelters(ctx, st) == [("O16", 0)]
+    assert safety.pocket(ctx, st, ("S11", 0)) is leaves
+    assert not safety.pocket(ctx, st, ("S14", 0))  # east of the closing place
+
+
 def test_a_fire_party_does_not_refill_between_the_fires():
     # round 6: empty in S11, at a hydrant, next to a fire of 4. An empty street cannot
     # burn, so the old orders refilled there, where the fire closes round it and the
