@@ -42,7 +42,6 @@ AP_WAYBACK: Memo[Any] = Memo("ap_wayback", shared=False)  # safety: no sure way 
 AP_POCKET: Memo[Any] = Memo("ap_pocket", shared=False)  # safety: the pocket forecast, per call
 AP_POLICY: Memo[Any] = Memo("ap_policy", shared=False)  # safety: policy values, per game
 AP_ADJACENCY: Memo[Any] = Memo("ap_adjacency", shared=True)  # safety: the map's foot steps
-AP_AREA_LINKS: Memo[Any] = Memo("ap_area_links", shared=True)  # safety: areas' neighbours (map)
 # safety: each location's least walk to ground that is not a building, and to a haven (the map's,
 # round 18)
 AP_EXIT_BOUND: Memo[Any] = Memo("ap_exit_bound", shared=True)

@@ -14,13 +14,12 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable
-from itertools import chain, compress
+from itertools import compress
 
 from ....board.model import AreaKind, Location
 from ....core.turn import TurnContext
 from ..memos import (
     AP_ADJACENCY,
-    AP_AREA_LINKS,
     AP_BUILDING_BURNS,
     AP_BURNS,
     AP_CATCH,
@@ -226,11 +225,6 @@ def burns_memo(ctx: TurnContext) -> dict[str, bool]:
     """A fresh memo for :func:`_can_burn` (``ap_burns``) for one call of the standing
     orders, every building area in it already (a building can always burn, §1): most
     places the checks ask of are in buildings. The map's part is kept for the game."""
-    return dict(_buildings(ctx))
-
-
-def _buildings(ctx: TurnContext) -> dict[str, bool]:
-    """The building areas (each True), for the game (read it, do not change it)."""
     memo: dict[str, dict[str, bool]] = ctx.cache.setdefault(AP_BUILDING_BURNS, {})
     hit = memo.get("buildings")
     if hit is None:
@@ -238,17 +232,7 @@ def _buildings(ctx: TurnContext) -> dict[str, bool]:
         hit = memo["buildings"] = {
             a: True for a, kind in danger.area_kinds(ctx).items() if kind is building
         }
-    return hit
-
-
-def _area_links(ctx: TurnContext) -> dict[str, list[str]]:
-    """Every area's neighbouring areas (:func:`.danger.area_neighbours`), for the game: for
-    :func:`_collapse_areas` to read inline (read it, do not change it)."""
-    memo: dict[str, dict[str, list[str]]] = ctx.cache.setdefault(AP_AREA_LINKS, {})
-    hit = memo.get("links")
-    if hit is None:
-        hit = memo["links"] = {a: danger.area_neighbours(ctx, a) for a in danger.area_kinds(ctx)}
-    return hit
+    return dict(hit)
 
 
 def hazardous(ctx: TurnContext, state: GameState, loc: Location) -> bool:
@@ -306,8 +290,8 @@ def _collapse_areas(
     hot = r.int("damage.fire_for_roll")
     destroyed = r.int("damage.destroyed")
     damage, fire = state.damage, state.fire  # state.damage_at, inline
-    buildings = _buildings(ctx)  # danger.area_kind(...) is AreaKind.BUILDING, inline
-    links = _area_links(ctx)  # danger.area_neighbours, inline
+    kinds = danger.area_kinds(ctx)  # danger.area_kind, inline
+    building = AreaKind.BUILDING
     if worn > 1:  # (an undamaged location, 1, cannot qualify): walk the few damaged ones
         # in the standing orders the walk is made once a call, for the least damage any of
         # its checks asks (fire and damage do not change in step 6): the others pick theirs
@@ -326,18 +310,17 @@ def _collapse_areas(
                 low,
                 [
                     (loc[0], d) for loc, d in live
-                    if loc in fire and fire[loc] >= hot and loc[0] in buildings
+                    if loc in fire and fire[loc] >= hot and kinds.get(loc[0]) is building
                 ],
             )  # fmt: skip
             if AP_FALLING in ctx.cache:
                 ctx.cache[AP_FALLING] = cands
         falling = {a for a, d in cands[1] if d >= worn}
     else:
-        # round 19: the fires hot enough to roll picked at C speed (most fires are lower),
-        # the rest asked of those alone
         falling = {
-            loc[0] for loc in compress(fire, map(hot.__le__, fire.values()))
-            if loc[0] in buildings and worn <= damage.get(loc, 1) < destroyed
+            loc[0] for loc, f in fire.items()
+            if f >= hot and worn <= damage.get(loc, 1) < destroyed
+            and kinds.get(loc[0]) is building
         }  # fmt: skip
     # the rubble adds damage to the ground level of each building next door: one that it
     # brings down brings its own rubble onto its neighbours, and so on (which areas come
@@ -347,21 +330,24 @@ def _collapse_areas(
     if within is not None:  # followed already: only the new areas' rubble is followed
         falling -= within[0]
         struck.update(within[1])
-    todo = list(falling)
+    todo = sorted(falling)
     if within is not None:
         falling.update(within[0])
     weak = destroyed - by
     while todo:
-        for nb in links[todo.pop()]:
+        a = todo.pop()
+        for nb in danger.area_neighbours(ctx, a):
             if (
                 nb not in falling and destroyed > damage.get((nb, 0), 1) >= weak
-                and nb in buildings
+                and kinds.get(nb) is building
             ):  # fmt: skip
                 falling.add(nb)
                 todo.append(nb)
-    # (each falling area is a building of the map: in ``links``)
-    new = falling if within is None else falling - within[0]
-    struck.update(chain.from_iterable(map(links.__getitem__, new)))
+    if within is None:
+        struck = {nb for a in falling for nb in danger.area_neighbours(ctx, a)}
+    else:
+        for a in falling - within[0]:
+            struck.update(danger.area_neighbours(ctx, a))
     return frozenset(falling), frozenset(struck)
 
 
