@@ -465,19 +465,27 @@ def _exit_bound(
     if hit is not None:
         return hit
     per_level = ctx.rules.int("movement.ladder")
-    back: dict[Location, list[tuple[Location, int]]] = {}  # the links read backwards
-    best: dict[Location, int] = {}
-    todo: list[tuple[int, Location]] = []
+    ends: dict[Location, int] = {}
+    for loc in ctx.graph.locations:
+        if kinds.get(loc[0]) is not building:
+            ends[loc] = 0
+        elif loc[1] >= 1:
+            ends[loc] = per_level * loc[1]
+    hit = memo["bound"] = _walk_bound(ctx, ends)
+    return hit
+
+
+def _walk_bound(ctx: TurnContext, ends: dict[Location, int]) -> dict[Location, int]:
+    """The least cost, for each location, of a walk by the map's links
+    (:func:`.foot.foot_links`, no ladder pitched) to one of ``ends`` plus that end's own
+    cost (its value); a location with no such walk is left out. The links are read
+    backwards from the ends, the cheapest first."""
+    back: dict[Location, list[tuple[Location, int]]] = {}
     for loc in ctx.graph.locations:
         for to, cost, _s, _l, _k in foot.foot_links(ctx, loc, {}):
             back.setdefault(to, []).append((loc, cost))
-        if kinds.get(loc[0]) is not building:
-            best[loc] = 0
-        elif loc[1] >= 1:
-            best[loc] = per_level * loc[1]
-        else:
-            continue
-        todo.append((best[loc], loc))
+    best = dict(ends)
+    todo = [(d, loc) for loc, d in best.items()]
     heapq.heapify(todo)
     while todo:
         d, x = heapq.heappop(todo)
@@ -488,8 +496,7 @@ def _exit_bound(
             if nd < best.get(y, nd + 1):
                 best[y] = nd
                 heapq.heappush(todo, (nd, y))
-    hit = memo["bound"] = best
-    return hit
+    return best
 
 
 def get_out(ctx: TurnContext, state: GameState, u: UnitState) -> bool:
@@ -718,24 +725,9 @@ def _haven_bound(ctx: TurnContext) -> dict[Location, int]:
     hit = memo.get("havens")
     if hit is not None:
         return hit
-    back: dict[Location, list[tuple[Location, int]]] = {}  # the links read backwards
-    for loc in ctx.graph.locations:
-        for to, cost, _s, _l, _k in foot.foot_links(ctx, loc, {}):
-            back.setdefault(to, []).append((loc, cost))
     areas = haven_areas(ctx)
-    best = {loc: 0 for loc in ctx.graph.locations if loc[1] == 0 and loc[0] in areas}
-    todo = [(0, loc) for loc in best]
-    heapq.heapify(todo)
-    while todo:
-        d, x = heapq.heappop(todo)
-        if d > best[x]:
-            continue
-        for y, cost in back.get(x, ()):
-            nd = d + cost
-            if nd < best.get(y, nd + 1):
-                best[y] = nd
-                heapq.heappush(todo, (nd, y))
-    hit = memo["havens"] = best
+    ends = {loc: 0 for loc in ctx.graph.locations if loc[1] == 0 and loc[0] in areas}
+    hit = memo["havens"] = _walk_bound(ctx, ends)
     return hit
 
 
