@@ -439,3 +439,27 @@ def test_the_canteen_drives_to_crews_waiting_out_of_the_fires_reach():
     assert parking.out_of_reach(ctx, st, "S05")
     movement.step_movement(ctx, st)
     assert st.units["C1"].loc == ("S05", 0)
+
+
+def _nowhere_safe(area):
+    # B00 burns at 1 next to S01 (a spread of 1 in 6 into a vehicle there); S02 has no
+    # building next to it (the least exposed street) but fires of 5 a jump away on two
+    # sides, B04 across O03 and B22 across O12 (1 - (5/6)^2 = 0.31): no street in reach
+    # cannot catch next step 1
+    sc = uworld(
+        ["BSSOB", "..O..", "..B.."],
+        fires={("B00", 0): 1, ("B04", 0): 5, ("B22", 0): 5},
+        forces=[ForceUnit("DR", "despatch_rider", area=area)],
+    )
+    ctx, st = usetup(sc, Dice(4))
+    st.fire_at_start = dict(st.fire)
+    assert parking.exposure(ctx, "S02") < parking.exposure(ctx, "S01")
+    assert 0 < parking.street_risk(ctx, st, "S01") < parking.street_risk(ctx, st, "S02")
+    movement.step_movement(ctx, st)
+    return st.units["DR"].loc
+
+
+@pytest.mark.parametrize("area", ["S01", "S02"])
+def test_with_no_street_free_of_risk_a_free_vehicle_waits_in_the_least_likely_to_catch(area):
+    # round 14: not in the least exposed street, which is the more likely to catch now
+    assert _nowhere_safe(area) == ("S01", 0)

@@ -542,7 +542,9 @@ def shelter(ctx: TurnContext, state: GameState, u: UnitState, crew: bool = True)
     :func:`dry`, and none to park at) drives, while the roads are open, to the street the
     fire is least likely ever to reach (:func:`exposure`) among those it can reach that
     cannot catch in the next step 1, on the entries' side when there is one, the nearest of
-    the equals; it stays where it is when that is no better. Its crew at the vehicle rides
+    the equals; it stays where it is when that is no better. When every street in reach
+    may catch, it drives to the one least likely to, if that is less likely than its own
+    (then the entries' side, the exposure, the drive). Its crew at the vehicle rides
     with it (``crew``; else they stay, as the lorry's team at its line's end). Whether it
     moved."""
     if u.loc is None or mv.tied_down(state, u):
@@ -555,28 +557,36 @@ def shelter(ctx: TurnContext, state: GameState, u: UnitState, crew: bool = True)
     exposed = exposures(ctx)
     # the rank is (may catch next step 1, off the entries' side, exposure, the drive, the
     # street), the least wins: by the map's part alone first (a heap), the best is the
-    # first street that cannot catch (street_risk 0), else the first of all; so only the
-    # streets ahead of it ask their risk
+    # first street that cannot catch (street_risk 0); so only the streets ahead of it ask
+    # their risk
     ranked = [
         (bool(side) and a not in side, exposed.get(a, NO_EXPOSURE), len(route), a)
         for a, route in routes.items()
     ]
     heapify(ranked)
-    first = ranked[0]
+    risky = True
     while ranked:
         best = heappop(ranked)
         if not street_risk(ctx, state, best[3]) > 0:
             risky = False
             break
+    if risky:
+        # no street in reach is free of risk (the heap asked them all): the least likely
+        # to catch next step 1, when it is less likely than its own (round 14: the least
+        # exposed may be the one a fire of 5 can jump into now)
+        least = min((street_risk(ctx, state, a), bool(side) and a not in side,
+                     exposed.get(a, NO_EXPOSURE), len(route), a) for a, route in routes.items())  # fmt: skip
+        to = least[4]
+        if to == here or least[0] >= street_risk(ctx, state, here):
+            return False
     else:
-        best, risky = first, True
-    to = best[3]
-    if to == here:
-        return False
-    stay = (street_risk(ctx, state, here) > 0, bool(side) and here not in side,
-            exposed.get(here, NO_EXPOSURE))  # fmt: skip
-    if (risky, best[0], best[1]) >= stay:
-        return False
+        to = best[3]
+        if to == here:
+            return False
+        stay = (street_risk(ctx, state, here) > 0, bool(side) and here not in side,
+                exposed.get(here, NO_EXPOSURE))  # fmt: skip
+        if (False, best[0], best[1]) >= stay:
+            return False
     if crew:
         for s in crew_of(state.units, u.id):
             if s.loc == u.loc:
