@@ -259,13 +259,14 @@ def test_a_crewless_pump_does_not_set_up_where_it_would_pack_up_again():
     assert hp.task == "deploy"
 
 
-def _dry_at_work(water):
+def _dry_at_work(water, house_rules=None):
     # E1 works from S02 (no hydrant anywhere) on B16 with a line along the street; B12, a
     # fire of 1 next to S02, spreads into it on a 1 (a sixth: policy.vehicle_withdraw_chance)
     sc = uworld(
         ["SSSSSSS", "..B...B"],
         fires={("B12", 0): 1, ("B16", 0): 3},
         forces=[ForceUnit("E1", "general_appliance", area="S02")],
+        house_rules=house_rules or {},
     )
     ctx, st = usetup(sc, Dice(5))
     st.fire_at_start = dict(st.fire)
@@ -286,7 +287,9 @@ def test_an_appliance_with_a_dry_tank_pulls_back_from_a_lone_fire_next_door():
 
 
 def test_an_appliance_with_water_guards_its_street_from_a_lone_fire_next_door():
-    ctx, st = _dry_at_work(10)
+    # (with policy.withdraw_unguarded off: since round 14 it runs from a fire none of its
+    # lines can reach, below)
+    ctx, st = _dry_at_work(10, {"policy.withdraw_unguarded": 0})
     assert not events(ctx, "hose_slipped")
     assert st.units["E1"].loc == ("S02", 0)
 
@@ -463,3 +466,51 @@ def _nowhere_safe(area):
 def test_with_no_street_free_of_risk_a_free_vehicle_waits_in_the_least_likely_to_catch(area):
     # round 14: not in the least exposed street, which is the more likely to catch now
     assert _nowhere_safe(area) == ("S01", 0)
+
+
+def _cut(house_rules=None, damage=2):
+    # E1 works from S04 (hydrant) on B14, a fire of 1 next to it; B12 burns at 5 with
+    # damage ``damage``: its collapse would drop rubble into S02, the only road from S04 and
+    # S03 (both next to a fire) to S00 and S01, two spreads and more from every fire
+    sc = uworld(
+        ["SSSSS", "..BBB"],
+        hydrants=["S04"],
+        fires={("B12", 0): 5, ("B13", 0): 1, ("B14", 0): 1},
+        forces=[ForceUnit("E1", "general_appliance", area="S04")],
+        house_rules=house_rules or {},
+    )
+    ctx, st = usetup(sc, Dice(2))
+    st.fire_at_start = dict(st.fire)
+    st.damage[("B12", 0)] = damage
+    st.units["E1"].source = "hydrant:S04"
+    add_hose(st, "H1", "E1", [("S04", 0)], ("B14", 0), crew=["E1.1"])
+    return ctx, st
+
+
+def test_an_appliance_at_work_pulls_back_before_a_collapse_cuts_its_street_off():
+    ctx, st = _cut()
+    assert parking.cut_soon(ctx, st, st.units["E1"]) == {"S00", "S01"}
+    movement.step_movement(ctx, st)
+    assert [e["hose"] for e in events(ctx, "hose_slipped")] == ["H1"]
+    e1 = st.units["E1"]
+    assert e1.loc is not None and e1.loc[0] in ("S00", "S01")
+
+
+@pytest.mark.parametrize(("house_rules", "damage"), [({"policy.cutoff_damage": 0}, 2), ({}, 1)])
+def test_an_appliance_at_work_stays_when_no_collapse_forecast_cuts_it_off(house_rules, damage):
+    # the policy off, or B12 too little damaged to count (policy.cutoff_damage 2): the
+    # lone fire of 1 next to S04 has a line on it, so E1 keeps working there
+    ctx, st = _cut(house_rules, damage)
+    assert parking.cut_soon(ctx, st, st.units["E1"]) == set()
+    movement.step_movement(ctx, st)
+    assert not events(ctx, "hose_slipped")
+    assert st.units["E1"].loc == ("S04", 0)
+
+
+def test_an_appliance_pulls_back_from_a_lone_fire_next_door_its_lines_cannot_reach():
+    # as _dry_at_work(10), but its line's branch at S05 is four steps from B12: no line of
+    # its own can turn to guard S02 (R-15: range 3), so the lone fire of 1 is run from
+    ctx, st = _dry_at_work(10, {"policy.withdraw_unguarded": 1})
+    assert [e["hose"] for e in events(ctx, "hose_slipped")] == ["H1"]
+    e1 = st.units["E1"]
+    assert e1.loc is not None and e1.loc[0] != "S02"

@@ -441,12 +441,15 @@ def withdraw(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Location
     if side and u.loc[0] not in side:
         routes = reach.road_routes(ctx, state, u.loc[0])
         boxed = any(a in side for a in routes)
+    outside: set[str] = set()  # the far streets beyond a closing collapse (:func:`cut_soon`)
+    if not boxed:
+        outside = cut_soon(ctx, state, u)
     heat = danger.heat(ctx, state, u.loc)
     jump = jump_chances(ctx, state).get(u.loc[0], (0.0, False))[0]
     # a lone fire of 1 next door is guarded by a line rather than run from, when there is
-    # water to guard it with
+    # water to guard it with and a line there or one of its own in reach of it
     hot = risk >= policy(ctx, "vehicle_withdraw_chance") and (
-        heat >= WITHDRAW_HEAT or jump > 0 or dry(ctx, state, u)
+        heat >= WITHDRAW_HEAT or jump > 0 or dry(ctx, state, u) or unguarded(ctx, state, u)
     )
     trailers = sorted((p for p in state.units.values()
                        if p.loc == u.loc and p.towed_by is None and p.extra.get("tow") == u.id
@@ -461,7 +464,7 @@ def withdraw(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Location
             return False
         if not hot and not packs_up(ctx, state, u.loc[0]):
             return False
-    elif not hot and not boxed:
+    elif not hot and not boxed and not outside:
         if heat < WITHDRAW_HEAT:
             return False
         cov = coverage(state)
@@ -480,7 +483,7 @@ def withdraw(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Location
     # that cannot catch next step 1, so it is asked only when there is such a street (the
     # risks are the call's, whoever asks first)
     safe = [a for a in routes if street_threat(ctx, state, a) >= 2
-            and (a in side or not boxed)]  # fmt: skip
+            and (a in side or not boxed) and (not outside or a in outside)]  # fmt: skip
     if not safe:
         return False
     to = (
@@ -489,10 +492,11 @@ def withdraw(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Location
         else None
     )
     if (to is None or to not in routes or street_threat(ctx, state, to) < 2
-            or street_risk(ctx, state, to) > 0 or (boxed and to not in side)):  # fmt: skip
+            or street_risk(ctx, state, to) > 0 or (boxed and to not in side)
+            or (outside and to not in outside)):  # fmt: skip
         to = min(safe, key=lambda a: (street_risk(ctx, state, a) > 0,
                                       -min(street_threat(ctx, state, a), 3), len(routes[a]), a))  # fmt: skip
-        if street_risk(ctx, state, to) >= risk and not boxed:
+        if street_risk(ctx, state, to) >= risk and not boxed and not outside:
             return False
     if to == u.loc[0]:
         return False
@@ -506,6 +510,69 @@ def withdraw(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Location
             s.task = "aboard"
     ctx.note(Withdraw, at=u.loc, to=(to, 0), unit=u.id, cause="fire_near")
     return mv.drive(ctx, state, u, to)
+
+
+def cut_soon(ctx: TurnContext, state: GameState, u: UnitState) -> set[str]:
+    """An appliance at work (a line of its own out) that the forecast rubble is cutting
+    off: every street it can drive to now that cannot catch in the next step 1 and lies two
+    spreads or more from every fire (where :func:`withdraw` pulls back to) lies beyond the
+    streets next to a building burning at ``damage.fire_for_roll`` with damage
+    ``policy.cutoff_damage`` or more (§6: its collapse drops rubble there, and no vehicle
+    crosses rubble, §7). Those far streets, to pull back to while the roads are open; else
+    empty (nothing is closing round it, it has no far street in reach, or the policy is
+    off, 0). Round 14: :func:`entry_side` asks the same only of the way to the entries."""
+    worn = int(policy(ctx, "cutoff_damage"))
+    if worn <= 0 or u.loc is None or not any(h.unit == u.id for h in state.hoses.values()):
+        return set()
+    here = u.loc[0]
+    hot = ctx.rules.int("damage.fire_for_roll")
+    damage = state.damage
+    closing: set[str] = set()
+    for loc, f in state.fire.items():
+        if (
+            f >= hot and damage.get(loc, 1) >= worn
+            and danger.area_kind(ctx, loc[0]) is AreaKind.BUILDING
+        ):  # fmt: skip
+            closing.update(danger.area_neighbours(ctx, loc[0]))
+    closing.discard(here)
+    if not closing:
+        return set()
+    routes = reach.road_routes(ctx, state, here)
+    if not any(a in closing for a in routes):
+        return set()
+    far = {a for a in routes if a != here and street_threat(ctx, state, a) >= 2
+           and not street_risk(ctx, state, a) > 0}  # fmt: skip
+    if not far:
+        return set()
+    kept = reach.road_reach(ctx, here, reach.road_blocked(ctx, state) | closing)
+    if any(a in kept for a in far):
+        return set()
+    return {a for a in far if a not in closing}
+
+
+def unguarded(ctx: TurnContext, state: GameState, u: UnitState) -> bool:
+    """A fire next to the appliance's street that no line plays on and that none of its own
+    lines reaches from where its branch is (§7, R-15: range 3), so no line of its own can
+    turn to guard it (the guard of :mod:`.teams`): a reason to pull back as good as
+    ``WITHDRAW_HEAT`` when the street may catch (round 14; ``policy.withdraw_unguarded``
+    0: off)."""
+    if u.loc is None or policy(ctx, "withdraw_unguarded") <= 0:
+        return False
+    fire = state.fire
+    near = [nb for nb in danger.neighbours(ctx, u.loc) if nb in fire]
+    if not near:
+        return False
+    cov = coverage(state)
+    near = [nb for nb in near if not cov.get(nb)]
+    if not near:
+        return False
+    for h in state.hoses.values():
+        if h.unit != u.id or h.cut:
+            continue
+        for loc, rng in reach.in_range(ctx, h.branch):
+            if rng >= 1 and loc in near:
+                return False
+    return True
 
 
 def dry(ctx: TurnContext, state: GameState, u: UnitState) -> bool:
