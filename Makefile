@@ -36,4 +36,5 @@ bench: setup
 	$(BIN)/python benchmarks/run.py
 
 clean:
-	rm -rf $(VENV) fireground-demo build *.egg-info
+	rm -rf $(VENV) fireground-demo build *.egg-info engine/native.json
+	find engine -name '*.so' -delete

@@ -2,3 +2,7 @@
 
 Pure Python: this package never imports Qt, reportlab, the editor or the exporter.
 """
+
+from .native import choose
+
+choose()  # the compiled modules if they are up to date, else the sources (engine/native.py)

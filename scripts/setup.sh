@@ -49,3 +49,8 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ] || [ requirements.lock -
     .venv/bin/python scripts/check_lock.py .venv/bin/python
     touch "$stamp"
 fi
+# The engine's hot modules compiled with mypyc (scripts/build_native.py): rebuilt whenever a
+# .py of the engine changed since the last build, so `make test` never runs a stale one
+# (and a direct run falls back to the sources: engine/native.py). FIREGROUND_PURE=1: none.
+.venv/bin/python scripts/build_native.py \
+    || echo "setup: the compiled modules were not built; the engine runs its .py files" >&2

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Set as AbstractSet
+from typing import cast
 
 from ....board.model import AreaKind, FeatureType, Location
 from ....core.turn import TurnContext
@@ -175,7 +176,8 @@ def _lost_causes(ctx: TurnContext, state: GameState) -> AbstractSet[Location]:
     # building not destroyed; a street or open ground with rubble or a vehicle)
     buildings, grounds = _catch_map(ctx)
     saved: set[Location] = set()
-    for nb in buildings - fire.keys():
+    # (a frozenset minus dict keys is a set, whatever typeshed says: mypyc checks types)
+    for nb in cast(AbstractSet[Location], buildings) - fire.keys():
         if damage.get(nb, 0) < gone:
             saved.update(near[nb])
     for area in state.rubble | vehicles:

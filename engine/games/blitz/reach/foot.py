@@ -485,9 +485,7 @@ class _Previous(Mapping[Location, Location]):
         return len(self._prev)
 
 
-def _settled(
-    done: tuple[dict[Location, int], dict[Location, Location], Location | None], goal: Location
-) -> bool:
+def _settled(done: _Found, goal: Location) -> bool:
     """Whether a finished search (cost, previous, where it stopped early or None) settled
     ``goal``: all it reached if it ran out, else what it popped before stopping."""
     dist, _prev, stop = done
