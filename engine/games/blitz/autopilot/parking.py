@@ -550,6 +550,17 @@ def cut_soon(ctx: TurnContext, state: GameState, u: UnitState) -> set[str]:
     return {a for a in far if a not in closing}
 
 
+def unguarded_fires(state: GameState, around: list[Location]) -> list[Location]:
+    """The fires among ``around`` (in its order) that no line plays on: what an appliance
+    next to them must guard or run from."""
+    fire = state.fire
+    near = [nb for nb in around if nb in fire]  # (the lines' cover only when one burns)
+    if not near:
+        return near
+    cov = coverage(state)
+    return [nb for nb in near if not cov.get(nb)]
+
+
 def unguarded(ctx: TurnContext, state: GameState, u: UnitState) -> bool:
     """A fire next to the appliance's street that no line plays on and that none of its own
     lines reaches from where its branch is (§7, R-15: range 3), so no line of its own can
@@ -558,12 +569,7 @@ def unguarded(ctx: TurnContext, state: GameState, u: UnitState) -> bool:
     0: off)."""
     if u.loc is None or policy(ctx, "withdraw_unguarded") <= 0:
         return False
-    fire = state.fire
-    near = [nb for nb in danger.neighbours(ctx, u.loc) if nb in fire]
-    if not near:
-        return False
-    cov = coverage(state)
-    near = [nb for nb in near if not cov.get(nb)]
+    near = unguarded_fires(state, danger.neighbours(ctx, u.loc))
     if not near:
         return False
     for h in state.hoses.values():

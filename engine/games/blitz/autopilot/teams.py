@@ -25,9 +25,10 @@ from .parking import (
     street_risk,
     strike_spare_ladders,
     threatened,
+    unguarded_fires,
     withdraw,
 )
-from .priorities import coverage, lost_cause, policy, vehicle_areas
+from .priorities import lost_cause, policy, vehicle_areas
 from .safety import (
     cut_off,
     exposed,
@@ -486,12 +487,7 @@ def _guard_target(
     around = danger.neighbours(ctx, home.loc)
     if h.target in around:
         return None
-    fire = state.fire
-    near = [nb for nb in around if nb in fire]  # (the lines' cover only when one burns)
-    if not near:
-        return None
-    cov = coverage(state)
-    near = [nb for nb in near if not cov.get(nb)]
+    near = unguarded_fires(state, around)
     if not near:
         return None
     for loc, rng in reach.in_range(ctx, h.branch):
