@@ -21,6 +21,7 @@ AP_JUMP: Memo[Any] = Memo(
 AP_P_IN: Memo[Any] = Memo("ap_p_in", shared=False)
 AP_PRIO: Memo[Any] = Memo("ap_prio", shared=False)
 AP_SIDE: Memo[Any] = Memo("ap_side", shared=False)  # parking: the entries' side
+AP_CUT: Memo[Any] = Memo("ap_cut", shared=False)  # parking: streets forecast rubble may close
 AP_SMALL: Memo[Any] = Memo("ap_small", shared=False)
 AP_SOURCES: Memo[Any] = Memo("ap_sources", shared=False)  # priorities: open fires by cover
 AP_LOST: Memo[Any] = Memo("ap_lost", shared=False)  # priorities: the lost causes of a call

@@ -31,6 +31,7 @@ from ....core.turn import TurnContext
 from ..memos import (
     AP_BURNS,
     AP_CATCH,
+    AP_CUT,
     AP_FALLING,
     AP_FIGHT,
     AP_FIRES,
@@ -97,6 +98,7 @@ def standing_orders(ctx: TurnContext, state: GameState) -> None:
     ctx.cache[AP_FALLING] = None  # safety: ... the locations that may come down
     ctx.cache[AP_REFUGE_ZONE] = None  # safety: ... with the refuge's wider margin
     ctx.cache[AP_SIDE] = None  # parking: the streets on the entries' side
+    ctx.cache[AP_CUT] = None  # parking: the streets forecast rubble may close
     ctx.cache[AP_SOURCES] = {}  # priorities: the open fires, by the fires with two lines
     ctx.cache[AP_LOST] = None  # priorities: the lost causes (fire fixed, vehicles as first asked)
     ctx.cache[AP_WAYBACK] = {}  # safety: places with no sure way to a haven
@@ -123,6 +125,7 @@ def standing_orders(ctx: TurnContext, state: GameState) -> None:
             AP_FALLING,
             AP_REFUGE_ZONE,
             AP_SIDE,
+            AP_CUT,
             AP_SOURCES,
             AP_LOST,
         ):

@@ -12,6 +12,7 @@ from ....core.turn import TurnContext
 from ..events import HoseSlipped, LadderStruck, Withdraw
 from ..memos import (
     AP_CATCH,
+    AP_CUT,
     AP_JUMP,
     AP_SIDE,
     AP_THREAT,
@@ -512,6 +513,27 @@ def withdraw(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Location
     return mv.drive(ctx, state, u, to)
 
 
+def _closing(ctx: TurnContext, state: GameState, worn: int) -> frozenset[str]:
+    """The streets next to a building burning at ``damage.fire_for_roll`` with damage
+    ``worn`` or more (:func:`cut_soon`), worked out once a call of the standing orders
+    (fire and damage do not change in step 6)."""
+    hit: frozenset[str] | None = ctx.cache.get(AP_CUT)
+    if hit is None:
+        hot = ctx.rules.int("damage.fire_for_roll")
+        damage = state.damage
+        closing: set[str] = set()
+        for loc, f in state.fire.items():
+            if (
+                f >= hot and damage.get(loc, 1) >= worn
+                and danger.area_kind(ctx, loc[0]) is AreaKind.BUILDING
+            ):  # fmt: skip
+                closing.update(danger.area_neighbours(ctx, loc[0]))
+        hit = frozenset(closing)
+        if AP_CUT in ctx.cache:
+            ctx.cache[AP_CUT] = hit
+    return hit
+
+
 def cut_soon(ctx: TurnContext, state: GameState, u: UnitState) -> set[str]:
     """An appliance at work (a line of its own out) that the forecast rubble is cutting
     off: every street it can drive to now that cannot catch in the next step 1 and lies two
@@ -525,16 +547,7 @@ def cut_soon(ctx: TurnContext, state: GameState, u: UnitState) -> set[str]:
     if worn <= 0 or u.loc is None or not any(h.unit == u.id for h in state.hoses.values()):
         return set()
     here = u.loc[0]
-    hot = ctx.rules.int("damage.fire_for_roll")
-    damage = state.damage
-    closing: set[str] = set()
-    for loc, f in state.fire.items():
-        if (
-            f >= hot and damage.get(loc, 1) >= worn
-            and danger.area_kind(ctx, loc[0]) is AreaKind.BUILDING
-        ):  # fmt: skip
-            closing.update(danger.area_neighbours(ctx, loc[0]))
-    closing.discard(here)
+    closing = _closing(ctx, state, worn) - {here}
     if not closing:
         return set()
     routes = reach.road_routes(ctx, state, here)
