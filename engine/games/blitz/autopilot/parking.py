@@ -553,14 +553,20 @@ def cut_soon(ctx: TurnContext, state: GameState, u: UnitState) -> set[str]:
     routes = reach.road_routes(ctx, state, here)
     if not any(a in closing for a in routes):
         return set()
-    far = {a for a in routes if a != here and street_threat(ctx, state, a) >= 2
-           and not street_risk(ctx, state, a) > 0}  # fmt: skip
-    if not far:
-        return set()
+    # a far street still joined to ``here`` whatever falls: nothing to pull back from (asked
+    # first, as it is the common answer and stops at the first such street)
     kept = reach.road_reach(ctx, here, reach.road_blocked(ctx, state) | closing)
-    if any(a in kept for a in far):
-        return set()
+    for a in routes:
+        if a != here and a in kept and _far(ctx, state, a):
+            return set()
+    far = {a for a in routes if a != here and a not in kept and _far(ctx, state, a)}
     return {a for a in far if a not in closing}
+
+
+def _far(ctx: TurnContext, state: GameState, street: str) -> bool:
+    """Where :func:`withdraw` pulls back to: a street that cannot catch in the next step 1
+    and lies two spreads or more from every fire."""
+    return street_threat(ctx, state, street) >= 2 and not street_risk(ctx, state, street) > 0
 
 
 def unguarded_fires(state: GameState, around: list[Location]) -> list[Location]:
