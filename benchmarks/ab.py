@@ -7,7 +7,7 @@ Usage::
         [--callgrind] NAME=TREE [NAME=TREE ...]
     .venv/bin/python benchmarks/ab.py bench [--runs 3] [--only engine,load] NAME=TREE ...
     .venv/bin/python benchmarks/ab.py autopilot [--runs 5] [--games 20] [--turns 60]
-        [--scenario FILE] [--callgrind [--per-game]] NAME=TREE ...
+        [--scenario FILE] [--callgrind] [--per-game] NAME=TREE ...
 
 A TREE is a checkout of fireground (e.g. ``git worktree add --detach /tmp/old <commit>``).
 Each tree runs in its own process with a mirror of the installed layout (``fireground/``
@@ -30,10 +30,13 @@ time, best of ``--runs``; the scenario is one file for every tree (default
 ``--callgrind`` instead counts the instructions of that whole process once per tree (its
 bytecode compiled first, ``PYTHONHASHSEED=0``): the figure to trust on a loaded machine,
 where the CPU seconds of one tree swing by half from run to run. With ``--per-game`` it
-counts the process with 1 game too and prints the cost of each further game, ``(N games -
-1 game) / (N - 1)``: what ``bench_analysis.py --full``'s 1,000 games in a few worker
-processes come to, where start-up and the first game's one-off work (imports, loading,
-lazy map caches) are paid once per worker.
+counts (or times) the process with 1 game too and prints the cost of each further game,
+``(N games - 1 game) / (N - 1)``: what ``bench_analysis.py --full``'s 1,000 games in a few
+worker processes come to, where start-up and the first game's one-off work (imports,
+loading, lazy map caches) are paid once per worker. Instructions are steady but are not
+time: dict and set look-ups that miss the caches cost many cycles for few instructions,
+so a change can cut more instructions than seconds (docs/autopilot.md, "Round 15
+together"); give both.
 
 ``bench`` runs each tree's own ``benchmarks/bench_*.py`` scripts (as ``make bench`` does),
 interleaved, ``--runs`` times, and prints every figure line with each number's best (least
@@ -189,27 +192,44 @@ def cmd_game(a: argparse.Namespace, trees: list[tuple[str, Path, Path]]) -> None
 
 
 def cmd_autopilot(a: argparse.Namespace, trees: list[tuple[str, Path, Path]]) -> None:
-    runs: dict[str, list[float]] = {n: [] for n, _, _ in trees}
-    argv = [str(Path(a.scenario).resolve()), str(a.games), str(a.turns)]
+    if a.per_game and a.games < 2:
+        raise SystemExit("ab.py: --per-game needs --games 2 or more")
+    counts = [1, a.games] if a.per_game else [a.games]
+    runs: dict[tuple[str, int], list[float]] = {(n, g): [] for n, _, _ in trees for g in counts}
     for r in range(a.runs):
         for name, _tree, pp in trees:
-            res = subprocess.run(
-                [sys.executable, "-c", ONLY_TREE + AUTOPILOT, *argv],
-                env=env_for(pp), capture_output=True, text=True, check=True,
-            )  # fmt: skip
-            t = json.loads(res.stdout.splitlines()[-1])["autopilot"]
-            runs[name].append(t)
-            print(f"  run {r + 1} {name}: {t:.3f} s", flush=True)
-    first = min(runs[trees[0][0]])
-    print(
-        f"\nautopilot_outcomes({Path(a.scenario).name}, {a.games} games, {a.turns} turns, "
-        f"seed 1, 1 worker), CPU s, {a.runs} interleaved runs:"
-    )
-    for name, _, _ in trees:
-        best = min(runs[name])
-        rel = f" ({(best / first - 1) * 100:+.1f}%)" if name != trees[0][0] else ""
-        cells = ", ".join(f"{t:.2f}" for t in runs[name])
-        print(f"  {name}: best {best:.2f} s{rel}; runs {cells}")
+            for games in counts:
+                argv = [str(Path(a.scenario).resolve()), str(games), str(a.turns)]
+                res = subprocess.run(
+                    [sys.executable, "-c", ONLY_TREE + AUTOPILOT, *argv],
+                    env=env_for(pp), capture_output=True, text=True, check=True,
+                )  # fmt: skip
+                t = json.loads(res.stdout.splitlines()[-1])["autopilot"]
+                runs[name, games].append(t)
+                print(f"  run {r + 1} {name}, {games} games: {t:.3f} s", flush=True)
+    what = f"autopilot_outcomes({Path(a.scenario).name}, {{}} games, {a.turns} turns, seed 1, 1 worker)"
+    for games in counts:
+        print(f"\n{what.format(games)}, CPU s, {a.runs} interleaved runs:")
+        first = min(runs[trees[0][0], games])
+        for name, _, _ in trees:
+            best = min(runs[name, games])
+            rel = f" ({(best / first - 1) * 100:+.1f}%)" if name != trees[0][0] else ""
+            cells = ", ".join(f"{t:.2f}" for t in runs[name, games])
+            print(f"  {name}: best {best:.2f} s{rel}; runs {cells}")
+    if a.per_game:
+        # what one more game costs a worker that already played one: the difference of the
+        # two bests, so start-up and the first game's one-off work are left out
+        print(
+            f"\nCPU time of each game after the first: (best of {a.games} games - best of 1) / {a.games - 1}:"
+        )
+        per = {
+            name: (min(runs[name, a.games]) - min(runs[name, 1])) / (a.games - 1)
+            for name, _, _ in trees
+        }
+        base = per[trees[0][0]]
+        for name, _, _ in trees:
+            rel = f" ({(per[name] / base - 1) * 100:+.1f}%)" if name != trees[0][0] else ""
+            print(f"  {name}: {per[name] * 1000:.1f} ms a game{rel}")
 
 
 def callgrind_ir(pp: Path, argv: list[str], tmp: Path, script: str = GAME) -> int:
@@ -367,7 +387,7 @@ def main() -> int:
     p.add_argument(
         "--per-game",
         action="store_true",
-        help="autopilot --callgrind: the count of one more game (N games minus 1, / N-1)",
+        help="autopilot: the cost of one more game (N games minus 1 game, / N-1)",
     )
     p.add_argument("--only", default="", help="bench names, comma separated (default all)")
     p.add_argument(
