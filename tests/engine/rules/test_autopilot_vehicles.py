@@ -514,3 +514,49 @@ def test_an_appliance_pulls_back_from_a_lone_fire_next_door_its_lines_cannot_rea
     assert [e["hose"] for e in events(ctx, "hose_slipped")] == ["H1"]
     e1 = st.units["E1"]
     assert e1.loc is not None and e1.loc[0] != "S02"
+
+
+def _left_behind(house_rules=None, cut=True, away=False):
+    # as _emptied(0): E1 stands dry in S02, across the open gap O01 from B00 (a fire of 3).
+    # Its line H1 lies slipped along S02-S04 with nobody on it or making it up, and its
+    # teams are aboard (``away``: one waits idle at S06): ``parking.engaged`` still counts
+    # it at work, by its line
+    sc = uworld(
+        ["BOSSSSSS"],
+        fires={("B00", 0): 3},
+        forces=[ForceUnit("E1", "general_appliance", area="S02")],
+        house_rules=house_rules or {},
+    )
+    ctx, st = usetup(sc, Dice(5))
+    st.fire_at_start = dict(st.fire)
+    e1 = st.units["E1"]
+    e1.water = 0
+    h = add_hose(st, "H1", "E1", [("S02", 0), ("S03", 0), ("S04", 0)], None)
+    h.cut = cut
+    crews = sorted(uid for uid, s in st.units.items() if s.parent == "E1" and s.kind != e1.kind)
+    for uid in crews:
+        st.units[uid].loc, st.units[uid].task = ("S02", 0), "aboard"
+    if away:
+        st.units[crews[0]].loc, st.units[crews[0]].task = ("S06", 0), "idle"
+    assert parking.engaged(st, e1)
+    assert parking.left_behind(st, e1, [st.units[uid] for uid in crews]) == (cut and not away)
+    movement.step_movement(ctx, st)
+    return ctx, st
+
+
+def test_a_dry_appliance_held_only_by_a_slipped_line_drives_to_the_least_exposed_street():
+    # round 15: its line, left lying, does not hold it at work (``policy.free_left_behind``)
+    ctx, st = _left_behind()
+    assert parking.exposure(ctx, "S02") > parking.exposure(ctx, "S03") == (0, 0, 0)
+    assert st.units["E1"].loc == ("S03", 0)
+
+
+@pytest.mark.parametrize(
+    ("house_rules", "cut", "away"),
+    [({"policy.free_left_behind": 0}, True, False), ({}, False, False), ({}, True, True)],
+)
+def test_an_appliance_with_a_line_still_laid_or_a_team_away_stays_at_work(house_rules, cut, away):
+    # the policy off, H1 not slipped (its pump may still feed it), or a team of its own
+    # away from it (it would walk after it): E1 stays
+    _ctx, st = _left_behind(house_rules, cut, away)
+    assert st.units["E1"].loc == ("S02", 0)

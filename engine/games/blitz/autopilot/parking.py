@@ -424,6 +424,22 @@ def engaged(state: GameState, u: UnitState, crews: list[UnitState] | None = None
     )
 
 
+def left_behind(state: GameState, u: UnitState, crews: list[UnitState]) -> bool:
+    """An appliance :func:`engaged` only by lines left where they were slipped: every line
+    of its own lies cut with nobody on it or making it up, and its whole crew is at the
+    vehicle with no line and no work (aboard, idle or resting). Its work where it stands
+    is over (round 15)."""
+    uid, loc = u.id, u.loc
+    for h in state.hoses.values():
+        if (h.unit == uid or h.stock == uid) and (not h.cut or h.crew or h.recover_left or h.plan):
+            return False
+    return all(
+        s.loc == loc and s.hose is None and s.task in ("aboard", "idle", "rest")
+        for s in crews
+        if s.in_play
+    )
+
+
 def withdraw(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Location]) -> bool:
     """R-7 in spirit: an appliance whose street may catch next turn (chance
     ``policy.vehicle_withdraw_chance`` or more, a spread or a jump, R-10), or has unfought

@@ -15,9 +15,11 @@ from .jobs import best_job, feeding_pump, next_target
 from .parking import (
     choose_parking,
     choose_water,
+    dry,
     engaged,
     keep_clear,
     ladder_face,
+    left_behind,
     on_reserve,
     out_of_reach,
     shelter,
@@ -190,7 +192,18 @@ def appliance_orders(ctx: TurnContext, state: GameState, u: UnitState, pri: set[
     if withdraw(ctx, state, u, pri):
         return
     strike_spare_ladders(ctx, state, u)
-    if not engaged(state, u, crews):
+    # lines left lying where they were slipped do not hold an appliance whose crew is
+    # aboard (round 15): it is free; with nothing left to give, out of the fire's way
+    free = (
+        policy(ctx, "free_left_behind") > 0
+        and engaged(state, u, crews)
+        and left_behind(state, u, crews)
+    )
+    if free and (dry(ctx, state, u) or spent(ctx, state, u)):
+        if shelter(ctx, state, u):
+            return
+        free = False
+    if free or not engaged(state, u, crews):
         trailer_here = pump is not u and pump.loc == u.loc
         if pump is not u and pump.deployed and trailer_here and not pump.towed_by:
             equipment.stow(ctx, state, pump)
