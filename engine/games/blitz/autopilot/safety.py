@@ -13,8 +13,9 @@ is remembered for one call of the standing orders (``ap_catch``, ``ap_trap``).
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from itertools import compress
+from typing import Any
 
 from ....board.model import AreaKind, Location
 from ....core.turn import TurnContext
@@ -303,7 +304,9 @@ def _collapse_areas(
                 low = min(worn, refuge) if refuge > 1 else worn
             # round 18: the damage in range picked at C speed (most damaged locations
             # are destroyed or barely damaged), the rest asked of those alone
-            live = compress(
+            # (round 22: the locations typed Any, as they come: compiled, a location typed
+            # as a tuple is unpacked and a new tuple made for each lookup by it)
+            live: Iterable[tuple[Any, int]] = compress(
                 damage.items(), map(range(low, destroyed).__contains__, damage.values())
             )
             cands = (
@@ -317,8 +320,9 @@ def _collapse_areas(
                 ctx.cache[AP_FALLING] = cands
         falling = {a for a, d in cands[1] if d >= worn}
     else:
+        fires: Iterable[tuple[Any, int]] = fire.items()  # (locations typed Any: see above)
         falling = {
-            loc[0] for loc, f in fire.items()
+            loc[0] for loc, f in fires
             if f >= hot and worn <= damage.get(loc, 1) < destroyed
             and kinds.get(loc[0]) is building
         }  # fmt: skip
