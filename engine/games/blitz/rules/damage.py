@@ -301,6 +301,9 @@ def step_damage(ctx: TurnContext, state: GameState) -> None:
     damage = state.damage
     fires = state.fire
     standing = _standing(ctx, state, buildings, destroyed)
+    # (round 22: the locations typed Any, as they come: compiled, a location typed as a
+    # tuple is unpacked and a new tuple made for each lookup by it)
+    loc: Any
     if len(fires) <= len(standing):  # few fires: they are looked at, then sorted
         rank, by_rank = location_ranks(ctx)
         # (round 22: the locations typed Any, as they come: compiled, a location typed as

@@ -121,6 +121,9 @@ def spread_quiet(
         elif damp_mod and total - damp_mod <= limit:
             pending[dst] = pending.get(dst, 0) + 1
 
+    src: Any  # (round 22: sources and targets typed Any, as they come: see attempt)
+    t: Any
+    jump: Any
     reverse = _reverse_index(ctx) if by_target_pays(ctx, len(burning)) else None
     if reverse is not None:
         # the fires as a set (made from the dict's own hashes: the set operations below
@@ -149,7 +152,8 @@ def spread_quiet(
             return
     plans = ctx.cache.setdefault(SPREAD_PLAN, {})
     jump_plans = ctx.cache.setdefault(JUMP_PLAN, {})
-    snapshot = [(loc, burning[loc]) for loc in sorted_locations(ctx, list(burning))]
+    ordered: list[Any] = sorted_locations(ctx, list(burning))
+    snapshot: list[tuple[Any, int]] = [(loc, burning[loc]) for loc in ordered]
     for src, fire in snapshot:
         climbing = fire >= climb_min
         pair = plans.get(src)
@@ -165,13 +169,14 @@ def spread_quiet(
             jumps = jump_plans.get(src)
             if jumps is None:
                 jumps = _jump_plan(ctx, src)
-            for t, gaps in jumps:
+            for jump in jumps:
+                t = jump[0]
                 dst = t[0]
                 if dst in burning or (
                     t[2] == 2 and dst[0] not in rubble and dst[0] not in vehicles
                 ):
                     continue
-                if any(g in rubble or g in vehicles for g in gaps):
+                if any(g in rubble or g in vehicles for g in jump[1]):
                     continue
                 attempt(src, t, jump_max, None)
 
