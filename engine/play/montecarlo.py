@@ -4,6 +4,7 @@ core, and what each game leaves behind (:class:`Outcomes`)."""
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -159,29 +160,42 @@ def play_full(
     score = {f: np.zeros(g, dtype=np.int64) for f in SCORE_FIELDS}
     objectives = np.zeros((g, len(scenario.objectives)), dtype=bool)
     figures = np.zeros((g, len(scenario.objectives)), dtype=np.int64)
-    for j, s in enumerate(seeds):
-        game = new_game(scenario, s, graph=graph, rules=rules, log_events=False, shared_memos=memos)
-        row = first[j]
-        seen = {loc for loc in index if row[index[loc]] >= 0}  # alight before turn 1
-        with collector_paused():  # a game's objects are freed by reference counts
-            for t in range(1, turns + 1):
-                game.step()
-                new = game.state.fire.keys() - seen
-                if new:
-                    seen |= new
-                    for loc in new:
-                        row[index[loc]] = t
-                if clear[j] < 0 and game.state.all_clear:
-                    clear[j] = t
-        for loc, v in game.state.damage.items():
-            if v >= destroyed_at and loc in index:
-                destroyed[j, index[loc]] = True
-        card = game.score()
-        for f in SCORE_FIELDS:
-            score[f][j] = int(card.get(f, 0))
-        for k, o in enumerate(card["objectives"]):
-            objectives[j, k] = bool(o.get("met"))
-            figures[j, k] = int(o.get("rescued", o.get("destroyed", 0)))
+    # the collector's scans between games skip what was there when a game ended (the
+    # map, the ruleset, the shared memos the games fill, the modules: long-lived, never
+    # garbage): frozen (gc.freeze) after each game and put back as the chunk ends; not
+    # when a caller has frozen objects of its own (left as they are)
+    freeze = gc.get_freeze_count() == 0
+    try:
+        for j, s in enumerate(seeds):
+            game = new_game(
+                scenario, s, graph=graph, rules=rules, log_events=False, shared_memos=memos
+            )
+            row = first[j]
+            seen = {loc for loc in index if row[index[loc]] >= 0}  # alight before turn 1
+            with collector_paused():  # a game's objects are freed by reference counts
+                for t in range(1, turns + 1):
+                    game.step()
+                    new = game.state.fire.keys() - seen
+                    if new:
+                        seen |= new
+                        for loc in new:
+                            row[index[loc]] = t
+                    if clear[j] < 0 and game.state.all_clear:
+                        clear[j] = t
+                if freeze:
+                    gc.freeze()  # (reference counts still free what is frozen)
+            for loc, v in game.state.damage.items():
+                if v >= destroyed_at and loc in index:
+                    destroyed[j, index[loc]] = True
+            card = game.score()
+            for f in SCORE_FIELDS:
+                score[f][j] = int(card.get(f, 0))
+            for k, o in enumerate(card["objectives"]):
+                objectives[j, k] = bool(o.get("met"))
+                figures[j, k] = int(o.get("rescued", o.get("destroyed", 0)))
+    finally:
+        if freeze:
+            gc.unfreeze()  # whatever cycles the games left are collected as usual
     return {
         "first": first,
         "destroyed": destroyed,

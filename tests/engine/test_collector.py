@@ -59,3 +59,48 @@ def test_autopilot_games_leave_the_collector_on(
     play_full(scenario, [1, 2], 3, prepare(scenario))
     assert seen == [False] * 6  # every turn of both games played with the collector off
     assert gc.isenabled()
+
+
+def test_autopilot_games_freeze_what_lasts_and_put_it_back(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Between games the collector skips what the earlier games left (gc.freeze after
+    each game: the second game starts with objects frozen), and the chunk puts them back
+    as it ends, even when a game raises."""
+    scenario = load_scenario(repo / "examples" / "stepney.fg.yaml")
+    frozen: list[int] = []
+    real_step = Game.step
+
+    def step(self: Game) -> TurnLog:
+        frozen.append(gc.get_freeze_count())
+        return real_step(self)
+
+    monkeypatch.setattr(Game, "step", step)
+    gc.unfreeze()
+    play_full(scenario, [1, 2], 2, prepare(scenario))
+    assert frozen[:2] == [0, 0]  # the first game: nothing frozen yet
+    assert frozen[2] > 0 and frozen[3] > 0  # the second: the first game's leftovers
+    assert gc.get_freeze_count() == 0
+
+    def boom(self: Game) -> TurnLog:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(Game, "step", boom)
+    with pytest.raises(RuntimeError):
+        play_full(scenario, [1, 2], 2, prepare(scenario))
+    assert gc.get_freeze_count() == 0
+
+
+def test_autopilot_games_leave_a_callers_frozen_objects_alone(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    scenario = load_scenario(repo / "examples" / "stepney.fg.yaml")
+    calls: list[str] = []
+    monkeypatch.setattr(gc, "freeze", lambda: calls.append("freeze"))
+    monkeypatch.setattr(gc, "unfreeze", lambda: calls.append("unfreeze"))
+    monkeypatch.setattr(gc, "get_freeze_count", lambda: 5)  # a caller froze some
+    play_full(scenario, [1, 2], 2, prepare(scenario))
+    assert calls == []
+    monkeypatch.setattr(gc, "get_freeze_count", lambda: 0)  # (the control: none frozen)
+    play_full(scenario, [1, 2], 2, prepare(scenario))
+    assert calls == ["freeze", "freeze", "unfreeze"]

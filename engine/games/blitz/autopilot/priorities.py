@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Set as AbstractSet
-from typing import cast
+from typing import Any, cast
 
 from ....board.model import AreaKind, FeatureType, Location
 from ....core.turn import TurnContext
@@ -158,6 +158,9 @@ def _lost_causes(ctx: TurnContext, state: GameState) -> AbstractSet[Location]:
         )
 
     near = danger.neighbours_of(ctx)
+    # (round 22: the locations typed Any, as they come: compiled, a location typed as a
+    # tuple is unpacked and a new tuple made for each lookup by it)
+    nb: Any
     if 4 * len(cands) <= len(near) - len(fire):
         # few fires: each fire's neighbours, each neighbour asked once
         seen: dict[Location, bool] = {}

@@ -13,8 +13,9 @@ is remembered for one call of the standing orders (``ap_catch``, ``ap_trap``).
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from itertools import compress
+from typing import Any
 
 from ....board.model import AreaKind, Location
 from ....core.turn import TurnContext
@@ -64,13 +65,17 @@ def catch_chance(ctx: TurnContext, state: GameState, loc: Location) -> float:
     standing orders the hose teams count where they fight as the call starts (a snapshot:
     the answer does not depend on which unit asked first), and the answer is kept for
     the call."""
-    if loc in state.fire:
+    # (round 22: compiled, a location typed as a tuple is unpacked into its fields and a
+    # new tuple made for each lookup by it: made once here, and the neighbours, typed Any,
+    # looked up as they come)
+    key: Any = loc
+    if key in state.fire:
         return 1.0
     if not state.fire:
         return 0.0
     memo: dict[Location, float] | None = ctx.cache.get(AP_CATCH)
     if memo is not None:
-        hit = memo.get(loc)
+        hit = memo.get(key)
         if hit is not None:
             return hit
     r = ctx.rules
@@ -80,9 +85,10 @@ def catch_chance(ctx: TurnContext, state: GameState, loc: Location) -> float:
     here: int | None = None
     miss = 1.0
     nbs: dict[Location, list[Location]] | None = ctx.cache.get(NEIGHBOURS)  # inline
-    near = nbs.get(loc) if nbs is not None else None
+    near = nbs.get(key) if nbs is not None else None
     if near is None:
         near = danger.neighbours(ctx, loc)
+    src: Any
     if not fire.keys().isdisjoint(near):  # (most places asked have no fire next to them)
         for src in near:
             f = fire.get(src)
@@ -98,7 +104,7 @@ def catch_chance(ctx: TurnContext, state: GameState, loc: Location) -> float:
         miss *= 1 - _p_roll(f, here + _map_modifier(ctx, below, loc))
     out = 1 - miss
     if memo is not None:
-        memo[loc] = out
+        memo[key] = out
     return out
 
 
@@ -303,7 +309,9 @@ def _collapse_areas(
                 low = min(worn, refuge) if refuge > 1 else worn
             # round 18: the damage in range picked at C speed (most damaged locations
             # are destroyed or barely damaged), the rest asked of those alone
-            live = compress(
+            # (round 22: the locations typed Any, as they come: compiled, a location typed
+            # as a tuple is unpacked and a new tuple made for each lookup by it)
+            live: Iterable[tuple[Any, int]] = compress(
                 damage.items(), map(range(low, destroyed).__contains__, damage.values())
             )
             cands = (
@@ -317,8 +325,9 @@ def _collapse_areas(
                 ctx.cache[AP_FALLING] = cands
         falling = {a for a, d in cands[1] if d >= worn}
     else:
+        fires: Iterable[tuple[Any, int]] = fire.items()  # (locations typed Any: see above)
         falling = {
-            loc[0] for loc, f in fire.items()
+            loc[0] for loc, f in fires
             if f >= hot and worn <= damage.get(loc, 1) < destroyed
             and kinds.get(loc[0]) is building
         }  # fmt: skip
@@ -386,7 +395,8 @@ def _way_out(ctx: TurnContext, state: GameState, start: Location) -> bool:
     burns: dict[str, bool] = ctx.cache.get(AP_BURNS) or {}  # _can_burn's memo, inline
     heat, heats = danger.heat, _heat_memo(ctx)
 
-    def ok(loc: Location) -> bool:
+    # (round 22: places typed Any, as they come: see catch_chance)
+    def ok(loc: Any) -> bool:
         hit = seen.get(loc)
         if hit is None:
             h = heats.get(loc)
@@ -403,8 +413,13 @@ def _way_out(ctx: TurnContext, state: GameState, start: Location) -> bool:
     bound = _exit_bound(ctx, ladders)
     if bound.get(start, 0) > budget or not ok(start):
         return False
-    for to, cost, _s, _l, _k in foot.foot_links(ctx, start, ladders):
+    link: Any
+    to: Any
+    loc: Any
+    for link in foot.foot_links(ctx, start, ladders):
         # a step straight out (the search below would find it too, after more checks)
+        to = link[0]
+        cost: int = link[1]
         if cost <= budget and to not in fire:
             inner = burns.get(to[0])
             if not (_can_burn(ctx, state, to) if inner is None else inner):
@@ -412,18 +427,23 @@ def _way_out(ctx: TurnContext, state: GameState, start: Location) -> bool:
     static: dict[Location, list[foot.Link]] = ctx.cache.get(FOOT_LINKS) or {}
     # round 18: the places nearest a way out by the bound first (the answer is whether
     # one exists, not which: found sooner, for fewer places asked)
-    best = {start: 0}
-    todo = [(bound.get(start, 0), 0, start)]
+    best: dict[Any, int] = {start: 0}
+    todo: list[tuple[int, int, Any]] = [(bound.get(start, 0), 0, start)]
     pop, push = heapq.heappop, heapq.heappush
+    entry: Any
     while todo:
-        _f, here, loc = pop(todo)
+        entry = pop(todo)
+        here: int = entry[1]
+        loc = entry[2]
         if here > best[loc]:
             continue  # (reached again for less)
         # foot.foot_links, its memo read inline (no pitched ladder here: the map's links)
         links = None if loc in ladders else static.get(loc)
         if links is None:
             links = foot.foot_links(ctx, loc, ladders)
-        for to, cost, _s, _l, _k in links:
+        for link in links:
+            to = link[0]
+            cost = link[1]
             d = here + cost
             if d > budget or best.get(to, budget + 1) <= d:
                 continue
@@ -867,6 +887,7 @@ def _stays_open(ctx: TurnContext, state: GameState, loc: Location, fc: _Forecast
     alone, near = fc.grow
     top, fail = fc.top, fc.fail
     more: list[Location] = []  # the neighbours that may catch
+    nb: Any  # (round 22: places typed Any, as they come: see catch_chance)
     for nb in danger.neighbours(ctx, loc):
         f = fire.get(nb)
         if f:
@@ -963,9 +984,11 @@ def _joined(
     fire, opened, rubble = state.fire, fc.opened, fc.rubble
     heat = danger.heat
     heats: dict[Location, int] = _heat_memo(ctx)
-    seen = {start}
-    todo = [start]
+    seen: set[Any] = {start}
+    todo: list[Any] = [start]
     out = start in goals
+    x: Any
+    nb: Any  # (round 22: places typed Any, as they come: see catch_chance)
     while todo and not out:
         x = todo.pop()
         links = adj.get(x, ((), False))[0]

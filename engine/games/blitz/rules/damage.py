@@ -11,7 +11,9 @@ Chains of collapse are worked off a queue, so a whole street can fall without re
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Iterable
 from operator import attrgetter
+from typing import Any
 
 from ....board.model import AreaKind, Location
 from ....core.turn import TurnContext
@@ -299,12 +301,18 @@ def step_damage(ctx: TurnContext, state: GameState) -> None:
     damage = state.damage
     fires = state.fire
     standing = _standing(ctx, state, buildings, destroyed)
+    # (round 22: the locations typed Any, as they come: compiled, a location typed as a
+    # tuple is unpacked and a new tuple made for each lookup by it)
+    loc: Any
     if len(fires) <= len(standing):  # few fires: they are looked at, then sorted
         rank, by_rank = location_ranks(ctx)
+        # (round 22: the locations typed Any, as they come: compiled, a location typed as
+        # a tuple is unpacked and a new tuple made for each lookup by it)
+        items: Iterable[tuple[Any, int]] = fires.items()
         try:  # by their ranks on the map (R-3 order), sorted as numbers
             ranks = [
                 rank[loc]
-                for loc, f in fires.items()
+                for loc, f in items
                 if f >= at_fire and loc[0] in buildings and damage.get(loc, 1) < destroyed
             ]
             ranks.sort()

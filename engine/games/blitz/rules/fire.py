@@ -10,6 +10,9 @@ them from there.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
 from ....board.model import Location
 from ....core.events import Event
 from ....core.turn import TurnContext
@@ -162,13 +165,14 @@ def _growth_quiet(
     # only fires below their cap roll (most big fires are at the top already), in the
     # order of their ranks; growth changes no other fire than the one rolling, so the
     # values now are the values then
+    # (round 22: the locations typed Any, as they come: compiled, a location typed as a
+    # tuple is unpacked and a new tuple made for each lookup by it)
+    items: Iterable[tuple[Any, int]] = fires.items()
     try:
         if roads:
-            ranks = [
-                rank[loc] for loc, f in fires.items() if f < (road_top if loc in roads else top)
-            ]
+            ranks = [rank[loc] for loc, f in items if f < (road_top if loc in roads else top)]
         else:
-            ranks = [rank[loc] for loc, f in fires.items() if f < top]
+            ranks = [rank[loc] for loc, f in items if f < top]
     except KeyError:  # a fire off the map (a test's): no rank; the logged walk's rolls
         # (ctx.test's quiet path: the same die, in the same sorted order)
         _growth_logged(ctx, state, set(fires), f">={on}", top, road_top)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from ....board.model import AreaKind, Location, Material
 from ....core.turn import TurnContext
@@ -103,7 +104,10 @@ def spread_quiet(
     rubble = state.rubble
     pending = state.pending_damp_loss
 
-    def attempt(src: Location, t: _Target, limit: int, occupied: set[Location] | None) -> None:
+    # (round 22: the planned targets are passed along as the objects the plans hold, typed
+    # Any: compiled, a value typed as a tuple of fixed length is unpacked into its fields
+    # and a new tuple made each time it is passed on or looked up, for every roll)
+    def attempt(src: Any, t: Any, limit: int, occupied: set[Location] | None) -> None:
         dst = t[0]
         damp_mod = damp.get(dst, 0) * per_damp
         mod = t[3] + damp_mod
@@ -117,6 +121,9 @@ def spread_quiet(
         elif damp_mod and total - damp_mod <= limit:
             pending[dst] = pending.get(dst, 0) + 1
 
+    src: Any  # (round 22: sources and targets typed Any, as they come: see attempt)
+    t: Any
+    jump: Any
     reverse = _reverse_index(ctx) if by_target_pays(ctx, len(burning)) else None
     if reverse is not None:
         # the fires as a set (made from the dict's own hashes: the set operations below
@@ -130,19 +137,23 @@ def spread_quiet(
             # no unit moves in this step (no petrol store can catch: all burn), so where
             # units stand is found once, for every location set alight
             occupied = {u.loc for u in state.units.values() if u.loc is not None}
-            for _key, src, t, limit, gaps in _by_target(ctx, state, reverse, vehicles, alight):
+            roll: Any  # (key, source, target, limit, gaps): see attempt
+            for roll in _by_target(ctx, state, reverse, vehicles, alight):
+                t = roll[2]
                 dst = t[0]
                 if dst in burning or (
                     t[2] == 2 and dst[0] not in rubble and dst[0] not in vehicles
                 ):
                     continue
+                gaps = roll[4]
                 if gaps and any(g in rubble or g in vehicles for g in gaps):
                     continue
-                attempt(src, t, limit, occupied)
+                attempt(roll[1], t, roll[3], occupied)
             return
     plans = ctx.cache.setdefault(SPREAD_PLAN, {})
     jump_plans = ctx.cache.setdefault(JUMP_PLAN, {})
-    snapshot = [(loc, burning[loc]) for loc in sorted_locations(ctx, list(burning))]
+    ordered: list[Any] = sorted_locations(ctx, list(burning))
+    snapshot: list[tuple[Any, int]] = [(loc, burning[loc]) for loc in ordered]
     for src, fire in snapshot:
         climbing = fire >= climb_min
         pair = plans.get(src)
@@ -158,13 +169,14 @@ def spread_quiet(
             jumps = jump_plans.get(src)
             if jumps is None:
                 jumps = _jump_plan(ctx, src)
-            for t, gaps in jumps:
+            for jump in jumps:
+                t = jump[0]
                 dst = t[0]
                 if dst in burning or (
                     t[2] == 2 and dst[0] not in rubble and dst[0] not in vehicles
                 ):
                     continue
-                if any(g in rubble or g in vehicles for g in gaps):
+                if any(g in rubble or g in vehicles for g in jump[1]):
                     continue
                 attempt(src, t, jump_max, None)
 
@@ -279,18 +291,25 @@ def _by_target(
             candidates.update(open_targets[area] - alight)
     rolls: list[tuple[int, Location, _Target, int, tuple[str, ...]]] = []
     add = rolls.append
+    # (round 22: locations, plans and rolls typed Any, as spread_quiet's attempt says: the
+    # objects the index holds go into the rolls as they are)
+    dst: Any
+    src: Any
+    roll: Any
     for dst in candidates:
         if sources[dst].isdisjoint(alight):
             continue
-        for src, (plain, climbing, jumps) in into[dst][1].items():
+        by_source: dict[Any, Any] = into[dst][1]
+        for src, plans in by_source.items():
             fire = fire_of(src)
             if fire is None:
                 continue
-            for key, t, _none in climbing if fire >= climb_min else plain:
-                add((key, src, t, fire, ()))
+            for roll in plans[1] if fire >= climb_min else plans[0]:
+                add((roll[0], src, roll[1], fire, ()))
+            jumps = plans[2]
             if jumps and fire >= jump_min:
-                for key, t, gaps in jumps:
-                    add((key, src, t, jump_max, gaps))
+                for roll in jumps:
+                    add((roll[0], src, roll[1], jump_max, roll[2]))
     rolls.sort()  # the keys differ: the order is theirs alone
     return rolls
 
