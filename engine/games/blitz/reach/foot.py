@@ -184,7 +184,14 @@ def foot_search(
     can: Callable[[Location], bool] = ok if ok is not None else partial(passable, ctx, state)
     col = weight if weight in (1, 2) else 3  # the link's cost field for this weight
     limit = budget if budget is not None else 1 << 60
-    dist, prev, stop = _search(ctx, state, start, limit, col, can, ok is None, ladders, goal, goals)
+    # a named test's answers by location number, kept for the step like passing's: one
+    # name, one test, while fire and heat stay as they are
+    answers: list[Any] | None = None
+    if memo is not None and ok is not None:
+        answers = memo.setdefault(("answers", ok_key), [None, None])
+    dist, prev, stop = _search(
+        ctx, state, start, limit, col, can, ok is None, ladders, goal, goals, None, answers
+    )
     if memo is not None:
         memo[key] = (dist, prev)  # callers only read the answer
         if ok is not None:
@@ -271,11 +278,14 @@ def _search(
     goal: Location | None,
     goals: Collection[Location] | None,
     accept: Callable[[Boxed], bool] | None = None,
+    answers: list[Any] | None = None,
 ) -> _Found:
     """:func:`foot_search`'s Dijkstra, on location numbers: they sort as the locations do,
     so (cost, number) settles locations in (cost, location) order, with cheaper keys; the
     answer in locations. Without ladders on a map whose links all cost 1 at this weight
-    (all three weights on the standard rules) it is :func:`_breadth_first`."""
+    (all three weights on the standard rules) it is :func:`_breadth_first`. ``answers``:
+    a holder (numbering, answers by number) of ``can``'s answers kept by the caller (a
+    named test in step 6), for a search that is not ``plain``."""
     hit: dict[str, _Numbered] | None = ctx.cache.get(FOOT_NUMBERED)
     numbered = None if hit is None else hit.get("map")
     if numbered is None or start not in numbered.ids or not numbered.ids.keys() >= ladders.keys():
@@ -289,6 +299,8 @@ def _search(
     # passable by number (None: not asked yet), a list read by index
     checked: list[bool | None]
     holder: list[Any] | None = ctx.cache.get(PASSABLE_NUMBERED) if inline else None
+    if not plain:
+        holder = answers
     if holder is not None:  # step 6: kept for the step, for this numbering
         if holder[0] is not numbered:
             holder[:] = [numbered, [None] * len(locs)]
