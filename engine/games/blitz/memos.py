@@ -92,8 +92,6 @@ NEIGHBOURS: Memo[Any] = Memo("neighbours", shared=True)
 NEIGHBOURS_OF: Memo[Any] = Memo("neighbours_of", shared=True)
 ORDER_BOOK: Memo[Any] = Memo("order_book", shared=False)
 PASSABLE_NUMBERED: Memo[Any] = Memo("passable_numbered", shared=False)
-# support: the fire parties' goals and small fires' places, for one call of the standing orders
-PARTY_GOALS: Memo[Any] = Memo("party_goals", shared=False)
 REFILL_NOW: Memo[Any] = Memo("refill_now", shared=False)  # support: refill points, hydrants now
 REFILL_POINTS: Memo[Any] = Memo("refill_points", shared=True)
 ROAD_ADJ: Memo[Any] = Memo("road_adj", shared=False)

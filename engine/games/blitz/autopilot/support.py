@@ -4,12 +4,9 @@ street, fire parties attack small fires and refill."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Hashable
-from typing import Any
-
 from ....board.model import AreaKind, Location
 from ....core.turn import TurnContext
-from ..memos import PARTY_GOALS, REFILL_NOW, REFILL_POINTS
+from ..memos import REFILL_NOW, REFILL_POINTS
 from ..reach import danger, foot
 from ..rules import equipment, reach
 from ..rules import movement as mv
@@ -149,14 +146,10 @@ def fire_party_orders(ctx: TurnContext, state: GameState, u: UnitState) -> None:
             u.task = "idle"
             stand_clear(ctx, state, u)
             return
-        memo = _party_memo(ctx, state, small)
-        places = memo[1].get((u.loc[0], budget))
-        if places is None:
-            near = reach.area_distances(ctx, u.loc[0], budget + 1)
-            places = {nb for f in small if f[0] in near for nb in danger.neighbours(ctx, f)}
-            memo[1][(u.loc[0], budget)] = places
-        goal = _first_goal(
-            ctx, state, memo, u.loc, budget, places, lambda x: not trapped(ctx, state, x), "fight"
+        near = reach.area_distances(ctx, u.loc[0], budget + 1)
+        places = {nb for f in small if f[0] in near for nb in danger.neighbours(ctx, f)}
+        goal = foot.first_goal(
+            ctx, state, u.loc, budget, places, lambda x: not trapped(ctx, state, x)
         )
         if goal is None:
             if not any(not trapped(ctx, state, x) for x in sorted(places)):
@@ -170,60 +163,13 @@ def fire_party_orders(ctx: TurnContext, state: GameState, u: UnitState) -> None:
         u.task = "refill"
         return
     points = _refill_points(ctx, state, u.loc[0], budget)
-    memo = _party_memo(ctx, state, small_fires(ctx, state))
-    goal = _first_goal(
-        ctx, state, memo, u.loc, budget, points, lambda x: calm(ctx, state, x), points
-    )
+    goal = foot.first_goal(ctx, state, u.loc, budget, points, lambda x: calm(ctx, state, x))
     if goal is not None:
         u.task = "refill"
         if not mv.walk(ctx, state, u, goal):
             stand_clear(ctx, state, u)  # no way there this turn: out of the fire's reach
     else:
         stand_clear(ctx, state, u)  # nowhere to refill within reach
-
-
-#: :func:`_party_memo`: (the call's small fires, the places next to them within reach of
-#: an area by (area, budget), :func:`_first_goal`'s answers by question)
-_PartyMemo = tuple[list[Location], dict[tuple[str, int], set[Location]], dict[Any, Any]]
-
-
-def _party_memo(ctx: TurnContext, state: GameState, small: list[Location]) -> _PartyMemo:
-    """The fire parties' memo for this call of the standing orders: the call is known by
-    its list of small fires (:func:`.priorities.small_fires` keeps one list for the call;
-    held here, so a later call's list is another object). Outside the standing orders
-    each call makes a new list, so nothing is reused."""
-    memo: _PartyMemo | None = ctx.cache.get(PARTY_GOALS)
-    if memo is None or memo[0] is not small:
-        memo = ctx.cache[PARTY_GOALS] = (small, {}, {})
-    return memo
-
-
-def _first_goal(
-    ctx: TurnContext,
-    state: GameState,
-    memo: _PartyMemo,
-    start: Location,
-    budget: int,
-    goals: Collection[Location],
-    accept: Callable[[Location], bool],
-    question: Hashable,
-) -> Location | None:
-    """:func:`.foot.first_goal`, asked once per call of the standing orders for the same
-    ``question`` (what ``accept`` tests and which ``goals``: "fight" for the places next to
-    the small fires from ``start``'s area, or the refill points' set), ``start``, ``budget``
-    and pitched ladders: a second fire party in the same place gets the first one's answer.
-    Within a call the fires are fixed and both tests' answers are too (:func:`.safety.calm`
-    reads the call's memos; :func:`.safety.trapped` keeps each answer for the call once
-    given), so the same search asks the same goals the same things."""
-    ladders = foot.ladder_links(state, ctx)
-    key = (question, start, budget)
-    hit = memo[2].get(key)
-    if hit is not None and hit[0] == ladders:
-        found: Location | None = hit[1]
-        return found
-    goal = foot.first_goal(ctx, state, start, budget, goals, accept, ladders)
-    memo[2][key] = (ladders, goal)
-    return goal
 
 
 def officer_orders(ctx: TurnContext, state: GameState, u: UnitState) -> None:

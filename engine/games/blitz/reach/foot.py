@@ -211,15 +211,12 @@ def first_goal(
     budget: int,
     goals: Collection[Location],
     accept: Callable[[Location], bool],
-    ladders: dict[Location, list[tuple[Location, int]]] | None = None,
 ) -> Location | None:
     """The nearest of ``goals`` within ``budget`` movement points (ties by location) that
     ``accept`` takes: what :func:`nearest` picks from a :func:`foot_search` for the goals
     ``accept`` takes, with ``accept`` asked only of the goals the search settles before it
-    stops (the question is the dear part, and most goals are never the nearest).
-    ``ladders``: :func:`ladder_links` of ``state``, when the caller has them."""
-    if ladders is None:
-        ladders = ladder_links(state, ctx)
+    stops (the question is the dear part, and most goals are never the nearest)."""
+    ladders = ladder_links(state, ctx)
     can = partial(passable, ctx, state)
     found = _search(ctx, state, start, budget, 1, can, True, ladders, None, goals, accept)
     memo: dict[Any, Any] | None = ctx.cache.get(SEARCH_MEMO)
