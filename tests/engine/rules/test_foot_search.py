@@ -171,3 +171,38 @@ def test_first_goal_is_the_nearest_goal_accepted(path):
         assert asked == sorted(asked, key=lambda x: (dist[x], x))
         found += got is not None
     assert found > 5
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name.split(".")[0])
+def test_a_named_test_is_asked_once_a_place_in_step_6(path):
+    """In step 6 a search with a named test (``ok_key``) keeps the test's answers by place
+    for the step: searches from other places ask each place at most once in all, and find
+    what a search with no memo (asking every place it meets) finds."""
+    game = new_game(load_scenario(path), 4)
+    game.run(9)
+    ctx, state = game.ctx, game.state
+    fail = ctx.rules.int("heat.always_fail_min")
+    asked: list = []
+
+    def cool(loc):
+        asked.append(loc)
+        return loc not in state.fire and danger.heat(ctx, state, loc) < fail - 2
+
+    locs = sorted(ctx.graph.locations)
+    rng = random.Random(9)
+    starts = rng.sample(locs, 12)
+    goals = rng.sample(locs, 6)
+    want = [foot.foot_search(ctx, state, s, None, ok=cool, goals=goals) for s in starts]
+    asked_alone = len(asked)
+    for key in (HEAT_MEMO, ROUTE_MEMO, SEARCH_MEMO, UNSAFE_MEMO):
+        ctx.cache[key] = {}
+    ctx.cache[PASSABLE_NUMBERED] = [None, {}]
+    asked.clear()
+    got = [
+        foot.foot_search(ctx, state, s, None, ok=cool, goals=goals, ok_key=("cool", fail - 2))
+        for s in starts
+    ]
+    assert [dict(d) for d, _ in got] == [dict(d) for d, _ in want]
+    for (_, p1), (_, p2) in zip(got, want, strict=True):
+        assert dict(p1) == dict(p2)
+    assert len(asked) == len(set(asked)) < asked_alone

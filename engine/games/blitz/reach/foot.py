@@ -19,12 +19,13 @@ from ..memos import (
     FOOT_NUMBERED,
     HEAT_MEMO,
     LADDER_UNITS,
+    NEIGHBOURS,
     PASSABLE_NUMBERED,
     SEARCH_MEMO,
 )
 from ..state import GameState
 from ..units import Ladder, UnitState
-from .danger import ZEROS, area_kind, heat, neighbours
+from .danger import area_kind, heat, neighbours
 
 #: a foot link: (neighbour, movement cost, hose steps, laying cost, kind)
 Link = tuple[Location, int, int, int, str]
@@ -183,7 +184,14 @@ def foot_search(
     can: Callable[[Location], bool] = ok if ok is not None else partial(passable, ctx, state)
     col = weight if weight in (1, 2) else 3  # the link's cost field for this weight
     limit = budget if budget is not None else 1 << 60
-    dist, prev, stop = _search(ctx, state, start, limit, col, can, ok is None, ladders, goal, goals)
+    # a named test's answers by location number, kept for the step like passing's: one
+    # name, one test, while fire and heat stay as they are
+    answers: list[Any] | None = None
+    if memo is not None and ok is not None:
+        answers = memo.setdefault(("answers", ok_key), [None, None])
+    dist, prev, stop = _search(
+        ctx, state, start, limit, col, can, ok is None, ladders, goal, goals, None, answers
+    )
     if memo is not None:
         memo[key] = (dist, prev)  # callers only read the answer
         if ok is not None:
@@ -261,28 +269,35 @@ def _search(
     start: Location,
     limit: int,
     col: int,
-    can: Callable[[Location], bool],
+    can: Callable[[Boxed], bool],
     plain: bool,
     ladders: dict[Location, list[tuple[Location, int]]],
     goal: Location | None,
     goals: Collection[Location] | None,
-    accept: Callable[[Location], bool] | None = None,
+    accept: Callable[[Boxed], bool] | None = None,
+    answers: list[Any] | None = None,
 ) -> _Found:
     """:func:`foot_search`'s Dijkstra, on location numbers: they sort as the locations do,
     so (cost, number) settles locations in (cost, location) order, with cheaper keys; the
     answer in locations. Without ladders on a map whose links all cost 1 at this weight
-    (all three weights on the standard rules) it is :func:`_breadth_first`."""
+    (all three weights on the standard rules) it is :func:`_breadth_first`. ``answers``:
+    a holder (numbering, answers by number) of ``can``'s answers kept by the caller (a
+    named test in step 6), for a search that is not ``plain``."""
     hit: dict[str, _Numbered] | None = ctx.cache.get(FOOT_NUMBERED)
     numbered = None if hit is None else hit.get("map")
     if numbered is None or start not in numbered.ids or not numbered.ids.keys() >= ladders.keys():
         numbered = _numbered(ctx, [start, *ladders])
-    ids, locs = numbered.ids, numbered.locs
-    fire = state.fire
-    heats: dict[Location, int] | None = ctx.cache.get(HEAT_MEMO)
+    # locations read as objects (:data:`Boxed`): no tuple is made anew at each look-up
+    ids: dict[Boxed, int] = numbered.ids
+    locs: list[Boxed] = numbered.locs
+    fire: dict[Boxed, int] = state.fire
+    heats: dict[Boxed, int] | None = ctx.cache.get(HEAT_MEMO)
     inline = plain and heats is not None
     # passable by number (None: not asked yet), a list read by index
     checked: list[bool | None]
     holder: list[Any] | None = ctx.cache.get(PASSABLE_NUMBERED) if inline else None
+    if not plain:
+        holder = answers
     if holder is not None:  # step 6: kept for the step, for this numbering
         if holder[0] is not numbered:
             holder[:] = [numbered, [None] * len(locs)]
@@ -297,15 +312,21 @@ def _search(
         if gs is None:
             gs = numbered.goal_sets[goals] = frozenset(ids[x] for x in goals if x in ids)
     elif goals is not None:
-        gs = {ids[x] for x in goals if x in ids}
-    # (in step 6 passing is read off the step's heat memo, not asked of ``can``)
+        boxed: Collection[Boxed] = goals
+        gs = {ids[x] for x in boxed if x in ids}
+    # (in step 6 passing is read off the step's heat memo by :func:`_passes`, not asked
+    # of ``can``: ``heats`` None asks ``can``)
     test = can
-    if inline and heats is not None:
-        test = partial(_passes, ctx, fire, heats, ctx.rules.int("heat.always_fail_min"))
+    if not inline:
+        heats = None
+    nbs: dict[Boxed, list[Boxed]] | None = ctx.cache.get(NEIGHBOURS) if inline else None
+    fail = ctx.rules.int("heat.always_fail_min")
     if not ladders:
         steps = _steps(ctx, numbered, col)
         if steps is not None:
-            return _breadth_first(numbered, steps, s, limit, checked, test, g, gs, accept)
+            return _breadth_first(
+                ctx, numbered, steps, s, limit, checked, test, g, gs, accept, fire, heats, nbs, fail
+            )
     table = numbered.links.get(col)
     if table is None:
         table = numbered.links[col] = [None] * len(locs)
@@ -350,7 +371,10 @@ def _search(
                 if nd < dist[nb]:  # (never above ``limit``: an unreached cost is limit + 1)
                     good = checked[nb]
                     if good is None:
-                        good = checked[nb] = test(locs[nb])
+                        x = locs[nb]
+                        good = checked[nb] = (
+                            test(x) if heats is None else _passes(ctx, fire, heats, nbs, fail, x)
+                        )
                     if good:
                         if dist[nb] == far:
                             order.append(nb)
@@ -368,26 +392,40 @@ def _search(
                             push(costs, nd)
                         else:
                             later.append(nb)
-    return (
-        {locs[k]: dist[k] for k in order},
-        _Previous(prev, ids, locs),
-        None if stop < 0 else locs[stop],
-    )
+    out: dict[Boxed, int] = {locs[k]: dist[k] for k in order}
+    return out, _Previous(prev, ids, locs), None if stop < 0 else locs[stop]
+
+
+#: a location kept as the object it is (a ``Location`` tuple), for the searches' inner
+#: loops: compiled (mypyc), a value typed ``tuple[str, int]`` is unpacked into its two
+#: fields, and each dict or set look-up, call or store then makes a new tuple of them
+Boxed = Any
 
 
 def _passes(
     ctx: TurnContext,
-    fire: dict[Location, int],
-    heats: dict[Location, int],
+    fire: dict[Boxed, int],
+    heats: dict[Boxed, int],
+    nbs: dict[Boxed, list[Boxed]] | None,
     fail: int,
-    loc: Location,
+    loc: Boxed,
 ) -> bool:
-    """:func:`passable` in step 6, on the step's heat memo (fire does not change in it)."""
+    """:func:`passable` in step 6, on the step's heat memo (fire does not change in it):
+    :func:`.danger.heat`, inline, the neighbours read off their memo (``nbs``) when it
+    holds them."""
     if loc in fire:
         return False
     h = heats.get(loc)
     if h is None:
-        h = heats[loc] = sum(map(fire.get, neighbours(ctx, loc), ZEROS))
+        near: list[Boxed] | None = nbs.get(loc) if nbs is not None else None
+        if near is None:
+            near = neighbours(ctx, loc)
+        h = 0
+        for nb in near:
+            f = fire.get(nb)
+            if f is not None:
+                h += f
+        heats[loc] = h
     return h < fail
 
 
@@ -404,25 +442,31 @@ def _steps(ctx: TurnContext, numbered: _Numbered, col: int) -> list[list[int]] |
 
 
 def _breadth_first(
+    ctx: TurnContext,
     numbered: _Numbered,
     steps: list[list[int]],
     s: int,
     limit: int,
     checked: list[bool | None],
-    test: Callable[[Location], bool],
+    test: Callable[[Boxed], bool],
     g: int,
     gs: Collection[int] | None,
-    accept: Callable[[Location], bool] | None,
+    accept: Callable[[Boxed], bool] | None,
+    fire: dict[Boxed, int],
+    heats: dict[Boxed, int] | None,
+    nbs: dict[Boxed, list[Boxed]] | None,
+    fail: int,
 ) -> _Found:
     """:func:`_search` when every link costs 1: one level at a time, each level in number
     order. A location is first reached at its least cost, from the first location of the
     level before (in number order) that reaches it, so the costs, the order first reached,
-    the previous locations and where it stops are the Dijkstra's."""
-    locs = numbered.locs
+    the previous locations and where it stops are the Dijkstra's. Passing is asked of
+    ``test``, or with ``heats`` of :func:`_passes`."""
+    locs: list[Boxed] = numbered.locs
     spare = numbered.unreached
     seen = spare.pop() if spare else [False] * len(locs)
     seen[s] = True
-    out = {locs[s]: 0}
+    out: dict[Boxed, int] = {locs[s]: 0}
     prev: dict[int, int] = {}
     level = [s]
     d = 0
@@ -446,7 +490,12 @@ def _breadth_first(
                     if not seen[nb]:
                         good = checked[nb]
                         if good is None:
-                            good = checked[nb] = test(locs[nb])
+                            x = locs[nb]
+                            good = checked[nb] = (
+                                test(x)
+                                if heats is None
+                                else _passes(ctx, fire, heats, nbs, fail, x)
+                            )
                         if good:
                             seen[nb] = True
                             out[locs[nb]] = d
