@@ -304,10 +304,10 @@ def _apart(ctx: TurnContext, state: GameState, u: UnitState, crews: list[UnitSta
     away = [s for s in crews if s.in_play and s.loc != loc]
     return (
         bool(away)
-        and all(s.loc is None or not exposed(ctx, state, s.loc) for s in away)
         and engaged(state, u, crews)
         and left_behind(state, u, crews, anywhere=True)
         and (dry(ctx, state, u) or spent(ctx, state, u))
+        and all(s.loc is None or not exposed(ctx, state, s.loc) for s in away)
     )
 
 
