@@ -10,7 +10,7 @@ from test_units_world import add_hose, events, usetup, uworld
 
 from fireground.engine.board.model import ForceUnit
 from fireground.engine.core.dice import Dice
-from fireground.engine.games.blitz.autopilot import parking
+from fireground.engine.games.blitz.autopilot import parking, safety
 from fireground.engine.games.blitz.rules import firefighting, movement, water
 
 # B00 burns at 5; O01 is an empty open area (the gap); S02..S06 a street running east.
@@ -516,7 +516,7 @@ def test_an_appliance_pulls_back_from_a_lone_fire_next_door_its_lines_cannot_rea
     assert e1.loc is not None and e1.loc[0] != "S02"
 
 
-def _left_behind(house_rules=None, cut=True, away=False):
+def _left_behind(house_rules=None, cut=True, away=False, wait="S06"):
     # as _emptied(0): E1 stands dry in S02, across the open gap O01 from B00 (a fire of 3).
     # Its line H1 lies slipped along S02-S04 with nobody on it or making it up, and its
     # teams are aboard (``away``: one waits idle at S06): ``parking.engaged`` still counts
@@ -537,7 +537,7 @@ def _left_behind(house_rules=None, cut=True, away=False):
     for uid in crews:
         st.units[uid].loc, st.units[uid].task = ("S02", 0), "aboard"
     if away:
-        st.units[crews[0]].loc, st.units[crews[0]].task = ("S06", 0), "idle"
+        st.units[crews[0]].loc, st.units[crews[0]].task = (wait, 0), "idle"
     assert parking.engaged(st, e1)
     assert parking.left_behind(st, e1, [st.units[uid] for uid in crews]) == (cut and not away)
     movement.step_movement(ctx, st)
@@ -553,10 +553,38 @@ def test_a_dry_appliance_held_only_by_a_slipped_line_drives_to_the_least_exposed
 
 @pytest.mark.parametrize(
     ("house_rules", "cut", "away"),
-    [({"policy.free_left_behind": 0}, True, False), ({}, False, False), ({}, True, True)],
+    [
+        ({"policy.free_left_behind": 0}, True, False),
+        ({}, False, False),
+        ({"policy.free_left_behind": 1}, True, True),
+    ],
 )
 def test_an_appliance_with_a_line_still_laid_or_a_team_away_stays_at_work(house_rules, cut, away):
     # the policy off, H1 not slipped (its pump may still feed it), or a team of its own
-    # away from it (it would walk after it): E1 stays
+    # away from it with ``policy.free_left_behind`` 1 (it would walk after it): E1 stays
     _ctx, st = _left_behind(house_rules, cut, away)
     assert st.units["E1"].loc == ("S02", 0)
+
+
+@pytest.mark.parametrize(("wait", "to"), [("S06", "S03"), ("S03", "S04")])
+def test_a_dry_appliance_left_behind_shelters_while_its_team_waits_where_it_is(wait, to):
+    # round 15b (``policy.free_left_behind`` 2): a team waits idle away from E1 where the
+    # fire cannot reach it; E1 shelters all the same, in the nearest least exposed street
+    # where no stand waits (S03, else S04), and the team stays where it is
+    ctx, st = _left_behind(away=True, wait=wait)
+    team = sorted(
+        uid for uid, s in st.units.items() if s.parent == "E1" and s.kind != st.units["E1"].kind
+    )[0]
+    assert not safety.exposed(ctx, st, (wait, 0))
+    assert st.units["E1"].loc == (to, 0)
+    assert st.units[team].loc == (wait, 0)
+
+
+def test_a_team_away_from_a_dry_appliance_left_behind_walks_back_with_the_policy_at_1():
+    # the same team with ``policy.free_left_behind`` 1: E1 stays, the team walks back to it
+    _ctx, st = _left_behind({"policy.free_left_behind": 1}, away=True)
+    team = sorted(
+        uid for uid, s in st.units.items() if s.parent == "E1" and s.kind != st.units["E1"].kind
+    )[0]
+    assert st.units["E1"].loc == ("S02", 0)
+    assert st.units[team].loc != ("S06", 0)

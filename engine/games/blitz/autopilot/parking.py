@@ -424,17 +424,19 @@ def engaged(state: GameState, u: UnitState, crews: list[UnitState] | None = None
     )
 
 
-def left_behind(state: GameState, u: UnitState, crews: list[UnitState]) -> bool:
+def left_behind(
+    state: GameState, u: UnitState, crews: list[UnitState], anywhere: bool = False
+) -> bool:
     """An appliance :func:`engaged` only by lines left where they were slipped: every line
     of its own lies cut with nobody on it or making it up, and its whole crew is at the
-    vehicle with no line and no work (aboard, idle or resting). Its work where it stands
-    is over (round 15)."""
+    vehicle (or, ``anywhere``, wherever they are: round 15b) with no line and no work
+    (aboard, idle or resting). Its work where it stands is over (round 15)."""
     uid, loc = u.id, u.loc
     for h in state.hoses.values():
         if (h.unit == uid or h.stock == uid) and (not h.cut or h.crew or h.recover_left or h.plan):
             return False
     return all(
-        s.loc == loc and s.hose is None and s.task in ("aboard", "idle", "rest")
+        (anywhere or s.loc == loc) and s.hose is None and s.task in ("aboard", "idle", "rest")
         for s in crews
         if s.in_play
     )
@@ -645,7 +647,13 @@ def on_reserve(ctx: TurnContext, pump: UnitState) -> bool:
     )
 
 
-def shelter(ctx: TurnContext, state: GameState, u: UnitState, crew: bool = True) -> bool:
+def shelter(
+    ctx: TurnContext,
+    state: GameState,
+    u: UnitState,
+    crew: bool = True,
+    avoid: frozenset[str] = frozenset(),
+) -> bool:
     """A vehicle with nothing left to do near the fire (an appliance with no water,
     :func:`dry`, and none to park at) drives, while the roads are open, to the street the
     fire is least likely ever to reach (:func:`exposure`) among those it can reach that
@@ -661,6 +669,8 @@ def shelter(ctx: TurnContext, state: GameState, u: UnitState, crew: bool = True)
     routes = reach.road_routes(ctx, state, here)
     if here not in routes:
         return False
+    if avoid:
+        routes = {a: r for a, r in routes.items() if a == here or a not in avoid}
     side = entry_side(ctx, state)
     exposed = exposures(ctx)
     # the rank is (may catch next step 1, off the entries' side, exposure, the drive, the

@@ -199,10 +199,28 @@ def appliance_orders(ctx: TurnContext, state: GameState, u: UnitState, pri: set[
         and engaged(state, u, crews)
         and left_behind(state, u, crews)
     )
+    stay: set[str] = set()
     if free and (dry(ctx, state, u) or spent(ctx, state, u)):
         if shelter(ctx, state, u):
             return
         free = False
+    elif _apart(ctx, state, u, crews):
+        # (round 15b) its teams wait away from it where the fire cannot reach them: it
+        # shelters all the same, in no street where a stand waits (a vehicle makes its
+        # street burn, R-10), and they walk back to it only by a way with no heat test
+        if shelter(ctx, state, u, avoid=_stands_at(state)):
+            return
+        stay = {
+            s.id
+            for s in crews
+            if s.loc != u.loc
+            and s.task == "idle"
+            and not acting.acted(state, s)
+            and not _cool_way(ctx, state, s, u)
+        }
+        for s in crews:
+            if s.id in stay:
+                stand_clear(ctx, state, s)
     if free or not engaged(state, u, crews):
         trailer_here = pump is not u and pump.loc == u.loc
         if pump is not u and pump.deployed and trailer_here and not pump.towed_by:
@@ -251,6 +269,8 @@ def appliance_orders(ctx: TurnContext, state: GameState, u: UnitState, pri: set[
         equipment.pitch_ladder(ctx, state, u, face)
     work = False
     for s in crews:
+        if s.id in stay:
+            continue
         if s.loc == u.loc and s.task == "aboard":
             s.task = "idle"
         work |= _fire_team(ctx, state, s, u, pump, pri)
@@ -270,6 +290,47 @@ def appliance_orders(ctx: TurnContext, state: GameState, u: UnitState, pri: set[
                 )
             ):
                 step_clear(ctx, state, s)
+
+
+def _apart(ctx: TurnContext, state: GameState, u: UnitState, crews: list[UnitState]) -> bool:
+    """(round 15b, ``policy.free_left_behind`` 2) An appliance with nothing left to give
+    (:func:`.parking.dry` or :func:`.parking.spent`) held only by lines left lying where
+    they were slipped (:func:`.parking.left_behind`), a team of its crew away from it with
+    no line and no work, every such team where the fire cannot reach it (not
+    :func:`.safety.exposed`)."""
+    loc = u.loc
+    if policy(ctx, "free_left_behind") < 2 or loc is None:
+        return False
+    away = [s for s in crews if s.in_play and s.loc != loc]
+    return (
+        bool(away)
+        and engaged(state, u, crews)
+        and left_behind(state, u, crews, anywhere=True)
+        and (dry(ctx, state, u) or spent(ctx, state, u))
+        and all(s.loc is None or not exposed(ctx, state, s.loc) for s in away)
+    )
+
+
+def _stands_at(state: GameState) -> frozenset[str]:
+    """The areas where a stand in play is."""
+    return frozenset(
+        s.loc[0]
+        for s in state.units.values()
+        if s.kind != VEHICLE and s.in_play and s.loc is not None
+    )
+
+
+def _cool_way(ctx: TurnContext, state: GameState, s: UnitState, u: UnitState) -> bool:
+    """Whether the shortest way from stand ``s`` to ``u`` (the one it would walk) passes no
+    place where a heat test can fail (no fire, heat ``heat.always_pass_max`` or less)."""
+    if s.loc is None or u.loc is None:
+        return False
+    dist, prev = foot.foot_search(ctx, state, s.loc, None, goal=u.loc)
+    cool = ctx.rules.int("heat.always_pass_max")
+    return u.loc in dist and all(
+        x not in state.fire and danger.heat(ctx, state, x) <= cool
+        for x in foot.path_to(prev, s.loc, u.loc)[1:]
+    )
 
 
 def _fire_team(
