@@ -63,7 +63,7 @@ from .casualties import (
 from .lorry import lorry_orders
 from .parking import keep_clear, shelter
 from .priorities import priority_locations
-from .safety import burns_memo, collapse_zone, get_out, pocket, retreat, trapped
+from .safety import AP_RETREAT, burns_memo, collapse_zone, get_out, pocket, retreat, trapped
 from .support import (
     canteen_orders,
     dam_orders,
@@ -103,6 +103,7 @@ def standing_orders(ctx: TurnContext, state: GameState) -> None:
     ctx.cache[AP_LOST] = None  # priorities: the lost causes (fire fixed, vehicles as first asked)
     ctx.cache[AP_WAYBACK] = {}  # safety: places with no sure way to a haven
     ctx.cache[AP_POCKET] = None  # safety: the pocket forecast (open places, goals)
+    ctx.cache[AP_RETREAT] = ({}, {})  # safety: where retreat walks from each place (ladders, goals)
     try:
         _standing_orders(ctx, state)
     finally:
@@ -121,6 +122,7 @@ def standing_orders(ctx: TurnContext, state: GameState) -> None:
             AP_OK,
             AP_WAYBACK,
             AP_POCKET,
+            AP_RETREAT,
             AP_ZONE,
             AP_FALLING,
             AP_REFUGE_ZONE,

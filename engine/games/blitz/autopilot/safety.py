@@ -18,6 +18,7 @@ from itertools import compress
 from typing import Any
 
 from ....board.model import AreaKind, Location
+from ....core.memo import Memo
 from ....core.turn import TurnContext
 from ..memos import (
     AP_ADJACENCY,
@@ -51,6 +52,11 @@ from ..rules.modifiers import spread_map_parts, spread_state_parts, total
 from ..state import GameState
 from ..units import STAND, UnitState
 from .priorities import coverage, policy, vehicle_areas
+
+#: safety: where :func:`retreat` walks a stand to from each place, for one call of the
+#: standing orders while the pitched ladders stay as they are: (ladders, goal by place).
+#: (Declared here, not in ``memos.py``, which another branch was editing: round 23.)
+AP_RETREAT: Memo[Any] = Memo("ap_retreat", shared=False)
 
 
 def _p_roll(limit: int, mod: int) -> float:
@@ -1090,10 +1096,15 @@ def refuge(ctx: TurnContext, state: GameState, u: UnitState) -> Location | None:
     wider margin than :func:`collapse_zone`: it gains nothing by being there), with the
     least fire next to it, then the nearest (its own place first). None when there is
     none, or with ``policy.refuge_damage`` 0 (off)."""
+    return None if u.loc is None else _refuge_from(ctx, state, u.loc)
+
+
+def _refuge_from(ctx: TurnContext, state: GameState, start: Location) -> Location | None:
+    """:func:`refuge` for a stand in ``start``."""
     worn = int(policy(ctx, "refuge_damage"))
-    if u.loc is None or worn <= 0 or not state.fire:
+    if worn <= 0 or not state.fire:
         return None
-    dist, _ = foot.foot_search(ctx, state, u.loc, ctx.rules.int("movement.foot_points"))
+    dist, _ = foot.foot_search(ctx, state, start, ctx.rules.int("movement.foot_points"))
     falling, struck = _refuge_zone(ctx, state, worn)
     spots = [
         x for x in dist
@@ -1152,6 +1163,32 @@ def retreat(ctx: TurnContext, state: GameState, u: UnitState) -> bool:
     havens = shelters(ctx, state)
     if u.loc in havens:
         return False
+    # round 23: where a stand walks to from its place reads only what the call keeps fixed
+    # (fire and heat, the havens as the call starts, the call's memos) and the pitched
+    # ladders: asked once per place while the ladders stay as they are (most stands that
+    # retreat share a place with the rest of their crew)
+    memo: tuple[dict[Location, list[tuple[Location, int]]], dict[Location, Location | None]]
+    memo = ctx.cache.get(AP_RETREAT)
+    if memo is None:
+        goal = _retreat_goal(ctx, state, u.loc, havens)
+    else:
+        ladders = foot.ladder_links(state, ctx)
+        if memo[0] != ladders:
+            memo = ctx.cache[AP_RETREAT] = (ladders, {})
+        goals = memo[1]
+        if u.loc in goals:
+            goal = goals[u.loc]
+        else:
+            goal = goals[u.loc] = _retreat_goal(ctx, state, u.loc, havens)
+    return goal is not None and _walk_to(ctx, state, u, goal)
+
+
+def _retreat_goal(
+    ctx: TurnContext, state: GameState, start: Location, havens: list[Location]
+) -> Location | None:
+    """Where :func:`retreat` walks a stand in ``start`` (not a haven) to this turn: the
+    furthest stop on its way that it reaches keeping to that way, else its refuge; None
+    when it stays."""
     cool = ctx.rules.int("heat.always_pass_max")
     warm = max(cool, int(policy(ctx, "retreat_heat")))
 
@@ -1175,37 +1212,36 @@ def retreat(ctx: TurnContext, state: GameState, u: UnitState) -> bool:
     way: Callable[[Location], bool] = cool_way
     if havens:
         dist, prev = foot.foot_search(
-            ctx, state, u.loc, None, ok=cool_way, goals=havens, ok_key=("cool", cool)
+            ctx, state, start, None, ok=cool_way, goals=havens, ok_key=("cool", cool)
         )
         goal, _d = foot.nearest(dist, havens)
         if goal is None and warm > cool:  # a way whose heat tests it should pass
             dist, prev = foot.foot_search(
-                ctx, state, u.loc, None, ok=warm_way, goals=havens, ok_key=("cool", warm)
+                ctx, state, start, None, ok=warm_way, goals=havens, ok_key=("cool", warm)
             )
             goal, _d = foot.nearest(dist, havens)
             way = warm_way
         if goal is None:  # no such way: through the heat (a failed test only stops it)
-            dist, prev = foot.foot_search(ctx, state, u.loc, None, goals=havens)
+            dist, prev = foot.foot_search(ctx, state, start, None, goals=havens)
             goal, _d = foot.nearest(dist, havens)
             way = _anywhere
     entries = [(a, 0) for a in mv.entry_areas(ctx)] if goal is None else []
-    if u.loc in entries:
-        return False
+    if start in entries:
+        return None
     if entries:
         dist, prev = foot.foot_search(
-            ctx, state, u.loc, None, ok=cool_way, goals=entries, ok_key=("cool", cool)
+            ctx, state, start, None, ok=cool_way, goals=entries, ok_key=("cool", cool)
         )
         goal, _d = foot.nearest(dist, entries)
         way = cool_way
     if goal is None:  # no way out at all: wait in the best place within a turn's walk
-        spot = refuge(ctx, state, u)
-        return spot is not None and _walk_to(ctx, state, u, spot)
+        return _refuge_from(ctx, state, start)
     points = ctx.rules.int("movement.foot_points")
-    path = [x for x in foot.path_to(prev, u.loc, goal) if dist[x] <= points]  # this turn's part
-    stops = [x for x in path if x != u.loc and not exposed(ctx, state, x)]
+    path = [x for x in foot.path_to(prev, start, goal) if dist[x] <= points]  # this turn's part
+    stops = [x for x in path if x != start and not exposed(ctx, state, x)]
     if not stops:
-        stops = [x for x in path if x != u.loc]
-    return _walk_along(ctx, state, u, stops, way)
+        stops = [x for x in path if x != start]
+    return _walk_along(ctx, state, start, stops, way)
 
 
 def _anywhere(loc: Location) -> bool:
@@ -1215,23 +1251,22 @@ def _anywhere(loc: Location) -> bool:
 def _walk_along(
     ctx: TurnContext,
     state: GameState,
-    u: UnitState,
+    start: Location,
     stops: list[Location],
     ok: Callable[[Location], bool],
-) -> bool:
-    """``u`` walks to the furthest of ``stops`` (places on a way found with the test
-    ``ok``, in order) that its walk (:func:`.movement.walk`: the shortest way) reaches
-    through places that pass ``ok`` too, so it keeps to that way. Whether it moved."""
-    start = u.loc
-    if start is None or not stops:
-        return False
+) -> Location | None:
+    """The furthest of ``stops`` (places on a way found with the test ``ok``, in order)
+    that a stand's walk from ``start`` (:func:`.movement.walk`: the shortest way) reaches
+    through places that pass ``ok`` too, so that it keeps to that way; None if none."""
+    if not stops:
+        return None
     if ok is _anywhere:  # any way will do: the furthest stop (found by the same search)
-        return _walk_to(ctx, state, u, stops[-1])
+        return stops[-1]
     for stop in reversed(stops):
         dist, prev = foot.foot_search(ctx, state, start, None, goal=stop)
         if stop in dist and all(ok(x) for x in foot.path_to(prev, start, stop)[1:]):
-            return _walk_to(ctx, state, u, stop)
-    return False
+            return stop
+    return None
 
 
 def _walk_to(ctx: TurnContext, state: GameState, u: UnitState, goal: Location) -> bool:
