@@ -57,6 +57,7 @@ from .priorities import coverage, policy, vehicle_areas
 #: standing orders while the pitched ladders stay as they are: (ladders, goal by place).
 #: (Declared here, not in ``memos.py``, which another branch was editing: round 23.)
 AP_RETREAT: Memo[Any] = Memo("ap_retreat", shared=False)
+_RetreatMemo = tuple[dict[Location, list[tuple[Location, int]]], dict[Location, Location | None]]
 
 
 def _p_roll(limit: int, mod: int) -> float:
@@ -1167,8 +1168,7 @@ def retreat(ctx: TurnContext, state: GameState, u: UnitState) -> bool:
     # (fire and heat, the havens as the call starts, the call's memos) and the pitched
     # ladders: asked once per place while the ladders stay as they are (most stands that
     # retreat share a place with the rest of their crew)
-    memo: tuple[dict[Location, list[tuple[Location, int]]], dict[Location, Location | None]]
-    memo = ctx.cache.get(AP_RETREAT)
+    memo: _RetreatMemo | None = ctx.cache.get(AP_RETREAT)
     if memo is None:
         goal = _retreat_goal(ctx, state, u.loc, havens)
     else:
