@@ -305,19 +305,19 @@ def _collapse_areas(
     damage, fire = state.damage, state.fire  # state.damage_at, inline
     kinds = danger.area_kinds(ctx)  # danger.area_kind, inline
     building = AreaKind.BUILDING
-    if worn > 1:  # (an undamaged location, 1, cannot qualify): walk the few damaged ones
-        # in the standing orders the walk is made once a call, for the least damage any of
-        # its checks asks (fire and damage do not change in step 6): the others pick theirs
-        cands: tuple[int, list[tuple[str, int]]] | None = ctx.cache.get(AP_FALLING)
-        if cands is None or cands[0] > worn:
-            low = worn
-            if AP_FALLING in ctx.cache:
-                refuge = int(policy(ctx, "refuge_damage"))
-                low = min(worn, refuge) if refuge > 1 else worn
+    # in the standing orders the walk is made once a call, for the least damage any of its
+    # checks asks (fire and damage do not change in step 6): the others pick theirs
+    cands: tuple[int, list[tuple[str, int]]] | None = ctx.cache.get(AP_FALLING)
+    if cands is None or cands[0] > worn:
+        low = worn
+        if AP_FALLING in ctx.cache:
+            refuge = int(policy(ctx, "refuge_damage"))
+            low = min(worn, refuge) if refuge > 0 else worn
+        # (round 22: the locations typed Any, as they come: compiled, a location typed as
+        # a tuple is unpacked and a new tuple made for each lookup by it)
+        if low > 1:  # (an undamaged location, 1, cannot qualify): the few damaged ones
             # round 18: the damage in range picked at C speed (most damaged locations
             # are destroyed or barely damaged), the rest asked of those alone
-            # (round 22: the locations typed Any, as they come: compiled, a location typed
-            # as a tuple is unpacked and a new tuple made for each lookup by it)
             live: Iterable[tuple[Any, int]] = compress(
                 damage.items(), map(range(low, destroyed).__contains__, damage.values())
             )
@@ -328,19 +328,25 @@ def _collapse_areas(
                     if loc in fire and fire[loc] >= hot and kinds.get(loc[0]) is building
                 ],
             )  # fmt: skip
-            if AP_FALLING in ctx.cache:
-                ctx.cache[AP_FALLING] = cands
-        falling = {a for a, d in cands[1] if d >= worn}
-    else:
-        fires: Iterable[tuple[Any, int]] = fire.items()  # (locations typed Any: see above)
-        falling = {
-            loc[0] for loc, f in fires
-            if f >= hot and worn <= damage.get(loc, 1) < destroyed
-            and kinds.get(loc[0]) is building
-        }  # fmt: skip
+        else:
+            # round 23: every fire hot enough to roll, with its damage: one walk serves
+            # both the collapse zone and the refuge's wider one (``refuge_damage`` 1)
+            fires: Iterable[tuple[Any, int]] = fire.items()
+            cands = (
+                low,
+                [
+                    (loc[0], d) for loc, f in fires
+                    if f >= hot and (d := damage.get(loc, 1)) < destroyed
+                    and kinds.get(loc[0]) is building
+                ],
+            )  # fmt: skip
+        if AP_FALLING in ctx.cache:
+            ctx.cache[AP_FALLING] = cands
+    falling = {a for a, d in cands[1] if d >= worn}
     # the rubble adds damage to the ground level of each building next door: one that it
     # brings down brings its own rubble onto its neighbours, and so on (which areas come
-    # down does not depend on the order they are followed in: each is asked on its own)
+    # down does not depend on the order they are followed in: each is asked on its own);
+    # the rubble strikes every area next to one that comes down
     by = r.int("collapse.rubble_damage")
     struck: set[str] = set()
     if within is not None:  # followed already: only the new areas' rubble is followed
@@ -350,20 +356,17 @@ def _collapse_areas(
     if within is not None:
         falling.update(within[0])
     weak = destroyed - by
-    while todo:
+    while todo:  # (each area that comes down, but for ``within``'s, passes here once)
         a = todo.pop()
-        for nb in danger.area_neighbours(ctx, a):
+        near = danger.area_neighbours(ctx, a)
+        struck.update(near)
+        for nb in near:
             if (
-                nb not in falling and destroyed > damage.get((nb, 0), 1) >= weak
-                and kinds.get(nb) is building
+                nb not in falling and kinds.get(nb) is building
+                and destroyed > damage.get((nb, 0), 1) >= weak
             ):  # fmt: skip
                 falling.add(nb)
                 todo.append(nb)
-    if within is None:
-        struck = {nb for a in falling for nb in danger.area_neighbours(ctx, a)}
-    else:
-        for a in falling - within[0]:
-            struck.update(danger.area_neighbours(ctx, a))
     return frozenset(falling), frozenset(struck)
 
 
