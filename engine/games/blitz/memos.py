@@ -63,6 +63,8 @@ AUTOPILOT_PRIORITY_STATIC: Memo[Any] = Memo("autopilot_priority_static", shared=
 BLOCKED_MEMO: Memo[Any] = Memo("blocked_memo", shared=False)  # step 6: road_blocked
 BOMB_INDEX: Memo[Any] = Memo("bomb_index", shared=False)
 BUILDING_AREAS: Memo[Any] = Memo("building_areas", shared=False)
+# wheelbarrow: the units carried by hand, for one dict of units (the game's state)
+CARRIED_UNITS: Memo[Any] = Memo("carried_units", shared=False)
 COLLAPSE_QUEUE: Memo[Any] = Memo("collapse_queue", shared=False)
 COLLAPSING: Memo[Any] = Memo("collapsing", shared=False)
 # step 7: the building locations not yet destroyed (or more), in map order, for one state
