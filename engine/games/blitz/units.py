@@ -19,22 +19,26 @@ man branches, climb ladders and tire; vehicles drive; pumps feed hoses.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from ...board.model import Location, Scenario
 from ...core.ruleset import Ruleset
 
 #: kinds of unit state: a vehicle, a piece of equipment (trailer or skid pump), a stand
-VEHICLE, EQUIPMENT, STAND = "vehicle", "equipment", "stand"
+#: (these constants are ``Final``: compiled, a final name is a C global or a literal where
+#: any other module-level name is looked up in the module's dict at every use, round 23)
+VEHICLE: Final = "vehicle"
+EQUIPMENT: Final = "equipment"
+STAND: Final = "stand"
 
 #: statuses that take a unit out of the game for good
-LOST = frozenset({"dead", "casualty", "destroyed", "burned_out", "knocked_out"})
+LOST: Final = frozenset({"dead", "casualty", "destroyed", "burned_out", "knocked_out"})
 
 #: fatigue statuses of a stand, freshest first (§10)
-FATIGUE = ("ok", "tired", "exhausted")
+FATIGUE: Final = ("ok", "tired", "exhausted")
 
 #: tasks during which a stand does not count as active for fatigue
-RESTING_TASKS = frozenset({"idle", "rest", "aboard"})
+RESTING_TASKS: Final = frozenset({"idle", "rest", "aboard"})
 
 
 @dataclass(slots=True)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable
-from operator import attrgetter
 from typing import Any
 
 from ....board.model import AreaKind, Location
@@ -127,10 +126,13 @@ def _collapse(ctx: TurnContext, state: GameState, locs: list[Location], cause: s
     # has rolled, so the others are still where they were (see _escape_all). Only the
     # falling levels and the ground of the neighbours are asked: with no unit in any of
     # them (the usual case) nobody is there.
-    units = state.units.values()
     struck = set(falling)
     struck.update([(nb, 0) for nb in area_neighbours(ctx, area)])
-    where = {} if struck.isdisjoint(map(_unit_loc, units)) else _units_by_location(state)
+    where: dict[Location, list[UnitState]] = {}
+    for u in state.units.values():  # (round 23: a plain loop, see GameState.units_at)
+        if u.loc in struck:
+            where = _units_by_location(state)
+            break
     for f in falling:
         count = state.occupants.pop(f, 0)
         for _ in range(count):
@@ -155,10 +157,6 @@ def _units_by_location(state: GameState) -> dict[Location, list[UnitState]]:
 
 def _unit_id(u: UnitState) -> str:
     return u.id
-
-
-#: a unit's location (C-level: ``map`` over the units runs no Python function per unit)
-_unit_loc = attrgetter("loc")
 
 
 def spread_rubble(
@@ -327,13 +325,12 @@ def step_damage(ctx: TurnContext, state: GameState) -> None:
                 ],
             )
     else:  # most buildings down: those still standing are looked at, in map order
-        fire_at = fires.get
         still = []
         rolling = []
         for loc in standing:
             if damage.get(loc, 1) < destroyed:
                 still.append(loc)
-                if fire_at(loc, 0) >= at_fire:
+                if fires.get(loc, 0) >= at_fire:
                     rolling.append(loc)
         standing[:] = still
     if not ctx.log_events:

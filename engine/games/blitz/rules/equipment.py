@@ -17,7 +17,7 @@ from .hoses import finish_recovery, lorry_lay
 def advance_work(ctx: TurnContext, state: GameState) -> None:
     """Deploying pumps and dams, ladders going up, hoses being taken up."""
     hook_rate = ctx.rules.int("ladders.hook_levels")
-    for uid in sorted(state.units):
+    for uid in state.unit_ids():
         u = state.units[uid]
         if not u.ladders and u.task != "stow" and (u.deployed or u.task != "deploy"):
             continue  # nothing in progress (the usual case)

@@ -39,7 +39,7 @@ def start_rest(ctx: TurnContext, state: GameState, u: UnitState) -> None:
 def step_fatigue(ctx: TurnContext, state: GameState) -> None:
     r = ctx.rules
     tired, exhausted = r.int("fatigue.tired_after"), r.int("fatigue.exhausted_after")
-    for uid in sorted(state.units):
+    for uid in state.unit_ids():
         u = state.units[uid]
         if u.kind != STAND or not u.in_play:
             continue

@@ -86,7 +86,7 @@ def party_targets(ctx: TurnContext, state: GameState, loc: Location) -> list[Loc
 def fire_parties(ctx: TurnContext, state: GameState) -> None:
     r = ctx.rules
     on, turns = r.int("fire_party.on"), r.int("fire_party.refill_turns")
-    for uid in sorted(state.units):
+    for uid in state.unit_ids():
         u = state.units[uid]
         if u.role != "fire_party" or not u.in_play or u.loc is None:
             continue

@@ -160,7 +160,7 @@ def arrivals(ctx: TurnContext, state: GameState) -> None:
 
 # -- 2. R-10 --------------------------------------------------------------------------------
 def burn_out_vehicles(ctx: TurnContext, state: GameState) -> None:
-    for uid in sorted(state.units):
+    for uid in state.unit_ids():
         u = state.units[uid]
         if u.kind != STAND and u.loc in state.fire and u.in_play:
             if carrier_of(state, u) is not None:
@@ -203,7 +203,7 @@ def escape_to(
 
 def forced_exits(ctx: TurnContext, state: GameState) -> None:
     """R-10: a stand in a burning location must leave it, or becomes a casualty."""
-    for uid in sorted(state.units):
+    for uid in state.unit_ids():
         u = state.units[uid]
         if not (u.kind == STAND and u.loc in state.fire and u.in_play):
             continue
@@ -226,7 +226,7 @@ def heat_retests(ctx: TurnContext, state: GameState) -> None:
     """§4: when the fires next to a stand rise, it must pass the heat test to stay."""
     if not state.fire:
         return
-    for uid in sorted(state.units):
+    for uid in state.unit_ids():
         u = state.units[uid]
         if not (u.in_play and u.kind == STAND and u.loc is not None) or u.task == "aboard":
             continue
@@ -247,7 +247,7 @@ def heat_retests(ctx: TurnContext, state: GameState) -> None:
 # -- 4. R-7 ---------------------------------------------------------------------------------
 def self_preservation(ctx: TurnContext, state: GameState) -> None:
     """R-7: every unit leaves a location about to come down on it."""
-    for uid in sorted(state.units):
+    for uid in state.unit_ids():
         u = state.units[uid]
         if not u.in_play or u.loc is None or not danger.unsafe(ctx, state, u.loc):
             continue
@@ -314,7 +314,7 @@ def start_climb(ctx: TurnContext, state: GameState, u: UnitState, to: Location) 
 def finish_climbs(ctx: TurnContext, state: GameState) -> None:
     """R-12: climbs begun last turn end now, if the ladder still stands and the top can be
     entered (not burning, the heat test passed); otherwise the stand stays below."""
-    for uid in sorted(state.units):
+    for uid in state.unit_ids():
         u = state.units[uid]
         goal = u.extra.pop("climb", None)
         if goal is None or not u.in_play or u.loc is None:
@@ -340,7 +340,7 @@ def relocate(ctx: TurnContext, state: GameState, u: UnitState, to: Location) -> 
     if u.task == "aboard":
         u.task = "idle"
     if u.kind == STAND:
-        p = carried_pump(state, u)
+        p = carried_pump(state, u, ctx)
         if p is not None:
             p.loc = to  # the pump goes where its team goes
     if u.kind == STAND and u.hose is not None:

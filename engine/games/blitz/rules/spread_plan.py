@@ -152,6 +152,13 @@ def spread_quiet(
             return
     plans = ctx.cache.setdefault(SPREAD_PLAN, {})
     jump_plans = ctx.cache.setdefault(JUMP_PLAN, {})
+    # where units stand, found once for the step's ignitions, when no unit can move in it:
+    # only a petrol store set alight moves units (it explodes), and one already burning
+    # cannot be set alight again (else None: each ignition looks at the units itself)
+    where: set[Location] | None = None
+    petrol = (reverse or _reverse_index(ctx)).petrol
+    if not petrol or petrol <= burning.keys():
+        where = {u.loc for u in state.units.values() if u.loc is not None}
     ordered: list[Any] = sorted_locations(ctx, list(burning))  # R-3
     snapshot: list[tuple[Any, int]] = [(loc, burning[loc]) for loc in ordered]
     for src, fire in snapshot:
@@ -164,7 +171,7 @@ def spread_quiet(
             dst = t[0]
             if dst in burning or (t[2] == 2 and dst[0] not in rubble and dst[0] not in vehicles):
                 continue
-            attempt(src, t, fire, None)
+            attempt(src, t, fire, where)
         if fire >= jump_min:
             jumps = jump_plans.get(src)
             if jumps is None:
@@ -178,7 +185,7 @@ def spread_quiet(
                     continue
                 if any(g in rubble or g in vehicles for g in jump[1]):
                     continue
-                attempt(src, t, jump_max, None)
+                attempt(src, t, jump_max, where)
 
 
 #: a roll of the reverse index: (its order key: the source's rank (R-3 order) times 2**31
@@ -271,7 +278,7 @@ def _by_target(
     reverse: _Reverse,
     vehicles: set[str],
     alight: set[Location],
-) -> list[tuple[int, Location, _Target, int, tuple[str, ...]]]:
+) -> list[Any]:
     """Every spread and jump roll the fires burning now (``alight``: the locations of
     ``state.fire``, as a set) could make into a location that does not burn now (and can:
     a building, or a street with rubble or a vehicle), as (order key, source, target, the
@@ -281,7 +288,7 @@ def _by_target(
     climb_min = rules.int("spread.climb_min_fire")
     jump_min = rules.int("jump.min_fire")
     jump_max = rules.int("jump.max")
-    fire_of = state.fire.get
+    fires = state.fire
     into = reverse.into
     sources = reverse.sources
     candidates = reverse.targets - alight  # (sets: no location hashed again)
@@ -289,8 +296,10 @@ def _by_target(
     if open_targets:  # streets and open ground burn only with rubble or a vehicle
         for area in open_targets.keys() & (state.rubble | vehicles):
             candidates.update(open_targets[area] - alight)
-    rolls: list[tuple[int, Location, _Target, int, tuple[str, ...]]] = []
-    add = rolls.append
+    # (round 23: the rolls' list typed Any too: compiled, a list of fixed-length tuples
+    # unpacks each source and target into its fields and makes new tuples of them at every
+    # append)
+    rolls: list[Any] = []
     # (round 22: locations, plans and rolls typed Any, as spread_quiet's attempt says: the
     # objects the index holds go into the rolls as they are)
     dst: Any
@@ -301,15 +310,15 @@ def _by_target(
             continue
         by_source: dict[Any, Any] = into[dst][1]
         for src, plans in by_source.items():
-            fire = fire_of(src)
+            fire = fires.get(src)  # (compiled: a dict's own get, not a bound method called)
             if fire is None:
                 continue
             for roll in plans[1] if fire >= climb_min else plans[0]:
-                add((roll[0], src, roll[1], fire, ()))
+                rolls.append((roll[0], src, roll[1], fire, ()))
             jumps = plans[2]
             if jumps and fire >= jump_min:
                 for roll in jumps:
-                    add((roll[0], src, roll[1], jump_max, roll[2]))
+                    rolls.append((roll[0], src, roll[1], jump_max, roll[2]))
     rolls.sort()  # the keys differ: the order is theirs alone
     return rolls
 

@@ -41,7 +41,7 @@ def hydrant_feeds(ctx: TurnContext, state: GameState) -> dict[str, int]:
     limit = ctx.rules.int("water.hydrant_appliances")
     out: dict[str, int] = {}
     users: dict[str, list[str]] = {}
-    for uid in sorted(state.units):
+    for uid in state.unit_ids():
         u = state.units[uid]
         if u.source is not None and u.source.startswith("hydrant:") and u.in_play:
             users.setdefault(u.source.split(":", 1)[1], []).append(uid)
@@ -88,7 +88,7 @@ def step_water(ctx: TurnContext, state: GameState) -> None:
         if not h.cut and not h.plan and not h.recover_left and h.target is not None:
             laid.setdefault(h.unit, []).append(h)
     feeds = hydrant_feeds(ctx, state)
-    for uid in sorted(state.units):
+    for uid in state.unit_ids():
         pump = state.units[uid]
         if pump.pumps <= 0 or not pump.deployed or not pump.in_play:
             continue

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ....core.turn import TurnContext
 from ..events import PickUp, SetDown
+from ..memos import CARRIED_UNITS
 from ..state import GameState
 from ..units import STAND, UnitState
 from .equipment import disconnect
@@ -17,14 +18,37 @@ def carrier_of(state: GameState, pump: UnitState) -> UnitState | None:
     return s if s is not None and s.in_play else None
 
 
-def carried_pump(state: GameState, s: UnitState) -> UnitState | None:
-    """The pump the stand ``s`` carries, if any."""
+def carried_pump(
+    state: GameState, s: UnitState, ctx: TurnContext | None = None
+) -> UnitState | None:
+    """The pump the stand ``s`` carries, if any (``ctx``: the game's, to remember which
+    units can be carried at all)."""
     sid = s.id
-    for p in state.units.values():
-        # (most units keep nothing in ``extra``: no lookup for them)
-        if p.extra and p.extra.get("carried_by") == sid and p.in_play:
+    for p in state.units.values() if ctx is None else _carried_by_hand(state, ctx):
+        # only a pump carried by hand is ever picked up (``pick_up_problem``, the one way
+        # ``carried_by`` is set): the other units are passed over on a plain field, with no
+        # lookup in ``extra``
+        if p.moves == "carried" and p.extra.get("carried_by") == sid and p.in_play:
             return p
     return None
+
+
+def _carried_by_hand(state: GameState, ctx: TurnContext) -> list[UnitState]:
+    """The units of ``state`` carried by hand (``moves`` is ``carried``), remembered
+    in the game's cache for this dict of units (a unit's ``moves`` is its catalogue's, for
+    the whole game). Round 23: a stand's every step (``movement.relocate``) asks for the
+    pump it carries, and most maps have no such pump, so no unit is looked at."""
+    units = state.units
+    hit: tuple[dict[str, UnitState], int, list[UnitState]] | None = ctx.cache.get(CARRIED_UNITS)
+    if hit is None or hit[0] is not units or hit[1] != len(units):
+        pumps = [u for u in units.values() if u.moves == "carried"]  # (the dict's order)
+        hit = (units, len(units), pumps)
+        ctx.cache[CARRIED_UNITS] = hit
+    for p in hit[2]:
+        if units.get(p.id) is not p:  # a unit replaced in the dict: look again
+            ctx.cache.pop(CARRIED_UNITS, None)
+            return _carried_by_hand(state, ctx)
+    return hit[2]
 
 
 def pick_up_problem(state: GameState, s: UnitState, pump: UnitState) -> str | None:
@@ -79,7 +103,7 @@ def set_down(ctx: TurnContext, state: GameState, pump: UnitState) -> bool:
 
 def drop_stray_pumps(ctx: TurnContext, state: GameState) -> None:
     """A pump whose carrier is lost, or was moved apart from it (a collapse), is dropped."""
-    for uid in sorted(state.units):
+    for uid in state.unit_ids():
         p = state.units[uid]
         if not p.extra or p.extra.get("carried_by") is None:
             continue  # (most units keep nothing in ``extra``)
