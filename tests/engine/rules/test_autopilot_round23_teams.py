@@ -50,9 +50,8 @@ def test_walks_to_is_whether_a_goal_search_reaches_the_goal(turns, step6):
     for start in starts:
         if start in state.fire:
             continue
-        for goal in [start, *rng.sample(near_fire, min(12, len(near_fire)))] + rng.sample(
-            places, 6
-        ):
+        hot = rng.sample(near_fire, min(12, len(near_fire)))
+        for goal in [start, *hot, *rng.sample(places, 6)]:
             fresh(ctx)
             want = goal in foot.foot_search(ctx, state, start, goal=goal)[0]
             fresh(ctx)
