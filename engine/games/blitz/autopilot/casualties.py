@@ -28,6 +28,23 @@ def rescue_sites(ctx: TurnContext, state: GameState) -> list[Location]:
     )
 
 
+def _accept(_loc: Location) -> bool:
+    return True
+
+
+def _nearest_site(
+    ctx: TurnContext, state: GameState, start: Location, sites: list[Location]
+) -> Location | None:
+    """The nearest of ``sites`` within :func:`_far` on foot (ties by location), as
+    :func:`.foot.nearest` picks it from a :func:`.foot.foot_search` of that budget: the
+    search stops at the first site it settles (it settles in (cost, location) order),
+    and none is made with no site to go to (round 23: most rescue stands asked have
+    none)."""
+    if not sites:
+        return None
+    return foot.first_goal(ctx, state, start, _far(ctx), sites, _accept)
+
+
 def rescuer_orders(
     ctx: TurnContext, state: GameState, u: UnitState, sites: list[Location] | None = None
 ) -> None:
@@ -44,8 +61,7 @@ def rescuer_orders(
     if u.loc in sites:
         u.task = "rescue"
         return
-    dist, _ = foot.foot_search(ctx, state, u.loc, _far(ctx))
-    goal, _d = foot.nearest(dist, sites)
+    goal = _nearest_site(ctx, state, u.loc, sites)
     if goal is not None:
         u.task = "move"
         mv.walk(ctx, state, u, goal)
@@ -111,8 +127,7 @@ def doctor_orders(ctx: TurnContext, state: GameState, u: UnitState) -> None:
     sites = rescue_sites(ctx, state)
     if not sites or any(s[0] == u.loc[0] for s in sites):
         return
-    dist, _ = foot.foot_search(ctx, state, u.loc, _far(ctx))
-    goal, _d = foot.nearest(dist, sites)
+    goal = _nearest_site(ctx, state, u.loc, sites)
     if goal is not None:
         mv.walk(ctx, state, u, goal)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Set as AbstractSet
-from typing import Any, cast
+from typing import Any
 
 from ....board.model import AreaKind, FeatureType, Location
 from ....core.turn import TurnContext
@@ -139,7 +139,8 @@ def _lost_causes(ctx: TurnContext, state: GameState) -> AbstractSet[Location]:
     if least <= 0 or not fire:
         return frozenset()
     cands: AbstractSet[Location]
-    if least <= min(fire.values()):
+    every = least <= min(fire.values())
+    if every:
         cands = fire.keys()  # every fire
     else:
         cands = {f for f, v in fire.items() if v >= least}
@@ -179,16 +180,22 @@ def _lost_causes(ctx: TurnContext, state: GameState) -> AbstractSet[Location]:
     # building not destroyed; a street or open ground with rubble or a vehicle)
     buildings, grounds = _catch_map(ctx)
     saved: set[Location] = set()
-    # (a frozenset minus dict keys is a set, whatever typeshed says: mypyc checks types)
-    for nb in cast(AbstractSet[Location], buildings) - fire.keys():
+    # (round 23: the set operations below take a set or a dict, whose entries carry their
+    # hashes, not a dict's keys view, which hashes every location tuple anew)
+    for nb in buildings.difference(fire):
         if damage.get(nb, 0) < gone:
             saved.update(near[nb])
     for area in state.rubble | vehicles:
         for nb in grounds.get(area, ()):
             if nb not in fire and damage.get(nb, 0) < gone:
                 saved.update(near[nb])
-    out = cands - saved
-    for f in cands - ctx.graph.index.keys():  # a fire off the map: nobody lists it
+    out: set[Location] = set(fire) if every else set(cands)
+    out -= saved
+    # a fire off the map (nobody lists it) is judged alone: only those left in ``out``
+    # can change the answer (the lost causes are few, the map's locations many)
+    index = ctx.graph.index
+    off = [f for f in out if f not in index]
+    for f in off:
         if any(catches(nb) for nb in danger.neighbours(ctx, f)):
             out.discard(f)
     return out

@@ -435,10 +435,9 @@ def _fire_team(
         if o.crew or o.recover_left or o.plan or _dead_end(ctx, state, o):
             continue
         # a line its crew had to leave: man it again if the fire is still there, else take it up
-        dist, _ = foot.foot_search(ctx, state, s.loc, goal=o.branch)
         if (
-            o.target in state.fire and o.branch in dist and not danger.unsafe(ctx, state, o.branch)
-            and not trapped(ctx, state, o.branch)
+            o.target in state.fire and _walks_to(ctx, state, s.loc, o.branch)
+            and not danger.unsafe(ctx, state, o.branch) and not trapped(ctx, state, o.branch)
         ):  # fmt: skip
             mv.walk(ctx, state, s, o.branch)
             if s.loc == o.branch:
@@ -467,16 +466,27 @@ def _fire_team(
         if (
             other.target in state.fire and not other.plan
             and len(other.crew) < ctx.rules.int("firefighting.crews_for_bonus")
+            and _walks_to(ctx, state, s.loc, other.branch)
         ):  # fmt: skip
-            dist, _ = foot.foot_search(ctx, state, s.loc, goal=other.branch)
-            if other.branch in dist:
-                mv.walk(ctx, state, s, other.branch)
-                if s.loc == other.branch:
-                    s.hose = other.id
-                    other.crew.append(s.id)
-                    s.task = "fight"
-                return True
+            mv.walk(ctx, state, s, other.branch)
+            if s.loc == other.branch:
+                s.hose = other.id
+                other.crew.append(s.id)
+                s.task = "fight"
+            return True
     return False
+
+
+def _walks_to(ctx: TurnContext, state: GameState, start: Location, goal: Location) -> bool:
+    """Whether a stand at ``start`` has a way on foot to ``goal`` (a goal search reaches
+    it). A search reaches only its start and places a stand may step into
+    (:func:`.foot.passable`), so a goal that is neither is not searched for (round 23):
+    mostly a branch where the fire now stands too hot next to it, asked of each team at
+    the pump each turn, where the search would walk all it could reach."""
+    if goal != start and not foot.passable(ctx, state, goal):
+        return False
+    dist, _ = foot.foot_search(ctx, state, start, goal=goal)
+    return goal in dist
 
 
 def _guard_line(
