@@ -18,6 +18,7 @@ from ..memos import (
     AP_THREAT,
     JUMP_STREETS,
     JUMPS_INTO,
+    NEIGHBOURS,
     SHELTER_EXPOSURE,
     WATER_HERE,
     WATER_NEXT_DOOR,
@@ -142,7 +143,8 @@ def _entry_side(ctx: TurnContext, state: GameState) -> set[str]:
     hot = ctx.rules.int("damage.fire_for_roll")
     worn = int(policy(ctx, "closing_damage"))
     closing = set(reach.road_blocked(ctx, state))
-    damage, fire = state.damage, state.fire
+    damage: dict[Any, int] = state.damage
+    fire: dict[Any, int] = state.fire
     # the areas first (a building's levels share its neighbours), then their neighbours
     if worn > 1:  # (an undamaged location, 1, cannot qualify): walk the damaged ones
         areas = {
@@ -208,6 +210,10 @@ class JumpChances:
         self.penalty: dict[str, tuple[set[str], int]] | None = (
             {} if self.risk is not None and ctx.cache.get(AP_THREAT) is not None else None
         )
+        # :func:`cut_soon` by the appliance's street, kept as :attr:`penalty` is (its parts
+        # are fixed for the call too: the closing streets, the roads, the fire's reach and
+        # the risks); else None. Its sets are shared: do not mutate
+        self.cut: dict[str, set[str]] | None = {} if self.penalty is not None else None
 
     def get(self, area: str, default: tuple[float, bool] = (0.0, False)) -> tuple[float, bool]:
         done = self.done
@@ -225,12 +231,18 @@ class JumpChances:
 
     def _work(self, area: str) -> tuple[float, bool] | None:
         state = self.state
-        fire, rubble = state.fire, state.rubble
+        # the entries' locations read as objects (compiled, a typed ``Location`` would be
+        # made anew at each look-up)
+        entries: list[Any] | None = self.into.get(area)
+        if entries is None:
+            return None
+        fire: dict[Any, int] = state.fire
+        rubble = state.rubble
         jmin = self.jmin
         miss: float | None = None
         soon = False
         here: int | None = None
-        for src, _k, dst, gaps, map_mod in self.into.get(area, ()):
+        for src, _k, dst, gaps, map_mod in entries:
             f = fire.get(src)
             if f is None or f < jmin - 1:
                 continue
@@ -366,11 +378,15 @@ def _street_threat(ctx: TurnContext, state: GameState, area: str) -> tuple[int, 
     deep: the work follows the street, not the number of fires. Remembered for one call of
     the standing orders (fire does not change in step 6)."""
     memo: dict[str, tuple[int, Location | None]] | None = ctx.cache.get(AP_THREAT)
-    if memo is not None and area in memo:
-        return memo[area]
+    if memo is not None:
+        known = memo.get(area)
+        if known is not None:
+            return known
     out: tuple[int, Location | None] = (THREAT_RANGE + 1, None)
-    fire = state.fire
-    start: Location = (area, 0)
+    # locations read as the objects they are (``Any``, not ``Location``: compiled, each
+    # look-up of a typed one would make its tuple anew, as in :mod:`..reach.foot`)
+    fire: dict[Any, int] = state.fire
+    start: Any = (area, 0)
     if start in fire:
         out = (1, start)
     elif fire:
@@ -379,13 +395,17 @@ def _street_threat(ctx: TurnContext, state: GameState, area: str) -> tuple[int, 
         # rubble or a vehicle (water and areas off the map never burn)
         kinds, rubble = danger.area_kinds(ctx), state.rubble
         building, water = AreaKind.BUILDING, AreaKind.WATER
+        nbs: dict[Any, list[Any]] | None = ctx.cache.get(NEIGHBOURS)
         seen = {start}
-        frontier = [start]
+        frontier: list[Any] = [start]
         for d in range(1, THREAT_RANGE + 1):
-            nxt: list[Location] = []
-            hit: Location | None = None
+            nxt: list[Any] = []
+            hit: Any = None
             for loc in frontier:
-                for nb in danger.neighbours(ctx, loc):
+                near = nbs.get(loc) if nbs is not None else None
+                if near is None:
+                    near = danger.neighbours(ctx, loc)
+                for nb in near:
                     if nb in seen:
                         continue
                     seen.add(nb)
@@ -538,14 +558,20 @@ def _closing(ctx: TurnContext, state: GameState, worn: int) -> frozenset[str]:
     hit: frozenset[str] | None = ctx.cache.get(AP_CUT)
     if hit is None:
         hot = ctx.rules.int("damage.fire_for_roll")
-        damage = state.damage
+        fire: dict[Any, int] = state.fire
+        damage: dict[Any, int] = state.damage
+        # the areas first (a building's levels share its neighbours), then their neighbours;
+        # above 1 (an undamaged location counts 1) only the damaged locations can qualify
+        if worn > 1:
+            areas = {loc[0] for loc, d in damage.items()
+                     if d >= worn and loc in fire and fire[loc] >= hot}  # fmt: skip
+        else:
+            areas = {loc[0] for loc, f in fire.items() if f >= hot and damage.get(loc, 1) >= worn}
+        kinds = danger.area_kinds(ctx)
         closing: set[str] = set()
-        for loc, f in state.fire.items():
-            if (
-                f >= hot and damage.get(loc, 1) >= worn
-                and danger.area_kind(ctx, loc[0]) is AreaKind.BUILDING
-            ):  # fmt: skip
-                closing.update(danger.area_neighbours(ctx, loc[0]))
+        for a in areas:
+            if kinds.get(a) is AreaKind.BUILDING:
+                closing.update(danger.area_neighbours(ctx, a))
         hit = frozenset(closing)
         if AP_CUT in ctx.cache:
             ctx.cache[AP_CUT] = hit
@@ -565,6 +591,19 @@ def cut_soon(ctx: TurnContext, state: GameState, u: UnitState) -> set[str]:
     if worn <= 0 or u.loc is None or not any(h.unit == u.id for h in state.hoses.values()):
         return set()
     here = u.loc[0]
+    # past the line test the answer depends on the street alone, and every part of it is
+    # the call's (the closing streets, the roads, the fire's reach and the risks): kept
+    # by street for the call, with the risks (:attr:`JumpChances.cut`)
+    memo = jump_chances(ctx, state).cut
+    if memo is not None:
+        known = memo.get(here)
+        if known is None:
+            known = memo[here] = _cut_soon(ctx, state, here, worn)
+        return known
+    return _cut_soon(ctx, state, here, worn)
+
+
+def _cut_soon(ctx: TurnContext, state: GameState, here: str, worn: int) -> set[str]:
     closing = _closing(ctx, state, worn) - {here}
     if not closing:
         return set()
