@@ -214,6 +214,12 @@ class JumpChances:
         # are fixed for the call too: the closing streets, the roads, the fire's reach and
         # the risks); else None. Its sets are shared: do not mutate
         self.cut: dict[str, set[str]] | None = {} if self.penalty is not None else None
+        # :func:`shelter`'s street (or None: it stays) by the street it is asked from and
+        # the streets to avoid, kept as :attr:`penalty` is (the roads, the entries' side
+        # and the risks are the call's)
+        self.shelter: dict[tuple[str, frozenset[str]], str | None] | None = (
+            {} if self.penalty is not None else None
+        )
 
     def get(self, area: str, default: tuple[float, bool] = (0.0, False)) -> tuple[float, bool]:
         done = self.done
@@ -707,7 +713,37 @@ def shelter(
     here = u.loc[0]
     routes = reach.road_routes(ctx, state, here)
     if here not in routes:
+        return False  # (before the jump chances are asked for: they are made when first asked)
+    # the street to drive to follows from ``here`` and ``avoid`` alone, every other part
+    # being the call's (the roads, the entries' side, the risks): kept for the call
+    # (:attr:`JumpChances.shelter`; vehicles wait together, so many ask the same)
+    memo = jump_chances(ctx, state).shelter
+    if memo is None:
+        to = _shelter_to(ctx, state, here, routes, avoid)
+    else:
+        key = (here, avoid)
+        if key in memo:
+            to = memo[key]
+        else:
+            to = memo[key] = _shelter_to(ctx, state, here, routes, avoid)
+    if to is None:
         return False
+    if crew:
+        for s in crew_of(state.units, u.id):
+            if s.loc == u.loc:
+                s.task = "aboard"
+    return mv.drive(ctx, state, u, to)
+
+
+def _shelter_to(
+    ctx: TurnContext,
+    state: GameState,
+    here: str,
+    routes: dict[str, list[str]],
+    avoid: frozenset[str],
+) -> str | None:
+    """:func:`shelter`'s street for a vehicle in ``here`` (``routes``: the roads from
+    it), or None when it stays."""
     if avoid:
         routes = {a: r for a, r in routes.items() if a == here or a not in avoid}
     side = entry_side(ctx, state)
@@ -735,20 +771,16 @@ def shelter(
                      exposed.get(a, NO_EXPOSURE), len(route), a) for a, route in routes.items())  # fmt: skip
         to = least[4]
         if to == here or least[0] >= street_risk(ctx, state, here):
-            return False
+            return None
     else:
         to = best[3]
         if to == here:
-            return False
+            return None
         stay = (street_risk(ctx, state, here) > 0, bool(side) and here not in side,
                 exposed.get(here, NO_EXPOSURE))  # fmt: skip
         if (False, best[0], best[1]) >= stay:
-            return False
-    if crew:
-        for s in crew_of(state.units, u.id):
-            if s.loc == u.loc:
-                s.task = "aboard"
-    return mv.drive(ctx, state, u, to)
+            return None
+    return to
 
 
 def exposure(ctx: TurnContext, area: str) -> tuple[int, int, int]:
@@ -937,15 +969,18 @@ def choose_parking(
             water = water_at(ctx, state, area)
             if need_water and not water:
                 continue
-            if set_up and packs_up(ctx, state, area):
-                continue  # it would have to pack up again as soon as it was set up
-            if far and not out_of_reach(ctx, state, area):
-                continue  # a pump with no crew of its own waits out of the fire's reach
             # a parked vehicle makes its street flammable: out of the fire's reach if at
             # all possible, with a way out, and not downwind of the fire
             dry = PARK_DRY * (not water)
             if best is not None and (d + dry, len(route), area) > best:
                 continue  # the penalty is never negative: this street cannot win
+            # (the two dear tests after that bound: both read the call's fixed chances,
+            # and a street that fails it comes after a winner, so the jump chances are
+            # made, when first asked, at the same street as before)
+            if set_up and packs_up(ctx, state, area):
+                continue  # it would have to pack up again as soon as it was set up
+            if far and not out_of_reach(ctx, state, area):
+                continue  # a pump with no crew of its own waits out of the fire's reach
             if not water:
                 dry = dry_penalty(ctx, state, u, area)  # (PARK_DRY or more)
             key = (d + parking_penalty(ctx, state, area, blocked) + dry,
