@@ -286,11 +286,13 @@ def _jumps_into(ctx: TurnContext, fire: dict[Location, int], least: int) -> dict
     memo: dict[str, Any] = ctx.cache.setdefault(JUMPS_INTO, {})
     if not memo:
         memo["done"], memo["into"] = set(), {}
-    done: set[Location] = memo["done"]
+    done: set[Any] = memo["done"]
     into: dict[str, list[_Into]] = memo["into"]
     # the sources not yet listed (most fires are listed by now: each fire big enough is
     # looked up once); the lists are sorted, so the order they are listed in does not matter
-    for src, f in fire.items():
+    # (read as objects: compiled, a typed ``Location`` is made anew at each look-up)
+    fires: dict[Any, int] = fire
+    for src, f in fires.items():
         if f >= least and src not in done:
             done.add(src)
             for k, (dst, gaps, map_mod) in enumerate(_jump_streets(ctx, src)):
@@ -496,9 +498,10 @@ def withdraw(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Location
     hot = risk >= policy(ctx, "vehicle_withdraw_chance") and (
         heat >= WITHDRAW_HEAT or jump > 0 or dry(ctx, state, u) or unguarded(ctx, state, u)
     )
+    # (the cheapest test, and the one few units pass, first: a unit set up)
     trailers = sorted((p for p in state.units.values()
-                       if p.loc == u.loc and p.towed_by is None and p.extra.get("tow") == u.id
-                       and p.deployed), key=lambda x: x.id)  # fmt: skip
+                       if p.deployed and p.towed_by is None and p.extra.get("tow") == u.id
+                       and p.loc == u.loc), key=lambda x: x.id)  # fmt: skip
     if u.deployed and equipment.sets_up(ctx, u):
         trailers.append(u)  # its own trailer pump is set up
     if trailers:
@@ -710,22 +713,7 @@ def shelter(
     moved."""
     if u.loc is None or mv.tied_down(state, u):
         return False
-    here = u.loc[0]
-    routes = reach.road_routes(ctx, state, here)
-    if here not in routes:
-        return False  # (before the jump chances are asked for: they are made when first asked)
-    # the street to drive to follows from ``here`` and ``avoid`` alone, every other part
-    # being the call's (the roads, the entries' side, the risks): kept for the call
-    # (:attr:`JumpChances.shelter`; vehicles wait together, so many ask the same)
-    memo = jump_chances(ctx, state).shelter
-    if memo is None:
-        to = _shelter_to(ctx, state, here, routes, avoid)
-    else:
-        key = (here, avoid)
-        if key in memo:
-            to = memo[key]
-        else:
-            to = memo[key] = _shelter_to(ctx, state, here, routes, avoid)
+    to = shelter_street(ctx, state, u.loc[0], avoid)
     if to is None:
         return False
     if crew:
@@ -733,6 +721,26 @@ def shelter(
             if s.loc == u.loc:
                 s.task = "aboard"
     return mv.drive(ctx, state, u, to)
+
+
+def shelter_street(
+    ctx: TurnContext, state: GameState, here: str, avoid: frozenset[str] = frozenset()
+) -> str | None:
+    """The street :func:`shelter` drives a vehicle in ``here`` to, or None when it stays.
+    It follows from ``here`` and ``avoid`` alone, every other part being the call's (the
+    roads, the entries' side, the risks): kept for the call (:attr:`JumpChances.shelter`;
+    vehicles wait together, so many ask the same)."""
+    routes = reach.road_routes(ctx, state, here)
+    if here not in routes:
+        return None  # (before the jump chances are asked for: they are made when first asked)
+    memo = jump_chances(ctx, state).shelter
+    if memo is None:
+        return _shelter_to(ctx, state, here, routes, avoid)
+    key = (here, avoid)
+    if key in memo:
+        return memo[key]
+    to = memo[key] = _shelter_to(ctx, state, here, routes, avoid)
+    return to
 
 
 def _shelter_to(
@@ -955,16 +963,19 @@ def choose_parking(
     routes = reach.road_routes(ctx, state, u.loc[0])  # (around ``blocked``)
     prio, others = fire_sources(ctx, state, pri)
     set_up = equipment.sets_up(ctx, u)  # a pump that takes turns to deploy and pack up
+    spots: list[Any] | None = None
     for group in (prio, others):
         if not group:
             continue
-        dist = steps_to(ctx, group, [(a, 0) for a in routes], limit)
+        if spots is None:
+            spots = [(a, 0) for a in routes]  # (one location a street, for both groups)
+        dist: dict[Any, int] = steps_to(ctx, group, spots, limit)
         best: tuple[int, int, str] | None = None
-        for area, route in routes.items():
-            d = dist.get((area, 0))
+        for (area, route), spot in zip(routes.items(), spots, strict=True):
+            d = dist.get(spot)
             if d is None or (best is not None and (d, len(route), area) > best):
                 continue  # the penalties are never negative: this street cannot win
-            if danger.unsafe(ctx, state, (area, 0)):
+            if danger.unsafe(ctx, state, spot):
                 continue
             water = water_at(ctx, state, area)
             if need_water and not water:
