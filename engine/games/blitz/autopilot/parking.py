@@ -18,6 +18,7 @@ from ..memos import (
     AP_THREAT,
     JUMP_STREETS,
     JUMPS_INTO,
+    NEIGHBOURS,
     SHELTER_EXPOSURE,
     WATER_HERE,
     WATER_NEXT_DOOR,
@@ -142,7 +143,8 @@ def _entry_side(ctx: TurnContext, state: GameState) -> set[str]:
     hot = ctx.rules.int("damage.fire_for_roll")
     worn = int(policy(ctx, "closing_damage"))
     closing = set(reach.road_blocked(ctx, state))
-    damage, fire = state.damage, state.fire
+    damage: dict[Any, int] = state.damage
+    fire: dict[Any, int] = state.fire
     # the areas first (a building's levels share its neighbours), then their neighbours
     if worn > 1:  # (an undamaged location, 1, cannot qualify): walk the damaged ones
         areas = {
@@ -208,6 +210,16 @@ class JumpChances:
         self.penalty: dict[str, tuple[set[str], int]] | None = (
             {} if self.risk is not None and ctx.cache.get(AP_THREAT) is not None else None
         )
+        # :func:`cut_soon` by the appliance's street, kept as :attr:`penalty` is (its parts
+        # are fixed for the call too: the closing streets, the roads, the fire's reach and
+        # the risks); else None. Its sets are shared: do not mutate
+        self.cut: dict[str, set[str]] | None = {} if self.penalty is not None else None
+        # :func:`shelter`'s street (or None: it stays) by the street it is asked from and
+        # the streets to avoid, kept as :attr:`penalty` is (the roads, the entries' side
+        # and the risks are the call's)
+        self.shelter: dict[tuple[str, frozenset[str]], str | None] | None = (
+            {} if self.penalty is not None else None
+        )
 
     def get(self, area: str, default: tuple[float, bool] = (0.0, False)) -> tuple[float, bool]:
         done = self.done
@@ -225,12 +237,18 @@ class JumpChances:
 
     def _work(self, area: str) -> tuple[float, bool] | None:
         state = self.state
-        fire, rubble = state.fire, state.rubble
+        # the entries' locations read as objects (compiled, a typed ``Location`` would be
+        # made anew at each look-up)
+        entries: list[Any] | None = self.into.get(area)
+        if entries is None:
+            return None
+        fire: dict[Any, int] = state.fire
+        rubble = state.rubble
         jmin = self.jmin
         miss: float | None = None
         soon = False
         here: int | None = None
-        for src, _k, dst, gaps, map_mod in self.into.get(area, ()):
+        for src, _k, dst, gaps, map_mod in entries:
             f = fire.get(src)
             if f is None or f < jmin - 1:
                 continue
@@ -268,11 +286,13 @@ def _jumps_into(ctx: TurnContext, fire: dict[Location, int], least: int) -> dict
     memo: dict[str, Any] = ctx.cache.setdefault(JUMPS_INTO, {})
     if not memo:
         memo["done"], memo["into"] = set(), {}
-    done: set[Location] = memo["done"]
+    done: set[Any] = memo["done"]
     into: dict[str, list[_Into]] = memo["into"]
     # the sources not yet listed (most fires are listed by now: each fire big enough is
     # looked up once); the lists are sorted, so the order they are listed in does not matter
-    for src, f in fire.items():
+    # (read as objects: compiled, a typed ``Location`` is made anew at each look-up)
+    fires: dict[Any, int] = fire
+    for src, f in fires.items():
         if f >= least and src not in done:
             done.add(src)
             for k, (dst, gaps, map_mod) in enumerate(_jump_streets(ctx, src)):
@@ -366,11 +386,15 @@ def _street_threat(ctx: TurnContext, state: GameState, area: str) -> tuple[int, 
     deep: the work follows the street, not the number of fires. Remembered for one call of
     the standing orders (fire does not change in step 6)."""
     memo: dict[str, tuple[int, Location | None]] | None = ctx.cache.get(AP_THREAT)
-    if memo is not None and area in memo:
-        return memo[area]
+    if memo is not None:
+        known = memo.get(area)
+        if known is not None:
+            return known
     out: tuple[int, Location | None] = (THREAT_RANGE + 1, None)
-    fire = state.fire
-    start: Location = (area, 0)
+    # locations read as the objects they are (``Any``, not ``Location``: compiled, each
+    # look-up of a typed one would make its tuple anew, as in :mod:`..reach.foot`)
+    fire: dict[Any, int] = state.fire
+    start: Any = (area, 0)
     if start in fire:
         out = (1, start)
     elif fire:
@@ -379,13 +403,17 @@ def _street_threat(ctx: TurnContext, state: GameState, area: str) -> tuple[int, 
         # rubble or a vehicle (water and areas off the map never burn)
         kinds, rubble = danger.area_kinds(ctx), state.rubble
         building, water = AreaKind.BUILDING, AreaKind.WATER
+        nbs: dict[Any, list[Any]] | None = ctx.cache.get(NEIGHBOURS)
         seen = {start}
-        frontier = [start]
+        frontier: list[Any] = [start]
         for d in range(1, THREAT_RANGE + 1):
-            nxt: list[Location] = []
-            hit: Location | None = None
+            nxt: list[Any] = []
+            hit: Any = None
             for loc in frontier:
-                for nb in danger.neighbours(ctx, loc):
+                near = nbs.get(loc) if nbs is not None else None
+                if near is None:
+                    near = danger.neighbours(ctx, loc)
+                for nb in near:
                     if nb in seen:
                         continue
                     seen.add(nb)
@@ -470,9 +498,10 @@ def withdraw(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Location
     hot = risk >= policy(ctx, "vehicle_withdraw_chance") and (
         heat >= WITHDRAW_HEAT or jump > 0 or dry(ctx, state, u) or unguarded(ctx, state, u)
     )
+    # (the cheapest test, and the one few units pass, first: a unit set up)
     trailers = sorted((p for p in state.units.values()
-                       if p.loc == u.loc and p.towed_by is None and p.extra.get("tow") == u.id
-                       and p.deployed), key=lambda x: x.id)  # fmt: skip
+                       if p.deployed and p.towed_by is None and p.extra.get("tow") == u.id
+                       and p.loc == u.loc), key=lambda x: x.id)  # fmt: skip
     if u.deployed and equipment.sets_up(ctx, u):
         trailers.append(u)  # its own trailer pump is set up
     if trailers:
@@ -538,14 +567,20 @@ def _closing(ctx: TurnContext, state: GameState, worn: int) -> frozenset[str]:
     hit: frozenset[str] | None = ctx.cache.get(AP_CUT)
     if hit is None:
         hot = ctx.rules.int("damage.fire_for_roll")
-        damage = state.damage
+        fire: dict[Any, int] = state.fire
+        damage: dict[Any, int] = state.damage
+        # the areas first (a building's levels share its neighbours), then their neighbours;
+        # above 1 (an undamaged location counts 1) only the damaged locations can qualify
+        if worn > 1:
+            areas = {loc[0] for loc, d in damage.items()
+                     if d >= worn and loc in fire and fire[loc] >= hot}  # fmt: skip
+        else:
+            areas = {loc[0] for loc, f in fire.items() if f >= hot and damage.get(loc, 1) >= worn}
+        kinds = danger.area_kinds(ctx)
         closing: set[str] = set()
-        for loc, f in state.fire.items():
-            if (
-                f >= hot and damage.get(loc, 1) >= worn
-                and danger.area_kind(ctx, loc[0]) is AreaKind.BUILDING
-            ):  # fmt: skip
-                closing.update(danger.area_neighbours(ctx, loc[0]))
+        for a in areas:
+            if kinds.get(a) is AreaKind.BUILDING:
+                closing.update(danger.area_neighbours(ctx, a))
         hit = frozenset(closing)
         if AP_CUT in ctx.cache:
             ctx.cache[AP_CUT] = hit
@@ -565,6 +600,19 @@ def cut_soon(ctx: TurnContext, state: GameState, u: UnitState) -> set[str]:
     if worn <= 0 or u.loc is None or not any(h.unit == u.id for h in state.hoses.values()):
         return set()
     here = u.loc[0]
+    # past the line test the answer depends on the street alone, and every part of it is
+    # the call's (the closing streets, the roads, the fire's reach and the risks): kept
+    # by street for the call, with the risks (:attr:`JumpChances.cut`)
+    memo = jump_chances(ctx, state).cut
+    if memo is not None:
+        known = memo.get(here)
+        if known is None:
+            known = memo[here] = _cut_soon(ctx, state, here, worn)
+        return known
+    return _cut_soon(ctx, state, here, worn)
+
+
+def _cut_soon(ctx: TurnContext, state: GameState, here: str, worn: int) -> set[str]:
     closing = _closing(ctx, state, worn) - {here}
     if not closing:
         return set()
@@ -665,10 +713,45 @@ def shelter(
     moved."""
     if u.loc is None or mv.tied_down(state, u):
         return False
-    here = u.loc[0]
+    to = shelter_street(ctx, state, u.loc[0], avoid)
+    if to is None:
+        return False
+    if crew:
+        for s in crew_of(state.units, u.id):
+            if s.loc == u.loc:
+                s.task = "aboard"
+    return mv.drive(ctx, state, u, to)
+
+
+def shelter_street(
+    ctx: TurnContext, state: GameState, here: str, avoid: frozenset[str] = frozenset()
+) -> str | None:
+    """The street :func:`shelter` drives a vehicle in ``here`` to, or None when it stays.
+    It follows from ``here`` and ``avoid`` alone, every other part being the call's (the
+    roads, the entries' side, the risks): kept for the call (:attr:`JumpChances.shelter`;
+    vehicles wait together, so many ask the same)."""
     routes = reach.road_routes(ctx, state, here)
     if here not in routes:
-        return False
+        return None  # (before the jump chances are asked for: they are made when first asked)
+    memo = jump_chances(ctx, state).shelter
+    if memo is None:
+        return _shelter_to(ctx, state, here, routes, avoid)
+    key = (here, avoid)
+    if key in memo:
+        return memo[key]
+    to = memo[key] = _shelter_to(ctx, state, here, routes, avoid)
+    return to
+
+
+def _shelter_to(
+    ctx: TurnContext,
+    state: GameState,
+    here: str,
+    routes: dict[str, list[str]],
+    avoid: frozenset[str],
+) -> str | None:
+    """:func:`shelter`'s street for a vehicle in ``here`` (``routes``: the roads from
+    it), or None when it stays."""
     if avoid:
         routes = {a: r for a, r in routes.items() if a == here or a not in avoid}
     side = entry_side(ctx, state)
@@ -696,20 +779,16 @@ def shelter(
                      exposed.get(a, NO_EXPOSURE), len(route), a) for a, route in routes.items())  # fmt: skip
         to = least[4]
         if to == here or least[0] >= street_risk(ctx, state, here):
-            return False
+            return None
     else:
         to = best[3]
         if to == here:
-            return False
+            return None
         stay = (street_risk(ctx, state, here) > 0, bool(side) and here not in side,
                 exposed.get(here, NO_EXPOSURE))  # fmt: skip
         if (False, best[0], best[1]) >= stay:
-            return False
-    if crew:
-        for s in crew_of(state.units, u.id):
-            if s.loc == u.loc:
-                s.task = "aboard"
-    return mv.drive(ctx, state, u, to)
+            return None
+    return to
 
 
 def exposure(ctx: TurnContext, area: str) -> tuple[int, int, int]:
@@ -884,29 +963,35 @@ def choose_parking(
     routes = reach.road_routes(ctx, state, u.loc[0])  # (around ``blocked``)
     prio, others = fire_sources(ctx, state, pri)
     set_up = equipment.sets_up(ctx, u)  # a pump that takes turns to deploy and pack up
+    spots: list[Any] | None = None
     for group in (prio, others):
         if not group:
             continue
-        dist = steps_to(ctx, group, [(a, 0) for a in routes], limit)
+        if spots is None:
+            spots = [(a, 0) for a in routes]  # (one location a street, for both groups)
+        dist: dict[Any, int] = steps_to(ctx, group, spots, limit)
         best: tuple[int, int, str] | None = None
-        for area, route in routes.items():
-            d = dist.get((area, 0))
+        for (area, route), spot in zip(routes.items(), spots, strict=True):
+            d = dist.get(spot)
             if d is None or (best is not None and (d, len(route), area) > best):
                 continue  # the penalties are never negative: this street cannot win
-            if danger.unsafe(ctx, state, (area, 0)):
+            if danger.unsafe(ctx, state, spot):
                 continue
             water = water_at(ctx, state, area)
             if need_water and not water:
                 continue
-            if set_up and packs_up(ctx, state, area):
-                continue  # it would have to pack up again as soon as it was set up
-            if far and not out_of_reach(ctx, state, area):
-                continue  # a pump with no crew of its own waits out of the fire's reach
             # a parked vehicle makes its street flammable: out of the fire's reach if at
             # all possible, with a way out, and not downwind of the fire
             dry = PARK_DRY * (not water)
             if best is not None and (d + dry, len(route), area) > best:
                 continue  # the penalty is never negative: this street cannot win
+            # (the two dear tests after that bound: both read the call's fixed chances,
+            # and a street that fails it comes after a winner, so the jump chances are
+            # made, when first asked, at the same street as before)
+            if set_up and packs_up(ctx, state, area):
+                continue  # it would have to pack up again as soon as it was set up
+            if far and not out_of_reach(ctx, state, area):
+                continue  # a pump with no crew of its own waits out of the fire's reach
             if not water:
                 dry = dry_penalty(ctx, state, u, area)  # (PARK_DRY or more)
             key = (d + parking_penalty(ctx, state, area, blocked) + dry,
