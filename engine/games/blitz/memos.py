@@ -63,6 +63,9 @@ AP_HAVENS: Final[Memo[Any]] = Memo("ap_havens", shared=True)
 AP_HAVEN_NEAR: Final[Memo[Any]] = Memo("ap_haven_near", shared=True)
 AP_SHELTERS: Final[Memo[Any]] = Memo("ap_shelters", shared=False)  # safety: havens free now
 AP_TRAP: Final[Memo[Any]] = Memo("ap_trap", shared=False)  # safety: no safe way out
+#: safety: where ``retreat`` walks a stand to from each place, for one call of the standing
+#: orders while the pitched ladders stay as they are: (ladders, goal by place)
+AP_RETREAT: Final[Memo[Any]] = Memo("ap_retreat", shared=False)
 AP_THREAT: Final[Memo[Any]] = Memo("ap_threat", shared=False)
 AP_VEHICLES: Final[Memo[Any]] = Memo("ap_vehicles", shared=False)
 AREA_DIST: Final[Memo[Any]] = Memo("area_dist", shared=True)

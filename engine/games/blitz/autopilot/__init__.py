@@ -42,6 +42,7 @@ from ..memos import (
     AP_POCKET,
     AP_PRIO,
     AP_REFUGE_ZONE,
+    AP_RETREAT,
     AP_SIDE,
     AP_SMALL,
     AP_SOURCES,
@@ -63,7 +64,7 @@ from .casualties import (
 from .lorry import lorry_orders
 from .parking import keep_clear, shelter
 from .priorities import priority_locations
-from .safety import AP_RETREAT, burns_memo, collapse_zone, get_out, pocket, retreat, trapped
+from .safety import burns_memo, collapse_zone, get_out, pocket, retreat, trapped
 from .support import (
     canteen_orders,
     dam_orders,
@@ -138,7 +139,7 @@ def _standing_orders(ctx: TurnContext, state: GameState) -> None:
     pri = priority_locations(ctx, state)
     if state.fire:
         _leave_traps(ctx, state)
-    for uid in sorted(state.units):
+    for uid in state.unit_ids():
         u = state.units[uid]
         if u.order is not None or not u.in_play:  # (the cheaper test first)
             continue
@@ -190,7 +191,7 @@ def _leave_traps(ctx: TurnContext, state: GameState) -> None:
     a place with the rest of their crew."""
     cut: dict[Location, bool] = {}  # a collapse's way or a trap, by place
     closing: dict[Location, bool] = {}  # a pocket, by place
-    for uid in sorted(state.units):
+    for uid in state.unit_ids():
         u = state.units[uid]
         loc = u.loc
         if u.kind != STAND or loc is None or u.order is not None or not u.in_play:

@@ -85,7 +85,7 @@ def _plan_run(
     # the runs from a street (pumps in one street share them: fire, rubble and craters do
     # not change in this call)
     runs: dict[tuple[str, int], _Runs] = {}
-    for pid in sorted(state.units):
+    for pid in state.unit_ids():
         p = state.units[pid]
         if (
             not p.in_play or p.kind == STAND or p.loc is None or p.pumps <= 0 or not p.deployed

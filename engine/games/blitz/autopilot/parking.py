@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bisect import insort
 from heapq import heapify, heappop
-from typing import Any
+from typing import Any, Final
 
 from ....board.model import AreaKind, FeatureType, Location
 from ....core.turn import TurnContext
@@ -41,7 +41,7 @@ PARK_HOT, PARK_NEAR, PARK_DRY, PARK_TRAPPED, PARK_DOWNWIND = 12, 3, 3, 3, 1
 
 
 #: how far (in spread steps) the fire's threat to a street is measured
-THREAT_RANGE = 3
+THREAT_RANGE: Final = 3
 
 
 #: an appliance whose street has this much heat next to it slips its lines and drives off
@@ -800,7 +800,7 @@ def exposure(ctx: TurnContext, area: str) -> tuple[int, int, int]:
 
 
 #: :func:`exposure` of an area that is no street or open area
-NO_EXPOSURE = (9, 9, 9)
+NO_EXPOSURE: Final = (9, 9, 9)
 
 
 def exposures(ctx: TurnContext) -> dict[str, tuple[int, int, int]]:

@@ -18,7 +18,6 @@ from itertools import compress
 from typing import Any
 
 from ....board.model import AreaKind, Location
-from ....core.memo import Memo
 from ....core.turn import TurnContext
 from ..memos import (
     AP_ADJACENCY,
@@ -36,6 +35,7 @@ from ..memos import (
     AP_OK,
     AP_POCKET,
     AP_REFUGE_ZONE,
+    AP_RETREAT,
     AP_SHELTERS,
     AP_TRAP,
     AP_WAYBACK,
@@ -53,10 +53,6 @@ from ..state import GameState
 from ..units import STAND, UnitState
 from .priorities import coverage, policy, vehicle_areas
 
-#: safety: where :func:`retreat` walks a stand to from each place, for one call of the
-#: standing orders while the pitched ladders stay as they are: (ladders, goal by place).
-#: (Declared here, not in ``memos.py``, which another branch was editing: round 23.)
-AP_RETREAT: Memo[Any] = Memo("ap_retreat", shared=False)
 _RetreatMemo = tuple[dict[Location, list[tuple[Location, int]]], dict[Location, Location | None]]
 
 

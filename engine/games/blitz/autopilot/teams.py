@@ -99,7 +99,7 @@ def stray_crews(ctx: TurnContext, state: GameState) -> None:
     haven stays there."""
     if not state.fire or policy(ctx, "stray_crews") <= 0:
         return
-    for uid in sorted(state.units):
+    for uid in state.unit_ids():
         s = state.units[uid]
         if (
             s.kind == VEHICLE or not s.in_play or s.order is not None or s.loc is None
@@ -133,7 +133,7 @@ def crews_off(ctx: TurnContext, state: GameState) -> None:
     if not state.fire or least <= 0:
         return
     doomed: dict[str, bool] = {}
-    for uid in sorted(state.units):
+    for uid in state.unit_ids():
         s = state.units[uid]
         if (
             s.kind == VEHICLE or not s.in_play or s.order is not None or s.loc is None

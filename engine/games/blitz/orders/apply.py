@@ -114,7 +114,7 @@ def apply_due(ctx: TurnContext, state: GameState) -> None:
             continue
         ctx.note(OrderEvent, unit=order.unit, order=order.kind)
         start(ctx, state, order)
-    for uid in sorted(state.units):
+    for uid in state.unit_ids():
         u = state.units[uid]
         if u.order is not None and u.in_play:
             carry_on(ctx, state, u)
