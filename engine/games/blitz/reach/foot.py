@@ -239,7 +239,9 @@ class _Numbered:
 
     ids: dict[Location, int]
     locs: list[Location]
-    links: dict[int, list[list[tuple[int, int]] | None]]
+    #: by the link's cost field: each number's links as (neighbour, cost) pairs in one flat
+    #: list (made when first asked)
+    links: dict[int, list[list[int] | None]]
     #: frozen goal sets seen, numbered
     goal_sets: dict[frozenset[Location], frozenset[int]] = field(default_factory=dict)
     #: by the link's cost field: each number's neighbours by the map's own links when every
@@ -343,31 +345,35 @@ def _search(
     # the (cost, number) order of a heap, without a heap entry per step
     buckets: dict[int, list[int]] = {0: [s]}
     costs: list[int] = [0]
-    pop, push = heapq.heappop, heapq.heappush
     stop = -1
+    # (every value below is typed: compiled, a value read off a list of unknown type, or
+    # a variable that may be None, is worked on through the generic object protocol)
     while costs and stop < 0:
-        d = pop(costs)
+        d: int = heapq.heappop(costs)
         bucket = buckets.pop(d)
         bucket.sort()
-        for k in bucket:
+        i = 0
+        while i < len(bucket):  # (by index: a link that costs nothing adds to it)
+            k = bucket[i]
+            i += 1
             if d > dist[k]:
                 continue
             if k == g or (gs is not None and k in gs and (accept is None or accept(locs[k]))):
                 stop = k
                 break
-            links: list[tuple[int, int]] | None
+            row: list[int]
             if lad and k in lad:
-                links = [
-                    (ids[x], c) for x, c in _with_costs(foot_links(ctx, locs[k], ladders), col)
-                ]
+                row = _row(ids, foot_links(ctx, locs[k], ladders), col)
             else:
-                links = table[k]
-                if links is None:
-                    links = table[k] = [
-                        (ids[x], c) for x, c in _with_costs(foot_links(ctx, locs[k], {}), col)
-                    ]
-            for nb, cost in links:
-                nd = d + cost
+                known = table[k]
+                if known is None:
+                    known = table[k] = _row(ids, foot_links(ctx, locs[k], {}), col)
+                row = known
+            j = 0
+            while j < len(row):  # (neighbour, cost) pairs, flat
+                nb = row[j]
+                nd = d + row[j + 1]
+                j += 2
                 if nd < dist[nb]:  # (never above ``limit``: an unreached cost is limit + 1)
                     good = checked[nb]
                     if good is None:
@@ -382,14 +388,14 @@ def _search(
                         prev[nb] = k
                         if nd == d:
                             # a link that costs nothing (a house rule) adds to the list being
-                            # walked, after the current place in number order; a list is
-                            # walked by index, so the walk still takes it in turn
-                            insort(bucket, nb, lo=bucket.index(k) + 1)
+                            # walked, after the current place in number order (``i``: the
+                            # place after ``k``, the only entry for it in the list)
+                            insort(bucket, nb, lo=i)
                             continue
                         later = buckets.get(nd)
                         if later is None:
                             buckets[nd] = [nb]
-                            push(costs, nd)
+                            heapq.heappush(costs, nd)
                         else:
                             later.append(nb)
     out: dict[Boxed, int] = {locs[k]: dist[k] for k in order}
@@ -542,6 +548,15 @@ def _settled(done: _Found, goal: Location) -> bool:
     if d is None:
         return False
     return stop is None or (d, goal) <= (dist[stop], stop)
+
+
+def _row(ids: dict[Location, int], links: list[Link], col: int) -> list[int]:
+    """:func:`_with_costs` on numbers, flat: neighbour, cost, neighbour, cost..."""
+    out: list[int] = []
+    for x, c in _with_costs(links, col):
+        out.append(ids[x])
+        out.append(c)
+    return out
 
 
 def _with_costs(links: list[Link], col: int) -> list[tuple[Location, int]]:
