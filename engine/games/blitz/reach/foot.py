@@ -8,8 +8,6 @@ from bisect import insort
 from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import partial
-from itertools import compress
-from operator import attrgetter
 from typing import Any, cast
 
 from ....board.model import AreaKind, Location
@@ -38,13 +36,14 @@ def ladder_links(
     """Links given by pitched, ready ladders: street (at, 0) <-> (face, level), by level."""
     out: dict[Location, list[tuple[Location, int]]] = {}
     pairs, ladders = _ladders(state, ctx)
-    # the ladders set against a face (an area id is never empty), picked at C speed: most
-    # are not pitched; Ladder.ready, inline, for the rest, the unit's own state last
-    for u, ld in compress(pairs, map(_AT, ladders)):
+    # the ladders set against a face (an area id is never empty): most are not pitched;
+    # Ladder.ready, inline, for the rest, the unit's own state last (compiled, a ladder's
+    # fields are read in place: a plain loop beats a scan by attrgetter)
+    for i, ld in enumerate(ladders):
         at = ld.at
-        if at is None or ld.face is None or ld.pitch_left != 0 or ld.height <= 0:
+        if not at or ld.face is None or ld.pitch_left != 0 or ld.height <= 0:
             continue
-        if not u.in_play:
+        if not pairs[i][0].in_play:
             continue
         foot = (at, 0)
         for lvl in range(1, ld.height + 1):
@@ -53,9 +52,6 @@ def ladder_links(
             out.setdefault(top, []).append((foot, lvl))
     return out
 
-
-#: a ladder's ``at`` (the street it stands in; None: not set against a face)
-_AT = attrgetter("at")
 
 #: every ladder with the unit carrying it, and the ladders alone (the same order)
 _Ladders = tuple[list[tuple[UnitState, Ladder]], list[Ladder]]
