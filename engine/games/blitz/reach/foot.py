@@ -246,9 +246,6 @@ class _Numbered:
     #: lists of False by number, for :func:`_breadth_first`'s "reached" (each handed back
     #: all False again; a search inside another one's test takes another)
     unreached: list[list[bool]] = field(default_factory=list)
-    #: each number's neighbours by number (:func:`_near`; None: one is off the numbering)
-    near: list[list[int]] | None = None
-    near_made: bool = False
 
 
 def _numbered(ctx: TurnContext, more: Iterable[Location] = ()) -> _Numbered:
@@ -301,7 +298,7 @@ def _search(
         holder = answers
     if holder is not None:  # step 6: kept for the step, for this numbering
         if holder[0] is not numbered:
-            holder[:] = [numbered, [None] * len(locs)]  # (and the step's fires, made below)
+            holder[:] = [numbered, [None] * len(locs)]
         checked = holder[1]
     else:
         checked = [None] * len(locs)
@@ -322,33 +319,11 @@ def _search(
         heats = None
     nbs: dict[Boxed, list[Boxed]] | None = ctx.cache.get(NEIGHBOURS) if inline else None
     fail = ctx.rules.int("heat.always_fail_min")
-    # in step 6, better still: the step's fires by number (:class:`_Fires`), made once
-    fires: _Fires | None = None
-    if heats is not None and holder is not None:
-        if len(holder) < 3 or holder[2] is None:
-            del holder[2:]
-            holder.append(_fires(ctx, numbered, fire, heats, fail) or False)
-        if holder[2] is not False and holder[2].heats is heats:
-            fires = holder[2]
     if not ladders:
         steps = _steps(ctx, numbered, col)
         if steps is not None:
             return _breadth_first(
-                ctx,
-                numbered,
-                steps,
-                s,
-                limit,
-                checked,
-                test,
-                g,
-                gs,
-                accept,
-                fire,
-                heats,
-                nbs,
-                fail,
-                fires,
+                ctx, numbered, steps, s, limit, checked, test, g, gs, accept, fire, heats, nbs, fail
             )
     table = numbered.links.get(col)
     if table is None:
@@ -398,13 +373,10 @@ def _search(
                 if nd < dist[nb]:  # (never above ``limit``: an unreached cost is limit + 1)
                     good = checked[nb]
                     if good is None:
-                        if fires is not None:
-                            good = fires.passes(nb)
-                        elif heats is None:
-                            good = test(locs[nb])
-                        else:
-                            good = _passes(ctx, fire, heats, nbs, fail, locs[nb])
-                        checked[nb] = good
+                        x = locs[nb]
+                        good = checked[nb] = (
+                            test(x) if heats is None else _passes(ctx, fire, heats, nbs, fail, x)
+                        )
                     if good:
                         if dist[nb] == far:
                             order.append(nb)
@@ -459,81 +431,6 @@ def _passes(
     return h < fail
 
 
-class _Fires:
-    """The step's fires by location number, for :func:`_passes` in step 6 (fire does not
-    change in it) without hashing a location: whether each number burns, its fire, and
-    (:func:`_near`) its neighbours' numbers. Kept in the step's passing holder, made once
-    in the step by :func:`_fires`."""
-
-    __slots__ = ("burning", "fail", "fire", "heats", "locs", "near")
-
-    def __init__(
-        self,
-        burning: list[bool],
-        fire: list[int],
-        near: list[list[int]],
-        heats: dict[Boxed, int],
-        locs: list[Boxed],
-        fail: int,
-    ):
-        self.burning, self.fire, self.near = burning, fire, near
-        self.heats, self.locs, self.fail = heats, locs, fail
-
-    def passes(self, k: int) -> bool:
-        """:func:`_passes` of number ``k``: :func:`.danger.heat` summed off the lists (the
-        sum of the same fires), put in the step's heat memo as :func:`_passes` does."""
-        if self.burning[k]:
-            return False
-        fire = self.fire
-        h = 0
-        for j in self.near[k]:
-            h += fire[j]
-        x: Boxed = self.locs[k]
-        self.heats[x] = h
-        return h < self.fail
-
-
-def _fires(
-    ctx: TurnContext,
-    numbered: _Numbered,
-    fire: dict[Boxed, int],
-    heats: dict[Boxed, int],
-    fail: int,
-) -> _Fires | None:
-    """The step's :class:`_Fires` (None when a fire or a neighbour is off the numbering:
-    only odd hand-made states; :func:`_passes` then works on locations)."""
-    near = _near(ctx, numbered)
-    if near is None:
-        return None
-    ids: dict[Boxed, int] = numbered.ids
-    burning = [False] * len(numbered.locs)
-    by_number = [0] * len(numbered.locs)
-    for loc, f in fire.items():
-        k = ids.get(loc)
-        if k is None:
-            return None
-        burning[k] = True
-        by_number[k] = f
-    return _Fires(burning, by_number, near, heats, numbered.locs, fail)
-
-
-def _near(ctx: TurnContext, numbered: _Numbered) -> list[list[int]] | None:
-    """Each number's neighbours (:func:`.danger.neighbours`, in their order) by number,
-    made once per numbering; None when one is off the numbering."""
-    if not numbered.near_made:
-        ids: dict[Boxed, int] = numbered.ids
-        rows: list[list[int]] = []
-        for loc in numbered.locs:
-            near: list[Boxed] = neighbours(ctx, loc)
-            if not all(x in ids for x in near):
-                rows = []
-                break
-            rows.append([ids[x] for x in near])
-        numbered.near = rows if len(rows) == len(numbered.locs) else None
-        numbered.near_made = True
-    return numbered.near
-
-
 def _steps(ctx: TurnContext, numbered: _Numbered, col: int) -> list[list[int]] | None:
     """Each number's neighbours by the map's own links, when all of them cost 1 at the
     cost field ``col`` (else None), made once per numbering and field."""
@@ -561,13 +458,12 @@ def _breadth_first(
     heats: dict[Boxed, int] | None,
     nbs: dict[Boxed, list[Boxed]] | None,
     fail: int,
-    fires: _Fires | None = None,
 ) -> _Found:
     """:func:`_search` when every link costs 1: one level at a time, each level in number
     order. A location is first reached at its least cost, from the first location of the
     level before (in number order) that reaches it, so the costs, the order first reached,
     the previous locations and where it stops are the Dijkstra's. Passing is asked of
-    ``test``, or with ``heats`` of :func:`_passes`, or with ``fires`` of it."""
+    ``test``, or with ``heats`` of :func:`_passes`."""
     locs: list[Boxed] = numbered.locs
     spare = numbered.unreached
     seen = spare.pop() if spare else [False] * len(locs)
@@ -596,13 +492,12 @@ def _breadth_first(
                     if not seen[nb]:
                         good = checked[nb]
                         if good is None:
-                            if fires is not None:
-                                good = fires.passes(nb)
-                            elif heats is None:
-                                good = test(locs[nb])
-                            else:
-                                good = _passes(ctx, fire, heats, nbs, fail, locs[nb])
-                            checked[nb] = good
+                            x = locs[nb]
+                            good = checked[nb] = (
+                                test(x)
+                                if heats is None
+                                else _passes(ctx, fire, heats, nbs, fail, x)
+                            )
                         if good:
                             seen[nb] = True
                             out[locs[nb]] = d
