@@ -33,41 +33,58 @@ Link = tuple[Location, int, int, int, str]
 def ladder_links(
     state: GameState, ctx: TurnContext | None = None
 ) -> dict[Location, list[tuple[Location, int]]]:
-    """Links given by pitched, ready ladders: street (at, 0) <-> (face, level), by level."""
-    out: dict[Location, list[tuple[Location, int]]] = {}
-    pairs, ladders = _ladders(state, ctx)
+    """Links given by pitched, ready ladders: street (at, 0) <-> (face, level), by level
+    (with ``ctx``, the same dict as the last call while the ready ladders stay as they
+    were: read it, do not change it)."""
+    pairs, ladders, last = _ladders(state, ctx)
     # the ladders set against a face (an area id is never empty): most are not pitched;
     # Ladder.ready, inline, for the rest, the unit's own state last (compiled, a ladder's
     # fields are read in place: a plain loop beats a scan by attrgetter)
+    ready: list[tuple[int, str, str, int]] = []
     for i, ld in enumerate(ladders):
         at = ld.at
-        if not at or ld.face is None or ld.pitch_left != 0 or ld.height <= 0:
+        if not at:
+            continue
+        face = ld.face
+        if face is None or ld.pitch_left != 0 or ld.height <= 0:
             continue
         if not pairs[i][0].in_play:
             continue
+        ready.append((i, at, face, ld.height))
+    # the links follow from the ready ladders alone (which, where and how high): the last
+    # call's links while they are the same (most calls: ladders go up a few times a game)
+    if last is not None and last[0] == ready:
+        kept: dict[Location, list[tuple[Location, int]]] = last[1]
+        return kept
+    out: dict[Location, list[tuple[Location, int]]] = {}
+    for _i, at, face, height in ready:
         foot = (at, 0)
-        for lvl in range(1, ld.height + 1):
-            top = (ld.face, lvl)
+        for lvl in range(1, height + 1):
+            top = (face, lvl)
             out.setdefault(foot, []).append((top, lvl))
             out.setdefault(top, []).append((foot, lvl))
+    if last is not None:
+        last[:] = [ready, out]
     return out
 
 
-#: every ladder with the unit carrying it, and the ladders alone (the same order)
-_Ladders = tuple[list[tuple[UnitState, Ladder]], list[Ladder]]
+#: every ladder with the unit carrying it, the ladders alone (the same order), and the
+#: last ready ladders with their links (kept with the game's cache; else None)
+_Ladders = tuple[list[tuple[UnitState, Ladder]], list[Ladder], list[Any] | None]
 
 
 def _ladders(state: GameState, ctx: TurnContext | None) -> _Ladders:
     """Every ladder with the unit carrying it, by unit then in the unit's order (a unit's
     ladders are its own for the whole game), and the ladders alone, remembered in the
-    game's cache when there is one."""
+    game's cache when there is one (with a holder for :func:`ladder_links`' last answer,
+    made anew with the list)."""
     if ctx is None:
         pairs = [(u, ld) for u in state.units.values() for ld in u.ladders]
-        return pairs, [ld for _, ld in pairs]
+        return pairs, [ld for _, ld in pairs], None
     hit = ctx.cache.get(LADDER_UNITS)
     if hit is None or hit[0] is not state.units or hit[1] != len(state.units):
         pairs = [(u, ld) for u in state.units.values() for ld in u.ladders]
-        hit = (state.units, len(state.units), (pairs, [ld for _, ld in pairs]))
+        hit = (state.units, len(state.units), (pairs, [ld for _, ld in pairs], [None, None]))
         ctx.cache[LADDER_UNITS] = hit
     ladders: _Ladders = hit[2]
     return ladders
@@ -148,7 +165,9 @@ def foot_search(
         memo = ctx.cache.get(SEARCH_MEMO) if ok is None or ok_key is not None else None
         if memo is not None:
             # step 6 (fire fixed): the same search on the same ladders gives the same answer
-            if memo.get("ladders") != ladders:
+            # (mostly the very same links: :func:`ladder_links` keeps its last answer)
+            known = memo.get("ladders")
+            if known is not ladders and known != ladders:
                 memo.clear()
                 memo["ladders"] = ladders
             key = (start, budget, weight, goal, None if goals is None else frozenset(goals))
@@ -218,7 +237,8 @@ def first_goal(
     memo: dict[Any, Any] | None = ctx.cache.get(SEARCH_MEMO)
     if memo is not None:
         # a plain search up to where it stopped: a walk to what it settled reuses it
-        if memo.get("ladders") != ladders:
+        known = memo.get("ladders")
+        if known is not ladders and known != ladders:
             memo.clear()
             memo["ladders"] = ladders
         memo.setdefault(("from", start, 1), []).append(found)
