@@ -3,7 +3,6 @@ share (neighbours, area kinds, water and hydrants), remembered for the game."""
 
 from __future__ import annotations
 
-from itertools import repeat
 from typing import Any
 
 from ....board.model import AreaKind, FeatureType, Location
@@ -25,8 +24,9 @@ from ..memos import (
 from ..state import GameState
 from ..units import UnitState
 
-#: ``fire.get(nb, 0)`` for every neighbour at C speed: ``map(fire.get, nbs, ZEROS)``
-ZEROS = repeat(0)
+#: a location kept as the object it is (see :data:`.foot.Boxed`): compiled, a value typed
+#: ``Location`` is made a new tuple at each dict look-up
+Boxed = Any
 
 
 # -- fire, heat and danger ------------------------------------------------------------------
@@ -68,22 +68,27 @@ def area_neighbours(ctx: TurnContext, area: str) -> list[str]:
 
 def heat(ctx: TurnContext, state: GameState, loc: Location) -> int:
     """§4: the sum of the fires of every location next to ``loc``."""
-    fire = state.fire
+    fire: dict[Boxed, int] = state.fire
     if not fire:
         return 0
     cache = ctx.cache
-    memo: dict[Location, int] | None = cache.get(HEAT_MEMO)
+    at: Boxed = loc  # (made an object once, for every look-up below)
+    memo: dict[Boxed, int] | None = cache.get(HEAT_MEMO)
     if memo is not None:
-        hit = memo.get(loc)
+        hit = memo.get(at)
         if hit is not None:
             return hit
-    nbs: dict[Location, list[Location]] | None = cache.get(NEIGHBOURS)  # neighbours, inline
-    near = nbs.get(loc) if nbs is not None else None
+    nbs: dict[Boxed, list[Boxed]] | None = cache.get(NEIGHBOURS)  # neighbours, inline
+    near = nbs.get(at) if nbs is not None else None
     if near is None:
         near = neighbours(ctx, loc)
-    out = sum(map(fire.get, near, ZEROS))
+    out = 0
+    for nb in near:  # (compiled, a typed loop beats sum(map(fire.get, ...)))
+        f = fire.get(nb)
+        if f is not None:
+            out += f
     if memo is not None:
-        memo[loc] = out
+        memo[at] = out
     return out
 
 
@@ -104,16 +109,17 @@ def heat_test(ctx: TurnContext, state: GameState, unit: UnitState, loc: Location
 def unsafe(ctx: TurnContext, state: GameState, loc: Location) -> bool:
     """R-7: heavy damage or worse here, or next to a fire of 5 in a heavy-damaged location
     (remembered through step 6, where neither fire nor damage changes)."""
-    memo: dict[Location, bool] | None = ctx.cache.get(UNSAFE_MEMO)
+    memo: dict[Boxed, bool] | None = ctx.cache.get(UNSAFE_MEMO)
+    at: Boxed = loc  # (made an object once, for every look-up below)
     if memo is None:
-        return _unsafe(ctx, state, loc)
-    hit = memo.get(loc)
+        return _unsafe(ctx, state, at)
+    hit = memo.get(at)
     if hit is None:
-        hit = memo[loc] = _unsafe(ctx, state, loc)
+        hit = memo[at] = _unsafe(ctx, state, at)
     return hit
 
 
-def _unsafe(ctx: TurnContext, state: GameState, loc: Location) -> bool:
+def _unsafe(ctx: TurnContext, state: GameState, loc: Boxed) -> bool:
     limits: tuple[int, int, int] | None = ctx.cache.get(UNSAFE_LIMITS)
     if limits is None:
         r = ctx.rules
@@ -123,13 +129,13 @@ def _unsafe(ctx: TurnContext, state: GameState, loc: Location) -> bool:
             r.int("movement.withdraw_fire_damage"),
         )
     worst, hot, bad = limits
-    damage = state.damage  # state.damage_at, inline
+    damage: dict[Boxed, int] = state.damage  # state.damage_at, inline
     if damage.get(loc, 1) >= worst:
         return True
-    fire = state.fire
+    fire: dict[Boxed, int] = state.fire
     if not fire:
         return False
-    nbs: dict[Location, list[Location]] | None = ctx.cache.get(NEIGHBOURS)  # inline
+    nbs: dict[Boxed, list[Boxed]] | None = ctx.cache.get(NEIGHBOURS)  # inline
     near = nbs.get(loc) if nbs is not None else None
     if near is None:
         near = neighbours(ctx, loc)

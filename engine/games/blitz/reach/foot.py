@@ -8,8 +8,6 @@ from bisect import insort
 from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import partial
-from itertools import compress
-from operator import attrgetter
 from typing import Any, cast
 
 from ....board.model import AreaKind, Location
@@ -35,43 +33,58 @@ Link = tuple[Location, int, int, int, str]
 def ladder_links(
     state: GameState, ctx: TurnContext | None = None
 ) -> dict[Location, list[tuple[Location, int]]]:
-    """Links given by pitched, ready ladders: street (at, 0) <-> (face, level), by level."""
-    out: dict[Location, list[tuple[Location, int]]] = {}
-    pairs, ladders = _ladders(state, ctx)
-    # the ladders set against a face (an area id is never empty), picked at C speed: most
-    # are not pitched; Ladder.ready, inline, for the rest, the unit's own state last
-    for u, ld in compress(pairs, map(_AT, ladders)):
+    """Links given by pitched, ready ladders: street (at, 0) <-> (face, level), by level
+    (with ``ctx``, the same dict as the last call while the ready ladders stay as they
+    were: read it, do not change it)."""
+    pairs, ladders, last = _ladders(state, ctx)
+    # the ladders set against a face (an area id is never empty): most are not pitched;
+    # Ladder.ready, inline, for the rest, the unit's own state last (compiled, a ladder's
+    # fields are read in place: a plain loop beats a scan by attrgetter)
+    ready: list[tuple[int, str, str, int]] = []
+    for i, ld in enumerate(ladders):
         at = ld.at
-        if at is None or ld.face is None or ld.pitch_left != 0 or ld.height <= 0:
+        if not at:
             continue
-        if not u.in_play:
+        face = ld.face
+        if face is None or ld.pitch_left != 0 or ld.height <= 0:
             continue
+        if not pairs[i][0].in_play:
+            continue
+        ready.append((i, at, face, ld.height))
+    # the links follow from the ready ladders alone (which, where and how high): the last
+    # call's links while they are the same (most calls: ladders go up a few times a game)
+    if last is not None and last[0] == ready:
+        kept: dict[Location, list[tuple[Location, int]]] = last[1]
+        return kept
+    out: dict[Location, list[tuple[Location, int]]] = {}
+    for _i, at, face, height in ready:
         foot = (at, 0)
-        for lvl in range(1, ld.height + 1):
-            top = (ld.face, lvl)
+        for lvl in range(1, height + 1):
+            top = (face, lvl)
             out.setdefault(foot, []).append((top, lvl))
             out.setdefault(top, []).append((foot, lvl))
+    if last is not None:
+        last[:] = [ready, out]
     return out
 
 
-#: a ladder's ``at`` (the street it stands in; None: not set against a face)
-_AT = attrgetter("at")
-
-#: every ladder with the unit carrying it, and the ladders alone (the same order)
-_Ladders = tuple[list[tuple[UnitState, Ladder]], list[Ladder]]
+#: every ladder with the unit carrying it, the ladders alone (the same order), and the
+#: last ready ladders with their links (kept with the game's cache; else None)
+_Ladders = tuple[list[tuple[UnitState, Ladder]], list[Ladder], list[Any] | None]
 
 
 def _ladders(state: GameState, ctx: TurnContext | None) -> _Ladders:
     """Every ladder with the unit carrying it, by unit then in the unit's order (a unit's
     ladders are its own for the whole game), and the ladders alone, remembered in the
-    game's cache when there is one."""
+    game's cache when there is one (with a holder for :func:`ladder_links`' last answer,
+    made anew with the list)."""
     if ctx is None:
         pairs = [(u, ld) for u in state.units.values() for ld in u.ladders]
-        return pairs, [ld for _, ld in pairs]
+        return pairs, [ld for _, ld in pairs], None
     hit = ctx.cache.get(LADDER_UNITS)
     if hit is None or hit[0] is not state.units or hit[1] != len(state.units):
         pairs = [(u, ld) for u in state.units.values() for ld in u.ladders]
-        hit = (state.units, len(state.units), (pairs, [ld for _, ld in pairs]))
+        hit = (state.units, len(state.units), (pairs, [ld for _, ld in pairs], [None, None]))
         ctx.cache[LADDER_UNITS] = hit
     ladders: _Ladders = hit[2]
     return ladders
@@ -152,7 +165,9 @@ def foot_search(
         memo = ctx.cache.get(SEARCH_MEMO) if ok is None or ok_key is not None else None
         if memo is not None:
             # step 6 (fire fixed): the same search on the same ladders gives the same answer
-            if memo.get("ladders") != ladders:
+            # (mostly the very same links: :func:`ladder_links` keeps its last answer)
+            known = memo.get("ladders")
+            if known is not ladders and known != ladders:
                 memo.clear()
                 memo["ladders"] = ladders
             key = (start, budget, weight, goal, None if goals is None else frozenset(goals))
@@ -222,7 +237,8 @@ def first_goal(
     memo: dict[Any, Any] | None = ctx.cache.get(SEARCH_MEMO)
     if memo is not None:
         # a plain search up to where it stopped: a walk to what it settled reuses it
-        if memo.get("ladders") != ladders:
+        known = memo.get("ladders")
+        if known is not ladders and known != ladders:
             memo.clear()
             memo["ladders"] = ladders
         memo.setdefault(("from", start, 1), []).append(found)
@@ -239,7 +255,9 @@ class _Numbered:
 
     ids: dict[Location, int]
     locs: list[Location]
-    links: dict[int, list[list[tuple[int, int]] | None]]
+    #: by the link's cost field: each number's links as (neighbour, cost) pairs in one flat
+    #: list (made when first asked)
+    links: dict[int, list[list[int] | None]]
     #: frozen goal sets seen, numbered
     goal_sets: dict[frozenset[Location], frozenset[int]] = field(default_factory=dict)
     #: by the link's cost field: each number's neighbours by the map's own links when every
@@ -343,31 +361,35 @@ def _search(
     # the (cost, number) order of a heap, without a heap entry per step
     buckets: dict[int, list[int]] = {0: [s]}
     costs: list[int] = [0]
-    pop, push = heapq.heappop, heapq.heappush
     stop = -1
+    # (every value below is typed: compiled, a value read off a list of unknown type, or
+    # a variable that may be None, is worked on through the generic object protocol)
     while costs and stop < 0:
-        d = pop(costs)
+        d: int = heapq.heappop(costs)
         bucket = buckets.pop(d)
         bucket.sort()
-        for k in bucket:
+        i = 0
+        while i < len(bucket):  # (by index: a link that costs nothing adds to it)
+            k = bucket[i]
+            i += 1
             if d > dist[k]:
                 continue
             if k == g or (gs is not None and k in gs and (accept is None or accept(locs[k]))):
                 stop = k
                 break
-            links: list[tuple[int, int]] | None
+            row: list[int]
             if lad and k in lad:
-                links = [
-                    (ids[x], c) for x, c in _with_costs(foot_links(ctx, locs[k], ladders), col)
-                ]
+                row = _row(ids, foot_links(ctx, locs[k], ladders), col)
             else:
-                links = table[k]
-                if links is None:
-                    links = table[k] = [
-                        (ids[x], c) for x, c in _with_costs(foot_links(ctx, locs[k], {}), col)
-                    ]
-            for nb, cost in links:
-                nd = d + cost
+                known = table[k]
+                if known is None:
+                    known = table[k] = _row(ids, foot_links(ctx, locs[k], {}), col)
+                row = known
+            j = 0
+            while j < len(row):  # (neighbour, cost) pairs, flat
+                nb = row[j]
+                nd = d + row[j + 1]
+                j += 2
                 if nd < dist[nb]:  # (never above ``limit``: an unreached cost is limit + 1)
                     good = checked[nb]
                     if good is None:
@@ -382,14 +404,14 @@ def _search(
                         prev[nb] = k
                         if nd == d:
                             # a link that costs nothing (a house rule) adds to the list being
-                            # walked, after the current place in number order; a list is
-                            # walked by index, so the walk still takes it in turn
-                            insort(bucket, nb, lo=bucket.index(k) + 1)
+                            # walked, after the current place in number order (``i``: the
+                            # place after ``k``, the only entry for it in the list)
+                            insort(bucket, nb, lo=i)
                             continue
                         later = buckets.get(nd)
                         if later is None:
                             buckets[nd] = [nb]
-                            push(costs, nd)
+                            heapq.heappush(costs, nd)
                         else:
                             later.append(nb)
     out: dict[Boxed, int] = {locs[k]: dist[k] for k in order}
@@ -542,6 +564,15 @@ def _settled(done: _Found, goal: Location) -> bool:
     if d is None:
         return False
     return stop is None or (d, goal) <= (dist[stop], stop)
+
+
+def _row(ids: dict[Location, int], links: list[Link], col: int) -> list[int]:
+    """:func:`_with_costs` on numbers, flat: neighbour, cost, neighbour, cost..."""
+    out: list[int] = []
+    for x, c in _with_costs(links, col):
+        out.append(ids[x])
+        out.append(c)
+    return out
 
 
 def _with_costs(links: list[Link], col: int) -> list[tuple[Location, int]]:
