@@ -108,9 +108,13 @@ class Policies:
     standing: Step = _nobody_decides
 
 
-@dataclass
+@dataclass(slots=True)
 class TurnContext:
-    """What a step needs besides the state. One context serves a whole game."""
+    """What a step needs besides the state. One context serves a whole game.
+
+    With slots: the compiled rules read ``ctx.cache``, ``ctx.rules``... (this module is not
+    compiled) through the generic attribute lookup, and a slot is found in the class's
+    cached lookup where an instance dict needs a second look-up by name."""
 
     scenario: Scenario
     graph: MapGraph

@@ -9,12 +9,21 @@ byte-for-byte reproducible).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from ...board.model import AreaKind, FeatureType, Location, Material, Scenario
 from ...core.ruleset import Ruleset
 from ...core.turn import loc_dict
 from .units import VEHICLE, Casualty, HoseLine, UnitState, make_units
+
+# Compiled, ``AreaKind.WATER`` is two look-ups by name (the class in the module's
+# globals, then the member) at every read; a Final is read from a C global.
+_FEATURE_HYDRANT: Final = FeatureType.HYDRANT
+_FEATURE_OCCUPANTS: Final = FeatureType.OCCUPANTS
+_FEATURE_STORE: Final = FeatureType.STORE
+_FEATURE_WATER: Final = FeatureType.WATER
+_KIND_OPEN: Final = AreaKind.OPEN
+_KIND_STREET: Final = AreaKind.STREET
 
 
 def _unit_id(u: UnitState) -> str:
@@ -175,7 +184,7 @@ def initial_state(scenario: Scenario, rules: Ruleset) -> GameState:
     for fv in st.fires:
         s.fire[fv.location] = fv.value
         kind = scenario.area_by_id[fv.area].kind if fv.area in scenario.area_by_id else None
-        if kind in (AreaKind.STREET, AreaKind.OPEN) and fv.area not in st.rubble:
+        if kind in (_KIND_STREET, _KIND_OPEN) and fv.area not in st.rubble:
             s.street_fire_age[fv.location] = 0
     s.embers = {e.location for e in st.embers} - set(s.fire)
     s.damp = {d.location: d.value for d in st.damp if d.value > 0}
@@ -183,13 +192,13 @@ def initial_state(scenario: Scenario, rules: Ruleset) -> GameState:
     s.rubble = set(st.rubble)
     s.craters = set(st.craters)
     for f in scenario.features:
-        if f.type is FeatureType.OCCUPANTS and f.count:
+        if f.type is _FEATURE_OCCUPANTS and f.count:
             loc = (f.area, f.level or 0)
             s.occupants[loc] = s.occupants.get(loc, 0) + f.count
-        elif f.type is FeatureType.WATER and f.points:
+        elif f.type is _FEATURE_WATER and f.points:
             s.water_left[f.area] = s.water_left.get(f.area, 0) + f.points
     if scenario.mains == "failed":
-        s.hydrants_lost = {f.area for f in scenario.features if f.type is FeatureType.HYDRANT}
+        s.hydrants_lost = {f.area for f in scenario.features if f.type is _FEATURE_HYDRANT}
     s.units = make_units(scenario, rules)
     return s
 
@@ -208,7 +217,7 @@ def _stores(scenario: Scenario) -> dict[Location, Material]:
         return hit[1]
     out: dict[Location, Material] = {}
     for f in scenario.features:
-        if f.type is FeatureType.STORE and f.material is not None:
+        if f.type is _FEATURE_STORE and f.material is not None:
             out[(f.area, f.level if f.level is not None else 0)] = f.material
     if len(_STORE_CACHE) > 64:
         _STORE_CACHE.clear()

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections import deque
 from itertools import compress
-from typing import Any
+from typing import Any, Final
 
 from ....board.model import AreaKind, Location
 from ....core.turn import TurnContext
@@ -29,6 +29,11 @@ from ..state import GameState
 from ..units import STAND, HoseLine, UnitState, crew_of
 from .parking import shelter, street_risk, street_threat
 from .priorities import coverage, fire_priority, policy
+
+# Compiled, ``AreaKind.WATER`` is two look-ups by name (the class in the module's
+# globals, then the member) at every read; a Final is read from a C global.
+_KIND_OPEN: Final = AreaKind.OPEN
+_KIND_STREET: Final = AreaKind.STREET
 
 
 def lorry_orders(ctx: TurnContext, state: GameState, u: UnitState, pri: set[Location]) -> None:
@@ -169,7 +174,7 @@ def _street_runs(
     # a run ending in an open area would leave it there for the rest of the game, with
     # no road out when the fire comes, so a run ends in a street
     kinds = danger.area_kinds(ctx)
-    street = AreaKind.STREET
+    street = _KIND_STREET
     return [
         (end, depth[end])
         for end in sorted(prev)
@@ -211,7 +216,7 @@ def _street_ways(ctx: TurnContext) -> dict[str, list[str]]:
     hit: dict[str, list[str]] | None = memo.get("ways")
     if hit is None:
         kinds = danger.area_kinds(ctx)
-        open_kinds = (AreaKind.STREET, AreaKind.OPEN)
+        open_kinds = (_KIND_STREET, _KIND_OPEN)
         hit = memo["ways"] = {
             a.id: [b for b in danger.area_neighbours(ctx, a.id) if kinds.get(b) in open_kinds]
             for a in ctx.scenario.areas

@@ -3,7 +3,7 @@ share (neighbours, area kinds, water and hydrants), remembered for the game."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from ....board.model import AreaKind, FeatureType, Location
 from ....core.memo import Memo
@@ -27,6 +27,13 @@ from ..units import UnitState
 #: a location kept as the object it is (see :data:`.foot.Boxed`): compiled, a value typed
 #: ``Location`` is made a new tuple at each dict look-up
 Boxed = Any
+
+
+# Compiled, ``AreaKind.WATER`` is two look-ups by name (the class in the module's
+# globals, then the member) at every read; a Final is read from a C global.
+_FEATURE_HYDRANT: Final = FeatureType.HYDRANT
+_FEATURE_WATER: Final = FeatureType.WATER
+_KIND_WATER: Final = AreaKind.WATER
 
 
 # -- fire, heat and danger ------------------------------------------------------------------
@@ -149,12 +156,12 @@ def _unsafe(ctx: TurnContext, state: GameState, loc: Boxed) -> bool:
 
 def hydrant_areas(ctx: TurnContext) -> frozenset[str]:
     """Areas holding a hydrant (cached for the game)."""
-    return _feature_areas(ctx, FeatureType.HYDRANT, HYDRANT_AREAS)
+    return _feature_areas(ctx, _FEATURE_HYDRANT, HYDRANT_AREAS)
 
 
 def water_areas(ctx: TurnContext) -> frozenset[str]:
     """Areas holding an open-water source (cached for the game)."""
-    return _feature_areas(ctx, FeatureType.WATER, WATER_AREAS)
+    return _feature_areas(ctx, _FEATURE_WATER, WATER_AREAS)
 
 
 def _feature_areas(ctx: TurnContext, kind: FeatureType, key: Memo[Any]) -> frozenset[str]:
@@ -168,7 +175,7 @@ def water_area_set(ctx: TurnContext) -> frozenset[str]:
     """Areas of kind water (cached for the game)."""
     hit: frozenset[str] | None = ctx.cache.get(WATER_KIND_AREAS)
     if hit is None:
-        hit = frozenset(a.id for a in ctx.scenario.areas if a.kind is AreaKind.WATER)
+        hit = frozenset(a.id for a in ctx.scenario.areas if a.kind is _KIND_WATER)
         ctx.cache[WATER_KIND_AREAS] = hit
     return hit
 

@@ -8,7 +8,7 @@ from bisect import insort
 from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any, cast
+from typing import Any, Final, cast
 
 from ....board.model import AreaKind, Location
 from ....core.turn import TurnContext
@@ -27,6 +27,11 @@ from .danger import area_kind, heat, neighbours
 
 #: a foot link: (neighbour, movement cost, hose steps, laying cost, kind)
 Link = tuple[Location, int, int, int, str]
+
+
+# Compiled, ``AreaKind.WATER`` is two look-ups by name (the class in the module's
+# globals, then the member) at every read; a Final is read from a C global.
+_KIND_WATER: Final = AreaKind.WATER
 
 
 # -- foot links -------------------------------------------------------------------------------
@@ -122,7 +127,7 @@ def _static_links(ctx: TurnContext, loc: Location) -> list[Link]:
     lay_area, lay_stairs = r.int("hose.lay_area"), r.int("hose.lay_stairs")
     out: list[Link] = []
     for nb in g.horizontal(loc):
-        if area_kind(ctx, nb[0]) is not AreaKind.WATER:
+        if area_kind(ctx, nb[0]) is not _KIND_WATER:
             out.append((nb, area_pts, 1, lay_area, "area"))
     for nb in g.vertical(loc):
         out.append((nb, stair_pts, 1, lay_stairs, "stairs"))

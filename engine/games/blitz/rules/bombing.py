@@ -6,7 +6,7 @@ again (R-6), and the level hit is the top level of the area found.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 import shapely
 
@@ -29,6 +29,14 @@ from ..state import GameState
 from ..units import STAND
 from . import damage
 from .ignition import ignite, is_flammable, is_open_ground
+
+# Compiled, ``AreaKind.WATER`` is two look-ups by name (the class in the module's
+# globals, then the member) at every read; a Final is read from a C global.
+_FEATURE_HYDRANT: Final = FeatureType.HYDRANT
+_KIND_BUILDING: Final = AreaKind.BUILDING
+_KIND_OPEN: Final = AreaKind.OPEN
+_KIND_STREET: Final = AreaKind.STREET
+_KIND_WATER: Final = AreaKind.WATER
 
 
 def step_bombing(ctx: TurnContext, state: GameState) -> None:
@@ -112,7 +120,7 @@ def drop_bomb(ctx: TurnContext, state: GameState, bomb: str) -> Location | None:
 def incendiary(ctx: TurnContext, state: GameState, loc: Location) -> None:
     """Fire 1 where it lands; an empty street/open area burns as a road fire (§3 Roads)."""
     a = ctx.scenario.area_by_id[loc[0]]
-    if a.kind is AreaKind.WATER or loc in state.fire:
+    if a.kind is _KIND_WATER or loc in state.fire:
         return
     start = ctx.rules.int("fire.start")
     if is_open_ground(ctx, loc) and not is_flammable(ctx, state, loc):
@@ -157,14 +165,14 @@ def he_blast(
     for hid in _hoses_through(state, lambda p: p[0] == area):
         state.hoses[hid].cut = True
         ctx.note(HoseSevered, at=(area, 0), hose=hid)
-    hydrant = any(f.type is FeatureType.HYDRANT and f.area == area for f in sc.features)
+    hydrant = any(f.type is _FEATURE_HYDRANT and f.area == area for f in sc.features)
     if hydrant and area not in state.hydrants_lost:
         state.hydrants_lost.add(area)
         ctx.note(HydrantLost, at=(area, 0))
-    if a.kind is AreaKind.BUILDING:
+    if a.kind is _KIND_BUILDING:
         for lvl in levels:  # destroyed now; the collapse itself is worked off below
             state.damage[(area, lvl)] = rules.int("damage.destroyed")
-    elif a.kind in (AreaKind.STREET, AreaKind.OPEN) and area not in state.craters:
+    elif a.kind in (_KIND_STREET, _KIND_OPEN) and area not in state.craters:
         state.craters.add(area)
         ctx.note(Crater, at=(area, 0))
     # each neighbouring location, at each level of the blast
@@ -176,7 +184,7 @@ def he_blast(
     blasted: set[str] = set()  # R-15: one roll per unit for one blast, wherever it escapes
     for nb in around:
         kind = sc.area_by_id[nb[0]].kind
-        if kind is AreaKind.WATER:
+        if kind is _KIND_WATER:
             continue
         score = ctx.roll(HeDamage, at=nb)
         result = destroyed if score >= destroyed_on else score
@@ -199,13 +207,13 @@ def he_blast(
             hit, _ = ctx.test(HeEquipment, f"<={lost_max}", at=nb, hose=hid)
             if hit:
                 state.hoses[hid].cut = True
-        if kind is AreaKind.BUILDING:
+        if kind is _KIND_BUILDING:
             damage.set_damage(ctx, state, nb, result, cause=origin)
         elif result >= destroyed and nb[0] not in state.craters:
             state.craters.add(nb[0])  # an impassable crater
             ctx.note(Crater, at=nb)
     # the blasted building comes down last: its rubble strikes what the blast left standing
-    if a.kind is AreaKind.BUILDING:
+    if a.kind is _KIND_BUILDING:
         damage.destroy_area(ctx, state, area, cause=origin)
     if keep_burning is not None:
         state.fire[keep_burning] = rules.int("stores.petrol.fire")

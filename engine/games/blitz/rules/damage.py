@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Final
 
 from ....board.model import AreaKind, Location
 from ....core.turn import TurnContext
@@ -24,9 +24,15 @@ from ..state import GameState
 from ..units import STAND, UnitState
 from .ignition import location_ranks, sorted_locations
 
+# Compiled, ``AreaKind.WATER`` is two look-ups by name (the class in the module's
+# globals, then the member) at every read; a Final is read from a C global.
+_KIND_BUILDING: Final = AreaKind.BUILDING
+_KIND_STREET: Final = AreaKind.STREET
+_KIND_WATER: Final = AreaKind.WATER
+
 
 def _building(ctx: TurnContext, area: str) -> bool:
-    return area_kind(ctx, area) is AreaKind.BUILDING
+    return area_kind(ctx, area) is _KIND_BUILDING
 
 
 def set_damage(
@@ -180,13 +186,13 @@ def spread_rubble(
     damage = state.damage
     for nb in area_neighbours(ctx, area):
         kind = kinds.get(nb)
-        if kind is AreaKind.WATER:
+        if kind is _KIND_WATER:
             continue
         ground = (nb, 0)
         # with ``where`` (the units by location as the collapse started) nobody who was
         # not there then rolls: a place where nobody was has nobody to roll
         escapes = where is None or ground in where
-        if kind is AreaKind.BUILDING:
+        if kind is _KIND_BUILDING:
             if logged:
                 ctx.note(Rubble, from_=(area, 0), to=ground)
             if escapes:
@@ -230,10 +236,10 @@ def _escape_route(
         if nb[0] == loc[0] or nb in state.fire or state.damage_at(nb) >= destroyed:
             continue
         a = ctx.scenario.area_by_id[nb[0]]
-        if a.kind is AreaKind.WATER:
+        if a.kind is _KIND_WATER:
             continue
         if u.kind != STAND and (
-            a.kind is not AreaKind.STREET or nb[0] in state.rubble or nb[0] in state.craters
+            a.kind is not _KIND_STREET or nb[0] in state.rubble or nb[0] in state.craters
         ):
             continue  # vehicles and pumps need a clear street
         return nb
@@ -294,7 +300,7 @@ def step_damage(ctx: TurnContext, state: GameState) -> None:
     buildings: frozenset[str] | None = ctx.cache.get(BUILDING_AREAS)
     if buildings is None:
         kinds = ((a.id, a.kind) for a in ctx.scenario.areas)
-        buildings = frozenset(a for a, k in kinds if k is AreaKind.BUILDING)
+        buildings = frozenset(a for a, k in kinds if k is _KIND_BUILDING)
         ctx.cache[BUILDING_AREAS] = buildings
     damage = state.damage
     fires = state.fire

@@ -3,6 +3,8 @@ and climbing, pumps connected to their water source; and step 6's work in progre
 
 from __future__ import annotations
 
+from typing import Final
+
 from ....board.model import AreaKind, FeatureType
 from ....core.turn import TurnContext
 from ..events import Connect, Deploy, Deployed, LadderUp, PitchLadder, Stow, Stowed
@@ -11,6 +13,14 @@ from ..state import GameState
 from ..units import Ladder, UnitState, crew_of
 from .acting import mark
 from .hoses import finish_recovery, lorry_lay
+
+# Compiled, ``AreaKind.WATER`` is two look-ups by name (the class in the module's
+# globals, then the member) at every read; a Final is read from a C global.
+_FEATURE_HYDRANT: Final = FeatureType.HYDRANT
+_FEATURE_WATER: Final = FeatureType.WATER
+_KIND_BUILDING: Final = AreaKind.BUILDING
+_KIND_OPEN: Final = AreaKind.OPEN
+_KIND_STREET: Final = AreaKind.STREET
 
 
 # -- 5. work in progress --------------------------------------------------------------------
@@ -106,9 +116,9 @@ def can_pitch(ctx: TurnContext, state: GameState, u: UnitState, face: str) -> st
     if u.loc is None or not u.in_play:
         return "§7: the unit is not on the map"
     at = u.loc[0]
-    if danger.area_kind(ctx, at) not in (AreaKind.STREET, AreaKind.OPEN):
+    if danger.area_kind(ctx, at) not in (_KIND_STREET, _KIND_OPEN):
         return "§7: a ladder stands in a street or open area"
-    if danger.area_kind(ctx, face) is not AreaKind.BUILDING:
+    if danger.area_kind(ctx, face) is not _KIND_BUILDING:
         return "§7: a ladder is pitched against a building area"
     if face not in danger.area_neighbours(ctx, at):
         return "§7: the building must be next to the ladder's area"
@@ -168,7 +178,7 @@ def connect_problem(ctx: TurnContext, state: GameState, pump: UnitState, source:
     if kind == "tank":
         return None
     if kind == "hydrant":
-        if not any(f.type is FeatureType.HYDRANT and f.area == ref for f in ctx.scenario.features):
+        if not any(f.type is _FEATURE_HYDRANT and f.area == ref for f in ctx.scenario.features):
             return f"§8: there is no hydrant in {ref}"
         if ref != here:
             return "§7: an appliance connects to a hydrant in its own area"
@@ -182,7 +192,7 @@ def connect_problem(ctx: TurnContext, state: GameState, pump: UnitState, source:
             return "§7: connecting to a hydrant takes one length of hose"
         return None
     if kind == "open":
-        if not any(f.type is FeatureType.WATER and f.area == ref for f in ctx.scenario.features):
+        if not any(f.type is _FEATURE_WATER and f.area == ref for f in ctx.scenario.features):
             return f"§8: {ref} holds no open water"
         if ref != here and ref not in danger.area_neighbours(ctx, here):
             return "§8: the suction pipe reaches open water from a bank next to it"

@@ -10,6 +10,8 @@ them, then refill.
 
 from __future__ import annotations
 
+from typing import Final
+
 from ....board.model import AreaKind, Location
 from ....core.turn import TurnContext
 from ..events import DampDown, EmbersOut, Extinguish, FireParty, Refill
@@ -18,6 +20,10 @@ from ..state import GameState
 from ..units import HoseLine, UnitState
 from . import ignition, reach
 from .modifiers import crew_at_branch, stream_parts, total
+
+# Compiled, ``AreaKind.WATER`` is two look-ups by name (the class in the module's
+# globals, then the member) at every read; a Final is read from a C global.
+_KIND_BUILDING: Final = AreaKind.BUILDING
 
 
 def stream_modifier(ctx: TurnContext, state: GameState, h: HoseLine, rng: int) -> int:
@@ -67,7 +73,7 @@ def refill_point(ctx: TurnContext, state: GameState, loc: Location) -> bool:
     a = ctx.scenario.area_by_id.get(loc[0])
     if a is None:
         return False
-    if a.kind is AreaKind.BUILDING and loc[1] == 0:
+    if a.kind is _KIND_BUILDING and loc[1] == 0:
         return True
     return (
         ctx.scenario.mains != "failed"

@@ -4,6 +4,7 @@ stand leaving it, and taking it up again."""
 from __future__ import annotations
 
 import itertools
+from typing import Final
 
 from ....board.hose import line_lengths
 from ....board.model import AreaKind, Location
@@ -13,6 +14,11 @@ from ..reach import danger, foot
 from ..state import GameState
 from ..units import HoseLine, UnitState, path_steps
 from .acting import mark
+
+# Compiled, ``AreaKind.WATER`` is two look-ups by name (the class in the module's
+# globals, then the member) at every read; a Final is read from a C global.
+_KIND_OPEN: Final = AreaKind.OPEN
+_KIND_STREET: Final = AreaKind.STREET
 
 
 # -- hoses ----------------------------------------------------------------------------------
@@ -121,7 +127,7 @@ def lorry_lay(ctx: TurnContext, state: GameState, lorry: UnitState, h: HoseLine)
     while h.plan and laid < rate:
         nxt = h.plan[0]
         kind = danger.area_kind(ctx, nxt[0])
-        if kind not in (AreaKind.STREET, AreaKind.OPEN) or nxt in state.fire:
+        if kind not in (_KIND_STREET, _KIND_OPEN) or nxt in state.fire:
             h.plan = []
             break
         if nxt[0] in state.rubble or nxt[0] in state.craters:

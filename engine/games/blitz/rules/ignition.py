@@ -4,6 +4,7 @@ map lookups the fire steps share, remembered for the game."""
 from __future__ import annotations
 
 from collections.abc import Collection, Container, Iterable, KeysView
+from typing import Final
 
 from ....board.model import AreaKind, Location, Material
 from ....core.turn import TurnContext
@@ -12,6 +13,15 @@ from ..memos import AREA_KINDS, DOWNWIND, JUMPS, LOCATION_BY_RANK, LOCATION_RANK
 from ..reach.danger import area_kinds, neighbours
 from ..state import GameState, store_at
 from ..units import EQUIPMENT, VEHICLE
+
+# Compiled, ``AreaKind.WATER`` is two look-ups by name (the class in the module's
+# globals, then the member) at every read; a Final is read from a C global.
+_KIND_BUILDING: Final = AreaKind.BUILDING
+_KIND_OPEN: Final = AreaKind.OPEN
+_KIND_STREET: Final = AreaKind.STREET
+_KIND_WATER: Final = AreaKind.WATER
+_MATERIAL_OIL: Final = Material.OIL
+_MATERIAL_PETROL: Final = Material.PETROL
 
 
 # -- helpers other steps use -----------------------------------------------------------------
@@ -88,9 +98,9 @@ def is_flammable(
     """Buildings burn (destroyed ones too); streets/open only with rubble or a vehicle."""
     kinds: dict[str, AreaKind] | None = ctx.cache.get(AREA_KINDS)  # (area_kind, inline)
     kind = (area_kinds(ctx) if kinds is None else kinds).get(loc[0])
-    if kind is None or kind is AreaKind.WATER:
+    if kind is None or kind is _KIND_WATER:
         return False
-    if kind is AreaKind.BUILDING:
+    if kind is _KIND_BUILDING:
         return True
     if loc[0] in state.rubble:
         return True
@@ -99,7 +109,7 @@ def is_flammable(
 
 def is_open_ground(ctx: TurnContext, loc: Location) -> bool:
     area = ctx.scenario.area_by_id.get(loc[0])
-    return area is not None and area.kind in (AreaKind.STREET, AreaKind.OPEN)
+    return area is not None and area.kind in (_KIND_STREET, _KIND_OPEN)
 
 
 def ignite(
@@ -133,7 +143,7 @@ def ignite(
             u.task = "idle"
             ctx.note(BurnOut, ruling="R-10", at=loc, unit=u.id)
     store = store_at(ctx.scenario, loc)
-    if store is Material.OIL:
+    if store is _MATERIAL_OIL:
         state.fire[loc] = rules.int("stores.oil.fire")
         ctx.note(OilStore, at=loc, fire=state.fire[loc])
         spread_fire = rules.int("stores.oil.spread_fire")
@@ -142,7 +152,7 @@ def ignite(
             if nb not in state.fire and is_flammable(ctx, state, nb, vehicles):
                 ctx.note(OilSpread, from_=loc, to=nb)
                 ignite(ctx, state, nb, spread_fire, cause="oil", occupied=occupied)
-    elif store is Material.PETROL:
+    elif store is _MATERIAL_PETROL:
         state.fire[loc] = rules.int("stores.petrol.fire")
         ctx.note(PetrolStore, at=loc, fire=state.fire[loc])
         if rules["stores.petrol.explodes"]:

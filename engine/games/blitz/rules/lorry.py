@@ -16,6 +16,7 @@ turn by turn, is :func:`.hoses.lorry_lay`, run in step 6 with the work in progre
 from __future__ import annotations
 
 import itertools
+from typing import Final
 
 from ....board.model import AreaKind, Location
 from ....core.turn import TurnContext
@@ -25,6 +26,11 @@ from ..state import GameState
 from ..units import STAND, HoseLine, UnitState, crew_of
 from . import reach
 from .hoses import lorry_lay, path_lengths, pump_capacity
+
+# Compiled, ``AreaKind.WATER`` is two look-ups by name (the class in the module's
+# globals, then the member) at every read; a Final is read from a C global.
+_KIND_OPEN: Final = AreaKind.OPEN
+_KIND_STREET: Final = AreaKind.STREET
 
 
 def lays_areas(ctx: TurnContext, u: UnitState) -> int:
@@ -36,7 +42,7 @@ def street_path(ctx: TurnContext, state: GameState, path: list[Location]) -> str
     """Why a lorry cannot lay along ``path`` (None: it can): street or open areas at ground
     level, each next to the one before, none burning or blocked by rubble or a crater."""
     for loc in path:
-        if loc[1] != 0 or danger.area_kind(ctx, loc[0]) not in (AreaKind.STREET, AreaKind.OPEN):
+        if loc[1] != 0 or danger.area_kind(ctx, loc[0]) not in (_KIND_STREET, _KIND_OPEN):
             return f"§7: the lorry lays along open street only ({loc[0]} level {loc[1]})"
         if loc in state.fire:
             return "§4: no unit may enter a burning location"

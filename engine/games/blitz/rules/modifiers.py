@@ -9,7 +9,7 @@ say why ("-1 oil store"), so the reasons cannot drift from the rule.
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from ....board.model import Location, Material
 from ....core.turn import TurnContext
@@ -17,6 +17,12 @@ from ..reach.danger import neighbours
 from ..state import GameState, store_at
 from ..units import VEHICLE, HoseLine, UnitState
 from .ignition import downwind
+
+# Compiled, ``AreaKind.WATER`` is two look-ups by name (the class in the module's
+# globals, then the member) at every read; a Final is read from a C global.
+_MATERIAL_OIL: Final = Material.OIL
+_MATERIAL_PETROL: Final = Material.PETROL
+_MATERIAL_WOOD: Final = Material.WOOD
 
 
 class Part(NamedTuple):
@@ -54,9 +60,9 @@ def spread_map_parts(ctx: TurnContext, src: Location, dst: Location) -> list[Par
     if ctx.scenario.wind.strong and downwind(ctx, src[0], dst[0]):
         parts.append(Part("spread.strong_downwind", rules.int("spread.strong_downwind"), "R-2"))
     store = store_at(ctx.scenario, dst)
-    if store is Material.OIL:
+    if store is _MATERIAL_OIL:
         parts.append(Part("spread.oil_store", rules.int("spread.oil_store"), "R-4"))
-    elif store is Material.PETROL:
+    elif store is _MATERIAL_PETROL:
         parts.append(Part("spread.petrol_store", rules.int("spread.petrol_store"), "R-4"))
     return parts
 
@@ -89,7 +95,7 @@ def spread_state_parts(
 # -- step 2: growth ----------------------------------------------------------------------------
 def growth_store_parts(ctx: TurnContext, loc: Location) -> list[Part]:
     """The part the map fixes: a wood store in the location."""
-    if store_at(ctx.scenario, loc) is Material.WOOD:
+    if store_at(ctx.scenario, loc) is _MATERIAL_WOOD:
         return [Part("growth.wood_store", ctx.rules.int("growth.wood_store"))]
     return []
 

@@ -22,6 +22,8 @@ in :mod:`.acting`; callers import each from the module that defines it.
 
 from __future__ import annotations
 
+from typing import Final
+
 from ....board.model import AreaKind, FeatureType, Location
 from ....core.turn import TurnContext
 from ..events import Arrive, BurnOut, Climb, Drive, ForcedExit, Trapped, Walk, Withdraw
@@ -74,6 +76,12 @@ __all__ = [
 ]
 
 
+# Compiled, ``AreaKind.WATER`` is two look-ups by name (the class in the module's
+# globals, then the member) at every read; a Final is read from a C global.
+_FEATURE_ENTRY: Final = FeatureType.ENTRY
+_KIND_BUILDING: Final = AreaKind.BUILDING
+
+
 # -- the step -------------------------------------------------------------------------------
 def step_movement(ctx: TurnContext, state: GameState) -> None:
     ctx.cache[HEAT_MEMO] = {}  # fire does not change during step 6
@@ -112,7 +120,7 @@ def _movement(ctx: TurnContext, state: GameState) -> None:
 # -- 1. arrivals ----------------------------------------------------------------------------
 def entry_area(ctx: TurnContext, name: str | None) -> str | None:
     for f in ctx.scenario.features:
-        if f.type is FeatureType.ENTRY and (f.name == name or f.area == name):
+        if f.type is _FEATURE_ENTRY and (f.name == name or f.area == name):
             return f.area
     return None
 
@@ -121,7 +129,7 @@ def entry_areas(ctx: TurnContext) -> list[str]:
     """Areas holding an entry, sorted (kept for the game; do not mutate)."""
     hit: list[str] | None = ctx.cache.get(ENTRY_AREAS)
     if hit is None:
-        hit = sorted({f.area for f in ctx.scenario.features if f.type is FeatureType.ENTRY})
+        hit = sorted({f.area for f in ctx.scenario.features if f.type is _FEATURE_ENTRY})
         ctx.cache[ENTRY_AREAS] = hit
     return hit
 
@@ -188,7 +196,7 @@ def escape_to(
         },
         key=lambda ul: (
             ul[0],
-            danger.area_kind(ctx, ul[1][0]) is AreaKind.BUILDING,
+            danger.area_kind(ctx, ul[1][0]) is _KIND_BUILDING,
             danger.heat(ctx, state, ul[1]),
             ul[1],
         ),

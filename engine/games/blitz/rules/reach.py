@@ -11,6 +11,7 @@ Stream range and road routes live here; the heat and danger of a location in
 from __future__ import annotations
 
 from collections import deque
+from typing import Final
 
 from ....board.model import AreaKind, Location
 from ....core.turn import TurnContext
@@ -20,6 +21,10 @@ from ..reach.danger import (
     area_neighbours,
 )
 from ..state import GameState
+
+# Compiled, ``AreaKind.WATER`` is two look-ups by name (the class in the module's
+# globals, then the member) at every read; a Final is read from a C global.
+_KIND_WATER: Final = AreaKind.WATER
 
 
 # -- range ----------------------------------------------------------------------------------
@@ -73,7 +78,7 @@ def _in_range(ctx: TurnContext, branch: Location) -> list[tuple[Location, int]]:
     for area, d in area_distances(ctx, branch[0], limit).items():
         for lvl in ctx.scenario.levels_of(area):
             total = d + abs(branch[1] - lvl)
-            if total <= limit and area_kind(ctx, area) is not AreaKind.WATER:
+            if total <= limit and area_kind(ctx, area) is not _KIND_WATER:
                 out.append(((area, lvl), total))
     return sorted(out)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from ....board.model import AreaKind, Location, Material
 from ....core.turn import TurnContext
@@ -21,15 +21,21 @@ _Target = tuple[Location, str, int, int]
 #: an R-5 jump planned for the quiet mode: the target, and the gap areas that might burn
 _Jump = tuple[_Target, tuple[str, ...]]
 
+# Compiled, ``AreaKind.WATER`` is two look-ups by name (the class in the module's
+# globals, then the member) at every read; a Final is read from a C global.
+_KIND_BUILDING: Final = AreaKind.BUILDING
+_KIND_WATER: Final = AreaKind.WATER
+_MATERIAL_PETROL: Final = Material.PETROL
+
 
 def _target(ctx: TurnContext, src: Location, dst: Location, rule: str) -> _Target | None:
     """A planned target (None: it can never burn), with what follows from the map alone:
     its kind, and the wind (R-2) and store (R-4) modifiers."""
     kind = area_kind(ctx, dst[0])
-    if kind is None or kind is AreaKind.WATER:
+    if kind is None or kind is _KIND_WATER:
         return None
     mod = total(spread_map_parts(ctx, src, dst))
-    return (dst, rule, 1 if kind is AreaKind.BUILDING else 2, mod)
+    return (dst, rule, 1 if kind is _KIND_BUILDING else 2, mod)
 
 
 def _spread_plan(ctx: TurnContext, src: Location, climbing: bool) -> list[_Target]:
@@ -69,12 +75,12 @@ def _jump_plan(ctx: TurnContext, src: Location) -> list[_Jump]:
     for dst, gap_areas in jumps_allowed(ctx, src, gap, gap_down):
         t = _target(ctx, src, dst, "jump")
         kinds = [area_kind(ctx, g) for g in gap_areas]
-        if t is None or AreaKind.BUILDING in kinds:
+        if t is None or _KIND_BUILDING in kinds:
             continue
         open_gaps = tuple(
             g
             for g, k in zip(gap_areas, kinds, strict=True)
-            if k is not None and k is not AreaKind.WATER
+            if k is not None and k is not _KIND_WATER
         )
         plan.append((t, open_gaps))
     return plan
@@ -225,7 +231,9 @@ def _reverse_index(ctx: TurnContext) -> _Reverse:
     hit = memo.get("index")
     if hit is None:
         ordered = sorted(ctx.graph.locations)
-        petrol = frozenset(loc for loc in ordered if store_at(ctx.scenario, loc) is Material.PETROL)
+        petrol = frozenset(
+            loc for loc in ordered if store_at(ctx.scenario, loc) is _MATERIAL_PETROL
+        )
         rank = {loc: k for k, loc in enumerate(ordered)}
         hit = memo["index"] = _Reverse(rank, {}, {}, set(), {}, set(), petrol)
     return hit

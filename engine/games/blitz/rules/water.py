@@ -14,6 +14,8 @@ pressure. Water never goes below zero.
 
 from __future__ import annotations
 
+from typing import Final
+
 from ....board.model import FeatureType
 from ....core.turn import TurnContext
 from ..events import NoPressure, NoWater
@@ -21,6 +23,10 @@ from ..memos import HYDRANT_PRESSURE
 from ..state import GameState
 from ..units import HoseLine, UnitState
 from .reach import stream_range
+
+# Compiled, ``AreaKind.WATER`` is two look-ups by name (the class in the module's
+# globals, then the member) at every read; a Final is read from a C global.
+_FEATURE_HYDRANT: Final = FeatureType.HYDRANT
 
 
 def hydrant_pressure(ctx: TurnContext, area: str) -> int:
@@ -30,7 +36,7 @@ def hydrant_pressure(ctx: TurnContext, area: str) -> int:
     if by_area is None:
         by_area = {}
         for f in ctx.scenario.features:
-            if f.type is FeatureType.HYDRANT:
+            if f.type is _FEATURE_HYDRANT:
                 by_area[f.area] = by_area.get(f.area, 0) + (f.pressure or 0)
         ctx.cache[HYDRANT_PRESSURE] = by_area
     return by_area.get(area, 0)
