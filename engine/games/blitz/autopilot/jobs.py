@@ -232,28 +232,49 @@ def best_job(
         grades: dict[Location, int] = {}
         bg = 0
         bkey: tuple[int, float, float, Location, Location] | None = None
-        # the best chance to put a fire out from any range (a fire of 1, the best range)
-        most_ext = max(by_fire[1] for by_fire in ext.values())
         for x in dist:
             dx = float(dist[x])
             p_in = p_ins.get(x)
+            if p_in is not None and p_in <= 0:
+                continue
+            # a bound on any key from x, read off the fires in its range before the dear
+            # tests: the best grade among them and the best chance to put one out (each
+            # fire's key is at least (that grade, -that chance times x's chance, ...))
+            least = 8  # (past every grade: no fire in range)
+            most_x = 0.0
+            for t, rng in reach.in_range(ctx, x):
+                burning = fires.get(t)
+                if burning is None or rng < 1:
+                    continue
+                grade = grades.get(t)
+                if grade is None:
+                    grade = 4 * (cov.get(t, 0) >= 2) + fire_priority(ctx, state, t, pri)
+                    grades[t] = grade
+                if grade < least:
+                    least = grade
+                e = ext[rng][burning]
+                if e > most_x:
+                    most_x = e
+            if least == 8 or (bkey is not None and least > bg):
+                continue  # no fire in range, or none of a grade to beat the best
             if p_in is None:
-                if bkey is not None:  # as below, with the heat test's chance (p_open's most)
+                if bkey is not None and least == bg:  # as below, with the heat test's
+                    # chance (the most p_open can give): no p_open if x cannot win
                     h = heats.get(x)
                     if h is None:
                         h = danger.heat(ctx, state, x)
                     most_in = 1.0 if h <= pass_max else 0.0 if h >= fail_min else (7 - h) / 6
-                    # (0, -chance, hose steps) > the best's (grade, ...), without a tuple
-                    a = -round(most_ext * most_in, 3)
-                    if bg == 0 and (a > bkey[1] or (a == bkey[1] and dx > bkey[2])):
+                    # (-chance, hose steps) > the best's, compared without a tuple
+                    a = -round(most_x * most_in, 3)
+                    if a > bkey[1] or (a == bkey[1] and dx > bkey[2]):
                         continue
                 p_in = p_open(x)  # no dice, no state change: only its memo
-            if p_in <= 0:
-                continue
-            if bkey is not None and bg == 0:
-                a = -round(most_ext * p_in, 3)
+                if p_in <= 0:
+                    continue
+            if bkey is not None and least == bg:
+                a = -round(most_x * p_in, 3)
                 if a > bkey[1] or (a == bkey[1] and dx > bkey[2]):
-                    continue  # even grade 0 at the best chance from here cannot beat the best
+                    continue  # even x's best fire at its best grade cannot beat the best
             for t, rng in reach.in_range(ctx, x):
                 burning = fires.get(t)
                 if burning is None or rng < 1:
