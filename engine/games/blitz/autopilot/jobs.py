@@ -196,28 +196,39 @@ def best_job(
             chance = chances.get(fire)
             if chance is None:  # (one per fire value: fires are whole numbers)
                 chance = chances[fire] = {k: p_extinguish(fire, m) for k, m in mods.items()}
+            # its positions by the best key each could give (with the heat test's chance,
+            # the most p_open can give, where the chance is not known yet), best first:
+            # once one cannot beat the best so far, no later one can, and a position
+            # that wins early spares the dear tests of the rest
+            cands: list[tuple[float, float, Location, int]] = []
             for x, rng in reach.in_range(ctx, t):
-                if rng < 1 or x not in dist:
+                if rng < 1:
+                    continue
+                d = dist.get(x)
+                if d is None:
                     continue
                 p_in = p_ins.get(x)
                 if p_in is None:
-                    if tail is not None:  # the best key x could give, with the heat test's
-                        # chance (the most p_open can give): no p_open if it cannot win
-                        h = heats.get(x)
-                        if h is None:
-                            h = danger.heat(ctx, state, x)
-                        most_in = 1.0 if h <= pass_max else 0.0 if h >= fail_min else (7 - h) / 6
-                        # (-chance, hose steps) > the best's, compared without a tuple
-                        a = -round(chance[rng] * most_in, 3)
-                        if a > tail[0] or (a == tail[0] and dist[x] > tail[1]):
-                            continue
+                    h = heats.get(x)
+                    if h is None:
+                        h = danger.heat(ctx, state, x)
+                    p_in = 1.0 if h <= pass_max else 0.0 if h >= fail_min else (7 - h) / 6
+                elif p_in <= 0:
+                    continue
+                cands.append((-round(chance[rng] * p_in, 3), float(d), x, rng))
+            cands.sort()
+            for a, dx, x, rng in cands:
+                if tail is not None and (a > tail[0] or (a == tail[0] and (dx, x) > tail[1:3])):
+                    break  # (a, dx, x, t) > the best's: so are the rest's
+                p_in = p_ins.get(x)
+                if p_in is None:
                     p_in = p_open(x)
                 if p_in <= 0:
                     continue
                 p = chance[rng] * p_in
                 if p <= 0:
                     continue
-                here = (-round(p, 3), float(dist[x]), x, t)
+                here = (-round(p, 3), dx, x, t)
                 if (tail is None or here < tail) and sure(x, p_in):
                     tail = here
                     best = ((covered, prio, here[0], here[1]), x, t)
