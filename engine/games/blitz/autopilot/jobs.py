@@ -243,14 +243,15 @@ def best_job(
         grades: dict[Location, int] = {}
         bg = 0
         bkey: tuple[int, float, float, Location, Location] | None = None
-        for x in dist:
-            dx = float(dist[x])
+        # a bound on any key from each position, read off the fires in its range before
+        # the dear tests: the best grade among them, and the best chance to put one out
+        # times the position's chance (or the heat test's, the most p_open can give,
+        # where it is not known yet); positions with no fire in range are left out
+        order: list[tuple[int, float, float, Location]] = []
+        for x, d in dist.items():
             p_in = p_ins.get(x)
             if p_in is not None and p_in <= 0:
                 continue
-            # a bound on any key from x, read off the fires in its range before the dear
-            # tests: the best grade among them and the best chance to put one out (each
-            # fire's key is at least (that grade, -that chance times x's chance, ...))
             least = 8  # (past every grade: no fire in range)
             most_x = 0.0
             for t, rng in reach.in_range(ctx, x):
@@ -266,26 +267,25 @@ def best_job(
                 e = ext[rng][burning]
                 if e > most_x:
                     most_x = e
-            if least == 8 or (bkey is not None and least > bg):
-                continue  # no fire in range, or none of a grade to beat the best
+            if least == 8:
+                continue
             if p_in is None:
-                if bkey is not None and least == bg:  # as below, with the heat test's
-                    # chance (the most p_open can give): no p_open if x cannot win
-                    h = heats.get(x)
-                    if h is None:
-                        h = danger.heat(ctx, state, x)
-                    most_in = 1.0 if h <= pass_max else 0.0 if h >= fail_min else (7 - h) / 6
-                    # (-chance, hose steps) > the best's, compared without a tuple
-                    a = -round(most_x * most_in, 3)
-                    if a > bkey[1] or (a == bkey[1] and dx > bkey[2]):
-                        continue
+                h = heats.get(x)
+                if h is None:
+                    h = danger.heat(ctx, state, x)
+                p_in = 1.0 if h <= pass_max else 0.0 if h >= fail_min else (7 - h) / 6
+            order.append((least, -round(most_x * p_in, 3), float(d), x))
+        # best first: once a position's bound is past the best key, so are the rest's,
+        # and a position that wins early spares the dear tests of the rest
+        order.sort()
+        for least, a, dx, x in order:
+            if bkey is not None and (least, a, dx, x) > bkey[:4]:
+                break
+            p_in = p_ins.get(x)
+            if p_in is None:
                 p_in = p_open(x)  # no dice, no state change: only its memo
-                if p_in <= 0:
-                    continue
-            if bkey is not None and least == bg:
-                a = -round(most_x * p_in, 3)
-                if a > bkey[1] or (a == bkey[1] and dx > bkey[2]):
-                    continue  # even x's best fire at its best grade cannot beat the best
+            if p_in <= 0:
+                continue
             for t, rng in reach.in_range(ctx, x):
                 burning = fires.get(t)
                 if burning is None or rng < 1:
