@@ -196,39 +196,28 @@ def best_job(
             chance = chances.get(fire)
             if chance is None:  # (one per fire value: fires are whole numbers)
                 chance = chances[fire] = {k: p_extinguish(fire, m) for k, m in mods.items()}
-            # its positions by the best key each could give (with the heat test's chance,
-            # the most p_open can give, where the chance is not known yet), best first:
-            # once one cannot beat the best so far, no later one can, and a position
-            # that wins early spares the dear tests of the rest
-            cands: list[tuple[float, float, Location, int]] = []
             for x, rng in reach.in_range(ctx, t):
-                if rng < 1:
-                    continue
-                d = dist.get(x)
-                if d is None:
+                if rng < 1 or x not in dist:
                     continue
                 p_in = p_ins.get(x)
                 if p_in is None:
-                    h = heats.get(x)
-                    if h is None:
-                        h = danger.heat(ctx, state, x)
-                    p_in = 1.0 if h <= pass_max else 0.0 if h >= fail_min else (7 - h) / 6
-                elif p_in <= 0:
-                    continue
-                cands.append((-round(chance[rng] * p_in, 3), float(d), x, rng))
-            cands.sort()
-            for a, dx, x, rng in cands:
-                if tail is not None and (a > tail[0] or (a == tail[0] and (dx, x) > tail[1:3])):
-                    break  # (a, dx, x, t) > the best's: so are the rest's
-                p_in = p_ins.get(x)
-                if p_in is None:
+                    if tail is not None:  # the best key x could give, with the heat test's
+                        # chance (the most p_open can give): no p_open if it cannot win
+                        h = heats.get(x)
+                        if h is None:
+                            h = danger.heat(ctx, state, x)
+                        most_in = 1.0 if h <= pass_max else 0.0 if h >= fail_min else (7 - h) / 6
+                        # (-chance, hose steps) > the best's, compared without a tuple
+                        a = -round(chance[rng] * most_in, 3)
+                        if a > tail[0] or (a == tail[0] and dist[x] > tail[1]):
+                            continue
                     p_in = p_open(x)
                 if p_in <= 0:
                     continue
                 p = chance[rng] * p_in
                 if p <= 0:
                     continue
-                here = (-round(p, 3), dx, x, t)
+                here = (-round(p, 3), float(dist[x]), x, t)
                 if (tail is None or here < tail) and sure(x, p_in):
                     tail = here
                     best = ((covered, prio, here[0], here[1]), x, t)
@@ -243,49 +232,28 @@ def best_job(
         grades: dict[Location, int] = {}
         bg = 0
         bkey: tuple[int, float, float, Location, Location] | None = None
-        # a bound on any key from each position, read off the fires in its range before
-        # the dear tests: the best grade among them, and the best chance to put one out
-        # times the position's chance (or the heat test's, the most p_open can give,
-        # where it is not known yet); positions with no fire in range are left out
-        order: list[tuple[int, float, float, Location]] = []
-        for x, d in dist.items():
-            p_in = p_ins.get(x)
-            if p_in is not None and p_in <= 0:
-                continue
-            least = 8  # (past every grade: no fire in range)
-            most_x = 0.0
-            for t, rng in reach.in_range(ctx, x):
-                burning = fires.get(t)
-                if burning is None or rng < 1:
-                    continue
-                grade = grades.get(t)
-                if grade is None:
-                    grade = 4 * (cov.get(t, 0) >= 2) + fire_priority(ctx, state, t, pri)
-                    grades[t] = grade
-                if grade < least:
-                    least = grade
-                e = ext[rng][burning]
-                if e > most_x:
-                    most_x = e
-            if least == 8:
-                continue
-            if p_in is None:
-                h = heats.get(x)
-                if h is None:
-                    h = danger.heat(ctx, state, x)
-                p_in = 1.0 if h <= pass_max else 0.0 if h >= fail_min else (7 - h) / 6
-            order.append((least, -round(most_x * p_in, 3), float(d), x))
-        # best first: once a position's bound is past the best key, so are the rest's,
-        # and a position that wins early spares the dear tests of the rest
-        order.sort()
-        for least, a, dx, x in order:
-            if bkey is not None and (least, a, dx, x) > bkey[:4]:
-                break
+        # the best chance to put a fire out from any range (a fire of 1, the best range)
+        most_ext = max(by_fire[1] for by_fire in ext.values())
+        for x in dist:
+            dx = float(dist[x])
             p_in = p_ins.get(x)
             if p_in is None:
+                if bkey is not None:  # as below, with the heat test's chance (p_open's most)
+                    h = heats.get(x)
+                    if h is None:
+                        h = danger.heat(ctx, state, x)
+                    most_in = 1.0 if h <= pass_max else 0.0 if h >= fail_min else (7 - h) / 6
+                    # (0, -chance, hose steps) > the best's (grade, ...), without a tuple
+                    a = -round(most_ext * most_in, 3)
+                    if bg == 0 and (a > bkey[1] or (a == bkey[1] and dx > bkey[2])):
+                        continue
                 p_in = p_open(x)  # no dice, no state change: only its memo
             if p_in <= 0:
                 continue
+            if bkey is not None and bg == 0:
+                a = -round(most_ext * p_in, 3)
+                if a > bkey[1] or (a == bkey[1] and dx > bkey[2]):
+                    continue  # even grade 0 at the best chance from here cannot beat the best
             for t, rng in reach.in_range(ctx, x):
                 burning = fires.get(t)
                 if burning is None or rng < 1:
