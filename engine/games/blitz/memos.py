@@ -31,8 +31,6 @@ AP_SMALL: Final[Memo[Any]] = Memo("ap_small", shared=False)
 AP_SOURCES: Final[Memo[Any]] = Memo("ap_sources", shared=False)  # priorities: open fires by cover
 AP_LOST: Final[Memo[Any]] = Memo("ap_lost", shared=False)  # priorities: the lost causes of a call
 AP_LOST_MAP: Final[Memo[Any]] = Memo("ap_lost_map", shared=True)  # priorities: the map's part
-# priorities: the places that could catch as of the last sweep of many fires, kept across calls
-AP_LOST_LAST: Final[Memo[Any]] = Memo("ap_lost_last", shared=False)
 AP_BURNS: Final[Memo[Any]] = Memo("ap_burns", shared=False)  # safety: areas that can burn
 AP_BUILDING_BURNS: Final[Memo[Any]] = Memo(
     "ap_building_burns", shared=True

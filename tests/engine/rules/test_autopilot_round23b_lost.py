@@ -1,8 +1,8 @@
-"""Round 23b (issue 15): :func:`priorities.lost_causes` with many fires keeps the places
-that could catch from one call to the next and asks again only those whose fire,
-destruction or ground changed. Asked of states that jump about (fires started and put out,
-places destroyed and mended, rubble and vehicles come and gone, and a second state in
-between), it must give the fire-by-fire answer every time."""
+"""Round 23b (issue 15): :func:`priorities.lost_causes` with many fires (the map read
+backwards, the fires off the map found by a set difference against the map's index).
+Asked of states that jump about (fires started and put out, places destroyed and mended,
+rubble and vehicles come and gone, a fire off the map, and a second state in between), it
+must give the fire-by-fire answer every time."""
 
 from __future__ import annotations
 
@@ -15,7 +15,6 @@ from test_autopilot_fireplan import lost_one_by_one
 
 from fireground.engine.board.model import AreaKind
 from fireground.engine.games.blitz.autopilot import priorities
-from fireground.engine.games.blitz.memos import AP_LOST_LAST
 from fireground.engine.games.blitz.reach import danger
 from fireground.engine.games.blitz.units import VEHICLE
 from fireground.engine.play.simulate import new_game
@@ -55,7 +54,7 @@ def test_the_kept_places_follow_every_change(seed):
     grounds = sorted(a.id for a in ctx.scenario.areas if a.kind in (AreaKind.STREET, AreaKind.OPEN))
     rng = random.Random(seed)
     other = st.copy()
-    many = kept = 0
+    many = 0
     for i in range(120):
         here = other if i % 7 == 6 else st  # now and then another state entirely
         vehicles = [u for u in here.units.values() if u.kind == VEHICLE and u.loc is not None]
@@ -63,10 +62,10 @@ def test_the_kept_places_follow_every_change(seed):
         if i % 3 == 0:  # and many fires, so the many-fires way is asked
             for loc in rng.sample(places, 40):
                 here.fire.setdefault(loc, rng.randint(1, 4))
-        had = ctx.cache.get(AP_LOST_LAST) is not None
+        if i % 11 == 5:  # a fire at a level the map does not have
+            here.fire[(rng.choice(grounds), 7)] = rng.randint(1, 4)
         got = set(priorities.lost_causes(ctx, here))
         assert got == lost_one_by_one(ctx, here, 1)
         if 4 * len(here.fire) > len(near) - len(here.fire):
             many += 1
-            kept += had
-    assert many >= 60 and kept >= 60  # the kept places were brought up to date many times
+    assert many >= 60  # the many-fires way was asked

@@ -5,7 +5,6 @@ standing orders (fire does not change in step 6)."""
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Iterable
 from collections.abc import Set as AbstractSet
 from typing import Any
 
@@ -14,7 +13,6 @@ from ....core.turn import TurnContext
 from ..memos import (
     AP_FIRES,
     AP_LOST,
-    AP_LOST_LAST,
     AP_LOST_MAP,
     AP_POLICY,
     AP_PRIO,
@@ -178,109 +176,27 @@ def _lost_causes(ctx: TurnContext, state: GameState) -> AbstractSet[Location]:
             else:
                 few.add(f)
         return few
-    # many fires: the fires with no neighbour that could catch, from the places that could
-    # catch kept from the last call (round 23b: late on nearly every fire is a lost cause
-    # turn after turn, and a sweep of the whole map each call found the same)
-    out = _catching(ctx, state, vehicles, gone).lost(fire if every else cands)
+    # many fires: the map read backwards from each place not burning that could catch (a
+    # building not destroyed; a street or open ground with rubble or a vehicle)
+    buildings, grounds = _catch_map(ctx)
+    saved: set[Location] = set()
+    # (round 23: the set operations below take a set or a dict, whose entries carry their
+    # hashes, not a dict's keys view, which hashes every location tuple anew)
+    for nb in buildings.difference(fire):
+        if damage.get(nb, 0) < gone:
+            saved.update(near[nb])
+    for area in state.rubble | vehicles:
+        for nb in grounds.get(area, ()):
+            if nb not in fire and damage.get(nb, 0) < gone:
+                saved.update(near[nb])
+    out: set[Location] = set(fire) if every else set(cands)
+    out -= saved
     # a fire off the map (nobody lists it) is judged alone: only those left in ``out``
-    # can change the answer (the lost causes are few, the map's locations many)
-    index = ctx.graph.index
-    off = [f for f in out if f not in index]
-    for f in off:
+    # can change the answer (a set against the map's dict: the set's stored hashes)
+    for f in out.difference(ctx.graph.index):
         if any(catches(nb) for nb in danger.neighbours(ctx, f)):
             out.discard(f)
     return out
-
-
-class _Catching:
-    """The places some map location is next to (:func:`.danger.neighbours_of`) that could
-    catch (not burning, not destroyed, able to burn: a building, or a street or open ground
-    with rubble or a vehicle), and for each map location how many of its neighbours those
-    are, as of the fires, destroyed places and burnable grounds it was last brought up to
-    date with (copies, not the state's own)."""
-
-    __slots__ = ("count", "destroyed", "fires", "gone", "grounds", "live")
-
-    def __init__(self, gone: int, fires: set[Any], destroyed: set[Any], grounds: set[str]) -> None:
-        self.gone = gone
-        self.fires = fires
-        self.destroyed = destroyed
-        self.grounds = grounds  # areas of street or open ground that can burn
-        self.live: set[Any] = set()  # the places that could catch
-        self.count: dict[Any, int] = {}  # map location: how many of ``live`` it is next to
-
-    def lost(self, fires: Iterable[Any]) -> set[Location]:
-        """Of ``fires``, those next to no place that could catch."""
-        count = self.count
-        out: set[Location] = set()
-        for f in fires:
-            if not count.get(f, 0):
-                out.add(f)
-        return out
-
-
-def _catching(ctx: TurnContext, state: GameState, vehicles: set[str], gone: int) -> _Catching:
-    """The places that could catch now (:class:`_Catching`): the last call's brought up to
-    date by asking again only the places whose fire, destruction or ground (rubble or a
-    vehicle came or went) changed since; a place's answer depends on nothing else, so the
-    result is the sweep's."""
-    fire = state.fire
-    near = danger.neighbours_of(ctx)
-    fires: set[Any] = set(fire)  # (from the dict: its entries' stored hashes)
-    loc: Any
-    destroyed: set[Any] = {loc for loc, v in state.damage.items() if v >= gone}
-    grounds = state.rubble | vehicles
-    buildings, by_area = _catch_map(ctx)
-    last: _Catching | None = ctx.cache.get(AP_LOST_LAST)
-    if last is None or last.gone != gone:
-        # the first call: every place asked
-        last = _Catching(gone, fires, destroyed, grounds)
-        live = last.live
-        for loc in buildings.difference(fire):
-            if loc not in destroyed:
-                live.add(loc)
-        for area in grounds:
-            for loc in by_area.get(area, ()):
-                if loc not in fires and loc not in destroyed:
-                    live.add(loc)
-        count = last.count
-        f: Any
-        for loc in live:
-            for f in near[loc]:
-                count[f] = count.get(f, 0) + 1
-        ctx.cache[AP_LOST_LAST] = last
-        return last
-    changed: set[Any] = last.fires.symmetric_difference(fires)
-    changed |= last.destroyed.symmetric_difference(destroyed)
-    for area in last.grounds.symmetric_difference(grounds):
-        changed.update(by_area.get(area, ()))
-    live = last.live
-    count = last.count
-    kinds = danger.area_kinds(ctx)
-    for loc in changed:
-        if loc in fires or loc in destroyed:
-            now = False
-        elif loc in buildings:
-            now = True
-        elif loc[0] in grounds and loc in near:
-            kind = kinds.get(loc[0])
-            now = kind is AreaKind.STREET or kind is AreaKind.OPEN
-        else:
-            now = False
-        if now == (loc in live):
-            continue
-        if now:
-            live.add(loc)
-            for f in near[loc]:
-                count[f] = count.get(f, 0) + 1
-        else:
-            live.discard(loc)
-            for f in near[loc]:
-                count[f] -= 1
-    last.fires = fires
-    last.destroyed = destroyed
-    last.grounds = grounds
-    return last
 
 
 def _catch_map(
