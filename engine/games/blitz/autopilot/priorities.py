@@ -192,10 +192,8 @@ def _lost_causes(ctx: TurnContext, state: GameState) -> AbstractSet[Location]:
     out: set[Location] = set(fire) if every else set(cands)
     out -= saved
     # a fire off the map (nobody lists it) is judged alone: only those left in ``out``
-    # can change the answer (the lost causes are few, the map's locations many)
-    index = ctx.graph.index
-    off = [f for f in out if f not in index]
-    for f in off:
+    # can change the answer (a set against the map's dict: the set's stored hashes)
+    for f in out.difference(ctx.graph.index):
         if any(catches(nb) for nb in danger.neighbours(ctx, f)):
             out.discard(f)
     return out
