@@ -43,18 +43,27 @@ def next_target(
     """From where a branch stands: a fire in range, the embers just beaten, or a threatened
     neighbour of a fire to damp down (these two only with water to spare: not on a tank)."""
     cands = reach.in_range(ctx, h.branch)
-    fires = [(loc, r) for loc, r in cands if loc in state.fire and r >= 1]
-    if fires:
-        cov = coverage(state)
-        return min(
-            fires,
-            key=lambda lr: (
-                cov.get(lr[0], 0) >= 2,
-                fire_priority(ctx, state, lr[0], pri),
-                -p_extinguish(state.fire[lr[0]], ctx.rules.int(f"firefighting.range.{lr[1]}")),
-                lr[0],
-            ),
-        )[0]
+    fire = state.fire
+    # the fire in range with the least (covered, priority, -chance, location): a loop, the
+    # first least kept as min() keeps it (compiled, a key lambda is a generic call)
+    best: tuple[bool, int, float, Location] | None = None
+    cov: dict[Location, int] | None = None
+    for loc, r in cands:
+        f = fire.get(loc)
+        if f is None or r < 1:
+            continue
+        if cov is None:
+            cov = coverage(state)
+        key = (
+            cov.get(loc, 0) >= 2,
+            fire_priority(ctx, state, loc, pri),
+            -p_extinguish(f, ctx.rules.int(f"firefighting.range.{r}")),
+            loc,
+        )
+        if best is None or key < best:
+            best = key
+    if best is not None:
+        return best[3]
     if not wet:
         return None
     if h.target is not None and h.target in state.embers:
@@ -89,6 +98,28 @@ def _risk_weight(ctx: TurnContext, state: GameState, x: Location) -> float:
 
 #: the highest chance to get to and hold a branch position (see :func:`_risk_weight`)
 P_IN_MAX = max(1.0, RISKY)
+
+
+def round3(p: float) -> float:
+    """``round(p, 3)`` for a chance (0 to 1; others are left to ``round``): compiled, the
+    builtin is a generic call that works through a decimal string, and ``best_job`` asks
+    it of every position and pair it weighs (round 24). ``y - n`` is exact, and ``y`` is
+    within half a unit in the last place of ``1000 p`` (under 1e-13), so away from a half
+    the side ``y`` rounds to is the side ``1000 p`` does, and ``k / 1000`` is the double
+    nearest to k thousandths, which is what ``round`` gives (it reads the decimal back
+    correctly rounded). Within 1e-6 of a half, ``round`` decides; 0 (either sign) is
+    itself."""
+    if p == 0.0:
+        return p
+    if 0.0 < p <= 1.0:
+        y = p * 1000.0
+        n = float(int(y))
+        frac = y - n
+        if frac < 0.499999:
+            return n / 1000.0
+        if frac > 0.500001:
+            return (n + 1.0) / 1000.0
+    return round(p, 3)
 
 
 def _class_key(c: tuple[float, float, float, Location, int]) -> tuple[float, float, float]:
@@ -177,7 +208,7 @@ def best_job(
         top_mod = max(mods.values())
         # the bound by fire (fires are whole numbers from 1 to the largest burning now)
         bounds = [
-            -round(p_extinguish(f, top_mod) * P_IN_MAX, 3) for f in range(max(fires.values()) + 1)
+            -round3(p_extinguish(f, top_mod) * P_IN_MAX) for f in range(max(fires.values()) + 1)
         ]
         classes = [
             (float(cov.get(t, 0) >= 2), float(fire_priority(ctx, state, t, pri)), bounds[f], t, f)
@@ -208,7 +239,7 @@ def best_job(
                             h = danger.heat(ctx, state, x)
                         most_in = 1.0 if h <= pass_max else 0.0 if h >= fail_min else (7 - h) / 6
                         # (-chance, hose steps) > the best's, compared without a tuple
-                        a = -round(chance[rng] * most_in, 3)
+                        a = -round3(chance[rng] * most_in)
                         if a > tail[0] or (a == tail[0] and dist[x] > tail[1]):
                             continue
                     p_in = p_open(x)
@@ -217,7 +248,7 @@ def best_job(
                 p = chance[rng] * p_in
                 if p <= 0:
                     continue
-                here = (-round(p, 3), float(dist[x]), x, t)
+                here = (-round3(p), float(dist[x]), x, t)
                 if (tail is None or here < tail) and sure(x, p_in):
                     tail = here
                     best = ((covered, prio, here[0], here[1]), x, t)
@@ -244,14 +275,14 @@ def best_job(
                         h = danger.heat(ctx, state, x)
                     most_in = 1.0 if h <= pass_max else 0.0 if h >= fail_min else (7 - h) / 6
                     # (0, -chance, hose steps) > the best's (grade, ...), without a tuple
-                    a = -round(most_ext * most_in, 3)
+                    a = -round3(most_ext * most_in)
                     if bg == 0 and (a > bkey[1] or (a == bkey[1] and dx > bkey[2])):
                         continue
                 p_in = p_open(x)  # no dice, no state change: only its memo
             if p_in <= 0:
                 continue
             if bkey is not None and bg == 0:
-                a = -round(most_ext * p_in, 3)
+                a = -round3(most_ext * p_in)
                 if a > bkey[1] or (a == bkey[1] and dx > bkey[2]):
                     continue  # even grade 0 at the best chance from here cannot beat the best
             for t, rng in reach.in_range(ctx, x):
@@ -268,7 +299,7 @@ def best_job(
                 p = ext[rng][burning] * p_in
                 if p <= 0:
                     continue
-                key = (grade, -round(p, 3), dx, x, t)
+                key = (grade, -round3(p), dx, x, t)
                 if bkey is None or key < bkey:
                     if not sure(x, p_in):
                         break  # a trap: its chance is 0 now, no later fire from x counts
