@@ -13,8 +13,10 @@ from ..events import HoseSlipped, LadderStruck, Withdraw
 from ..memos import (
     AP_CATCH,
     AP_CUT,
+    AP_FIRE_TOTAL,
     AP_JUMP,
     AP_SIDE,
+    AP_SOURCES,
     AP_THREAT,
     JUMP_STREETS,
     JUMPS_INTO,
@@ -1018,10 +1020,26 @@ def dry_penalty(ctx: TurnContext, state: GameState, u: UnitState, area: str) -> 
     if (
         near > PARK_DRY
         and street_threat(ctx, state, area) <= THREAT_RANGE
-        and sum(state.fire.values()) > pump_of(state, u).water
+        and fire_total(ctx, state) > pump_of(state, u).water
     ):
         return near
     return PARK_DRY
+
+
+def fire_total(ctx: TurnContext, state: GameState) -> int:
+    """``sum(state.fire.values())``, added up once a call of the standing orders (fire does
+    not change in step 6; :func:`dry_penalty` weighs it at every dry street it looks at).
+    The call is told apart by its own memo dict (``AP_SOURCES``, made anew for each call
+    and dropped after it): the total is kept with the dict it was added up under."""
+    call = ctx.cache.get(AP_SOURCES)
+    if call is None:
+        return sum(state.fire.values())
+    hit: tuple[object, int] | None = ctx.cache.get(AP_FIRE_TOTAL)
+    if hit is not None and hit[0] is call:
+        return hit[1]
+    total = sum(state.fire.values())
+    ctx.cache[AP_FIRE_TOTAL] = (call, total)
+    return total
 
 
 def parking_penalty(ctx: TurnContext, state: GameState, area: str, blocked: set[str]) -> int:
