@@ -132,3 +132,6 @@ WATER_NEXT_DOOR: Final[Memo[Any]] = Memo("water_next_door", shared=True)
 #: parking: the fires' total (``dry_penalty``) with the call it was added up in (the
 #: call's own ``AP_SOURCES`` dict, made anew each call of the standing orders)
 AP_FIRE_TOTAL: Final[Memo[Any]] = Memo("ap_fire_total", shared=False)
+#: parking: the areas burning hot with their worst damage (``hot_areas``), with the call
+#: they were found in (as ``AP_FIRE_TOTAL``)
+AP_HOT_AREAS: Final[Memo[Any]] = Memo("ap_hot_areas", shared=False)

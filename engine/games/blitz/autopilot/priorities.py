@@ -283,9 +283,10 @@ def fire_sources(
         fire: dict[Any, int] = state.fire
         live: list[Any] = list(fire)
         if policy(ctx, "hold_back_fire") > 0:
-            # lost causes (round 10) only when every fire is one
+            # lost causes (round 10) only when every fire is one (late in a game every
+            # fire often is: the lost causes are among the fires, so as many is all)
             lost = lost_causes(ctx, state)
-            if lost:
+            if lost and len(lost) < len(fire):
                 live = [f for f in fire if f not in lost] or live
         every = ([f for f in live if f in top], live)
         if memo is not None:
