@@ -13,8 +13,11 @@ from ..events import HoseSlipped, LadderStruck, Withdraw
 from ..memos import (
     AP_CATCH,
     AP_CUT,
+    AP_FIRE_TOTAL,
+    AP_HOT_AREAS,
     AP_JUMP,
     AP_SIDE,
+    AP_SOURCES,
     AP_THREAT,
     JUMP_STREETS,
     JUMPS_INTO,
@@ -140,20 +143,12 @@ def _entry_side(ctx: TurnContext, state: GameState) -> set[str]:
     entries = mv.entry_areas(ctx)
     if not entries:
         return set()
-    hot = ctx.rules.int("damage.fire_for_roll")
     worn = int(policy(ctx, "closing_damage"))
     closing = set(reach.road_blocked(ctx, state))
-    damage: dict[Any, int] = state.damage
-    fire: dict[Any, int] = state.fire
     # the areas first (a building's levels share its neighbours), then their neighbours
-    if worn > 1:  # (an undamaged location, 1, cannot qualify): walk the damaged ones
-        areas = {
-            loc[0] for loc, d in damage.items() if d >= worn and loc in fire and fire[loc] >= hot
-        }
-    else:
-        areas = {loc[0] for loc, f in fire.items() if f >= hot and damage.get(loc, 1) >= worn}
-    for a in areas:
-        closing.update(danger.area_neighbours(ctx, a))
+    for a, d in hot_areas(ctx, state).items():
+        if d >= worn:
+            closing.update(danger.area_neighbours(ctx, a))
     side: set[str] = set()
     for e in entries:
         if e not in side and e not in closing:
@@ -566,25 +561,47 @@ def _closing(ctx: TurnContext, state: GameState, worn: int) -> frozenset[str]:
     (fire and damage do not change in step 6)."""
     hit: frozenset[str] | None = ctx.cache.get(AP_CUT)
     if hit is None:
-        hot = ctx.rules.int("damage.fire_for_roll")
-        fire: dict[Any, int] = state.fire
-        damage: dict[Any, int] = state.damage
-        # the areas first (a building's levels share its neighbours), then their neighbours;
-        # above 1 (an undamaged location counts 1) only the damaged locations can qualify
-        if worn > 1:
-            areas = {loc[0] for loc, d in damage.items()
-                     if d >= worn and loc in fire and fire[loc] >= hot}  # fmt: skip
-        else:
-            areas = {loc[0] for loc, f in fire.items() if f >= hot and damage.get(loc, 1) >= worn}
+        # the areas first (a building's levels share its neighbours), then their neighbours
         kinds = danger.area_kinds(ctx)
         closing: set[str] = set()
-        for a in areas:
-            if kinds.get(a) is AreaKind.BUILDING:
+        for a, d in hot_areas(ctx, state).items():
+            if d >= worn and kinds.get(a) is AreaKind.BUILDING:
                 closing.update(danger.area_neighbours(ctx, a))
         hit = frozenset(closing)
         if AP_CUT in ctx.cache:
             ctx.cache[AP_CUT] = hit
     return hit
+
+
+def hot_areas(ctx: TurnContext, state: GameState) -> dict[str, int]:
+    """Each area with a location burning at ``damage.fire_for_roll`` or more: the most
+    damage among those locations (an undamaged one counts 1). What :func:`_closing` and
+    :func:`_entry_side` ask of the fire (an area qualifies at damage ``worn`` when this is
+    ``worn`` or more), from one walk over the fires a call of the standing orders (fire
+    and damage do not change in step 6; round 24: each walked them for itself). The call
+    is told apart as :func:`fire_total` tells it (do not mutate)."""
+    call = ctx.cache.get(AP_SOURCES)
+    if call is not None:
+        known: tuple[object, dict[str, int]] | None = ctx.cache.get(AP_HOT_AREAS)
+        if known is not None and known[0] is call:
+            return known[1]
+    hot = ctx.rules.int("damage.fire_for_roll")
+    # (the locations read as objects: compiled, a typed ``Location`` is made anew at
+    # each look-up)
+    fire: dict[Any, int] = state.fire
+    damage: dict[Any, int] = state.damage
+    out: dict[str, int] = {}
+    loc: Any
+    for loc, f in fire.items():
+        if f >= hot:
+            d = damage.get(loc, 1)
+            a: str = loc[0]
+            top = out.get(a)
+            if top is None or d > top:
+                out[a] = d
+    if call is not None:
+        ctx.cache[AP_HOT_AREAS] = (call, out)
+    return out
 
 
 def cut_soon(ctx: TurnContext, state: GameState, u: UnitState) -> set[str]:
@@ -1018,10 +1035,26 @@ def dry_penalty(ctx: TurnContext, state: GameState, u: UnitState, area: str) -> 
     if (
         near > PARK_DRY
         and street_threat(ctx, state, area) <= THREAT_RANGE
-        and sum(state.fire.values()) > pump_of(state, u).water
+        and fire_total(ctx, state) > pump_of(state, u).water
     ):
         return near
     return PARK_DRY
+
+
+def fire_total(ctx: TurnContext, state: GameState) -> int:
+    """``sum(state.fire.values())``, added up once a call of the standing orders (fire does
+    not change in step 6; :func:`dry_penalty` weighs it at every dry street it looks at).
+    The call is told apart by its own memo dict (``AP_SOURCES``, made anew for each call
+    and dropped after it): the total is kept with the dict it was added up under."""
+    call = ctx.cache.get(AP_SOURCES)
+    if call is None:
+        return sum(state.fire.values())
+    hit: tuple[object, int] | None = ctx.cache.get(AP_FIRE_TOTAL)
+    if hit is not None and hit[0] is call:
+        return hit[1]
+    total = sum(state.fire.values())
+    ctx.cache[AP_FIRE_TOTAL] = (call, total)
+    return total
 
 
 def parking_penalty(ctx: TurnContext, state: GameState, area: str, blocked: set[str]) -> int:

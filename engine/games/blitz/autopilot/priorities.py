@@ -4,7 +4,6 @@ standing orders (fire does not change in step 6)."""
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from collections.abc import Set as AbstractSet
 from typing import Any
 
@@ -259,10 +258,11 @@ def small_fires(ctx: TurnContext, state: GameState) -> list[Location]:
 def fire_sources(
     ctx: TurnContext, state: GameState, pri: set[Location]
 ) -> tuple[list[Location], list[Location]]:
-    """(priority fires, other fires) nobody has two lines on yet (all fires if none).
-    Within one call of the standing orders (one ``pri``, fire fixed) the priority fires
-    are picked once, and the answer for each set of fires with two lines on them is
-    remembered (do not mutate)."""
+    """(priority fires, other fires) nobody has two lines on yet (all fires if none), in
+    no set order: :func:`.parking.choose_parking` asks only how near the nearest of a
+    group is, whatever its order. Within one call of the standing orders (one ``pri``,
+    fire fixed) the priority fires are picked once, and the answer for each set of fires
+    with two lines on them is remembered (do not mutate)."""
     cov = coverage(state)
     memo: dict[object, tuple[list[Location], list[Location]]] | None = ctx.cache.get(AP_SOURCES)
     key = frozenset(f for f, n in cov.items() if n >= 2)
@@ -270,7 +270,6 @@ def fire_sources(
         hit = memo.get(key)
         if hit is not None:
             return hit
-    fires = sorted_fires(ctx, state)
     every = memo.get("all") if memo is not None else None
     if every is None:
         # priority 0 (fire_priority): in a location that matters or next to one; the
@@ -279,34 +278,26 @@ def fire_sources(
         top = set(pri)
         for loc in pri:
             top.update(near.get(loc, ()))
-        live = fires
+        # (round 24: the fires as the state holds them, not sorted: the sort was most of
+        # the work, and a group's nearest fire does not depend on its order)
+        fire: dict[Any, int] = state.fire
+        live: list[Any] = list(fire)
         if policy(ctx, "hold_back_fire") > 0:
-            # lost causes (round 10) only when every fire is one
+            # lost causes (round 10) only when every fire is one (late in a game every
+            # fire often is: the lost causes are among the fires, so as many is all)
             lost = lost_causes(ctx, state)
-            if lost:
-                live = [f for f in fires if f not in lost] or fires
+            if lost and len(lost) < len(fire):
+                live = [f for f in fire if f not in lost] or live
         every = ([f for f in live if f in top], live)
         if memo is not None:
             memo["all"] = every
-    fires = every[1]
     out = every
     if key:
-        open_fires = _without(fires, key)
+        open_fires = [f for f in every[1] if f not in key]
         if open_fires:
-            out = (_without(every[0], key), open_fires)
+            out = ([f for f in every[0] if f not in key], open_fires)
     if memo is not None:
         memo[key] = out
-    return out
-
-
-def _without(ordered: list[Location], drop: frozenset[Location]) -> list[Location]:
-    """``[f for f in ordered if f not in drop]`` for a sorted list without repeats and a
-    few locations to drop: each found by bisection (not every location hashed)."""
-    out = list(ordered)
-    for f in sorted(drop, reverse=True):  # from the end: the places before stay put
-        i = bisect_left(out, f)
-        if i < len(out) and out[i] == f:
-            del out[i]
     return out
 
 
