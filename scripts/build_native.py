@@ -98,11 +98,17 @@ def build(opt: str) -> None:
     paths = modules()
     before = native.digest(ENGINE)
     print(f"build_native: compiling {len(paths)} engine modules with mypyc", flush=True)
-    # (in a child: setuptools and mypyc run from the mirror, and its output is kept quiet)
+    # (in a child: setuptools and mypyc run from the mirror, and its output is kept quiet).
+    # -fno-semantic-interposition: every module's code is one C file whose functions are
+    # global, and in a shared library the compiler must assume any of them may be
+    # replaced at load time, so it neither inlines them nor calls them directly (each call
+    # goes through the PLT). Nothing replaces them: the flag lets it do both (2.1% fewer
+    # instructions a game, docs/autopilot.md round 24)
     code = (
         "import sys; from mypyc.build import mypycify; from setuptools import setup\n"
         "exts = mypycify(sys.argv[3:], opt_level=sys.argv[1], target_dir=sys.argv[2],\n"
         "                group_name='fireground.engine.compiled')\n"
+        "for e in exts: e.extra_compile_args.append('-fno-semantic-interposition')\n"
         "setup(name='fireground-native', ext_modules=exts, script_args=['build_ext',\n"
         "      '--inplace', '--force', '--build-temp', sys.argv[2] + '-tmp'])\n"
     )
