@@ -233,7 +233,7 @@ def autopilot_outcomes(
 ) -> Outcomes:
     """Full games with the standing-orders autopilot of the reference engine."""
     seeds = game_seeds(seed, games)
-    jobs = [(seeds[k : k + chunk], turns) for k in range(0, games, chunk)]
+    jobs = [(seeds[a:b], turns) for a, b in chunk_bounds(games, chunk, workers)]
     parts: list[dict[str, Any]] = []
     done = 0
     prepared = prepare(scenario)  # one graph and one set of memos for every chunk
@@ -265,6 +265,22 @@ def autopilot_outcomes(
         finally:
             _WORKER.clear()
     return join_parts(scenario, list(graph.locations), parts, turns)
+
+
+def chunk_bounds(games: int, chunk: int, workers: int) -> list[tuple[int, int]]:
+    """(first, past the last) game of each chunk of ``games`` games, in order: ``chunk``
+    games each, except that on several workers the last ``chunk`` games per worker go in
+    chunks a quarter as long. A worker then waits at the end for at most the rest of a
+    short chunk, not of a whole one (about 10 games of 1,000 on two workers, 1% of the
+    run). Which games a chunk holds changes no game: each has its own seed."""
+    tail = games - chunk * workers if workers > 1 else games
+    out: list[tuple[int, int]] = []
+    start = 0
+    while start < games:
+        size = chunk if start < tail else max(1, chunk // 4)
+        out.append((start, min(start + size, games)))
+        start += size
+    return out
 
 
 def join_parts(

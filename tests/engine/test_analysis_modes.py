@@ -32,6 +32,22 @@ def test_autopilot_games_are_the_same_on_one_or_two_workers(repo: Path) -> None:
     assert int(one.score["burning"][0]) == len(game.state.fire)
 
 
+def test_chunks_cover_every_game_once_and_shrink_at_the_end() -> None:
+    for games in (0, 1, 7, 40, 41, 100, 1000):
+        for chunk in (1, 3, 20):
+            for workers in (1, 2, 3):
+                bounds = montecarlo.chunk_bounds(games, chunk, workers)
+                games_in = [g for a, b in bounds for g in range(a, b)]
+                assert games_in == list(range(games))  # in order, none twice, none left out
+                sizes = [b - a for a, b in bounds]
+                assert all(0 < n <= chunk for n in sizes)
+                # the last chunk's worth of games per worker: short chunks on several workers
+                short = max(1, chunk // 4) if workers > 1 else chunk
+                tail = [b - a for a, b in bounds if b > games - chunk * workers]
+                assert all(n <= short for n in tail[1:])
+    assert [b - a for a, b in montecarlo.chunk_bounds(1000, 20, 2)][-9:] == [20] + [5] * 8
+
+
 def test_pdf_report_reads_back(repo: Path, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
     from fireground.cli import main
 
