@@ -399,7 +399,7 @@ def _way_out(ctx: TurnContext, state: GameState, start: Location) -> bool:
     fire = state.fire
     fail = ctx.rules.int("heat.always_fail_min")
     burns: dict[str, bool] = ctx.cache.get(AP_BURNS) or {}  # _can_burn's memo, inline
-    heat, heats = danger.heat, _heat_memo(ctx)
+    heats = _heat_memo(ctx)
 
     # (round 22: places typed Any, as they come: see catch_chance)
     def ok(loc: Any) -> bool:
@@ -407,7 +407,7 @@ def _way_out(ctx: TurnContext, state: GameState, start: Location) -> bool:
         if hit is None:
             h = heats.get(loc)
             hit = seen[loc] = (  # foot.passable, inline, then the chance to catch
-                loc not in fire and (heat(ctx, state, loc) if h is None else h) < fail
+                loc not in fire and (danger.heat(ctx, state, loc) if h is None else h) < fail
                 and catch_chance(ctx, state, loc) < limit
             )  # fmt: skip
         return hit
@@ -677,13 +677,13 @@ def cut_off(ctx: TurnContext, state: GameState, loc: Location) -> bool:
     else:
         limit = int(policy(ctx, "way_back_heat"))
 
-        fire, heat, heats = state.fire, danger.heat, _heat_memo(ctx)
+        fire, heats = state.fire, _heat_memo(ctx)
 
         def sure(x: Location) -> bool:
             if x in fire:
                 return False
             h = heats.get(x)
-            return (heat(ctx, state, x) if h is None else h) <= limit
+            return (danger.heat(ctx, state, x) if h is None else h) <= limit
 
         budget = int(turns * ctx.rules.int("movement.foot_points"))
         out = not _reaches(ctx, state, loc, budget, sure, frozenset(havens))
@@ -988,7 +988,6 @@ def _joined(
         return hit
     goals = fc.goal_set
     fire, opened, rubble = state.fire, fc.opened, fc.rubble
-    heat = danger.heat
     heats: dict[Location, int] = _heat_memo(ctx)
     seen: set[Any] = {start}
     todo: list[Any] = [start]
@@ -1012,7 +1011,7 @@ def _joined(
                 ok = opened[nb] = nb not in fire and (
                     (
                         adj.get(nb, ((), False))[1]
-                        and not (heat(ctx, state, nb) if h is None else h)
+                        and not (danger.heat(ctx, state, nb) if h is None else h)
                         and (nb[0], nb[1] - 1) not in fire
                         and (rubble is None or nb[1] != 0 or nb[0] not in rubble)
                     ) or _stays_open(ctx, state, nb, fc)
@@ -1192,20 +1191,19 @@ def _retreat_goal(
     warm = max(cool, int(policy(ctx, "retreat_heat")))
 
     fire = state.fire
-    heat = danger.heat
     heats: dict[Location, int] = _heat_memo(ctx)
 
     def cool_way(loc: Location) -> bool:  # no heat test on the way (none can fail)
         if loc in fire:
             return False
         h = heats.get(loc)
-        return (heat(ctx, state, loc) if h is None else h) <= cool
+        return (danger.heat(ctx, state, loc) if h is None else h) <= cool
 
     def warm_way(loc: Location) -> bool:  # heat tests a stand passes more often than not
         if loc in fire:
             return False
         h = heats.get(loc)
-        return (heat(ctx, state, loc) if h is None else h) <= warm
+        return (danger.heat(ctx, state, loc) if h is None else h) <= warm
 
     goal: Location | None = None
     way: Callable[[Location], bool] = cool_way
