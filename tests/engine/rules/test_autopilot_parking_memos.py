@@ -37,8 +37,16 @@ def _closing_by_fire(ctx: TurnContext, state: GameState, worn: int) -> frozenset
 
 def _fresh(ctx: TurnContext) -> TurnContext:
     """The context without the autopilot's memos (``ap_*``): every answer worked out anew."""
-    return dataclasses.replace(
-        ctx, cache={k: v for k, v in ctx.cache.items() if not k.name.startswith("ap_")}
+    return TurnContext(
+        ctx.scenario,
+        ctx.graph,
+        ctx.rules,
+        ctx.dice,
+        events=ctx.events,
+        step=ctx.step,
+        cache={k: v for k, v in ctx.cache.items() if not k.name.startswith("ap_")},
+        log_events=ctx.log_events,
+        policies=ctx.policies,
     )
 
 
