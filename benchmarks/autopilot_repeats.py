@@ -29,8 +29,8 @@ from typing import Any
 
 from fireground.engine.board.graph import build_graph
 from fireground.engine.core.ruleset import load_ruleset
-from fireground.engine.games.blitz import autopilot, memos
-from fireground.engine.games.blitz.autopilot import teams
+from fireground.engine.games.blitz import memos
+from fireground.engine.games.blitz.autopilot import driver, teams
 from fireground.engine.games.blitz.reach import foot
 from fireground.engine.play.montecarlo import game_seeds
 from fireground.engine.play.simulate import new_game
@@ -81,11 +81,11 @@ def snapshot(dropped: dict[Any, Any]) -> dict[str, dict[Any, Any]]:
 #: the checks before them as the standing orders call them, a fire team's dear parts, and
 #: the foot searches wherever they are asked (memo hits included)
 PARTS: list[tuple[Any, str, str]] = [
-    *((autopilot, n, n) for n in (
+    *((driver, n, n) for n in (
         "appliance_orders", "fire_party_orders", "pump_orders", "keep_clear", "lorry_orders",
         "orphan_orders", "priority_locations", "officer_orders",
     )),
-    *((autopilot, n, f"checks before the orders: {n}") for n in (
+    *((driver, n, f"checks before the orders: {n}") for n in (
         "trapped", "pocket", "collapse_zone", "get_out", "retreat",
     )),
     *((teams, n, f"in teams.py: {n}") for n in (

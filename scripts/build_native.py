@@ -57,7 +57,6 @@ SKIP = {
     "core/yamlsafe.py": "derives from a yaml loader: mypyc cannot derive from it",
     "core/events.py": "__init_subclass__ reads cls.__dict__: mypyc rejects it",
     "core/game.py": "a @runtime_checkable Protocol: fails at import when compiled",
-    "core/turn.py": "dataclass fields typed with names imported for mypy only: KeyError",
     "games/blitz/pack.py": "a native class: tests assign its class attributes",
     "games/blitz/events.py": "derives from core/events.py's Event (left out)",
 }

@@ -15,13 +15,21 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Protocol
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from .dice import Dice
 from .events import Event
 from .memo import Memo, shared_memos
 from .ruleset import Ruleset
+
+try:
+    from mypy_extensions import mypyc_attr
+except ImportError:  # (the sources run without mypy installed: it only tells mypyc)
+
+    def mypyc_attr(*attrs: Any, **kwattrs: Any) -> Any:  # type: ignore[misc]
+        return lambda cls: cls
+
 
 if TYPE_CHECKING:  # types only: the driver plays any game's state on any board
     from ..board.graph import MapGraph
@@ -108,26 +116,69 @@ class Policies:
     standing: Step = _nobody_decides
 
 
-@dataclass(slots=True)
+#: the policies of a context given none
+NO_POLICIES: Final = Policies()
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)  # the table's context (play/table.py)
 class TurnContext:
     """What a step needs besides the state. One context serves a whole game.
 
-    With slots: the compiled rules read ``ctx.cache``, ``ctx.rules``... (this module is not
-    compiled) through the generic attribute lookup, and a slot is found in the class's
-    cached lookup where an instance dict needs a second look-up by name."""
+    A plain class with a hand-written ``__init__`` (not a dataclass) so that this module
+    compiles: a compiled class keeps its fields in its C struct, and the compiled rules
+    read ``ctx.cache``, ``ctx.rules``... as loads from it, where an interpreted class costs
+    a generic attribute lookup by name at every read (round 24). mypyc would hand a
+    dataclass's field types to ``dataclasses`` as type objects loaded by name, and the
+    board's types are imported for mypy only (core may not import the board). Interpreted
+    subclasses are allowed: their overrides of the methods are called from compiled code
+    through Python's own lookup."""
+
+    __slots__ = (
+        "cache",
+        "dice",
+        "events",
+        "graph",
+        "log_events",
+        "policies",
+        "rules",
+        "scenario",
+        "step",
+    )
 
     scenario: Scenario
     graph: MapGraph
     rules: Ruleset
     dice: Dice
-    events: list[Event] = field(default_factory=list)
-    step: int = 0
+    events: list[Event]
+    step: int
     #: memos the rules keep for the whole game (e.g. the bomb-drop index), by typed key
-    cache: dict[Memo[Any], Any] = field(default_factory=dict)
+    cache: dict[Memo[Any], Any]
     #: False for Monte Carlo: the same dice in the same order, but no event is made
-    log_events: bool = True
+    log_events: bool
     #: the decision makers of step 6 (see :class:`Policies`)
-    policies: Policies = Policies()
+    policies: Policies
+
+    def __init__(
+        self,
+        scenario: Scenario,
+        graph: MapGraph,
+        rules: Ruleset,
+        dice: Dice,
+        events: list[Event] | None = None,
+        step: int = 0,
+        cache: dict[Memo[Any], Any] | None = None,
+        log_events: bool = True,
+        policies: Policies = NO_POLICIES,
+    ) -> None:
+        self.scenario = scenario
+        self.graph = graph
+        self.rules = rules
+        self.dice = dice
+        self.events = [] if events is None else events
+        self.step = step
+        self.cache = {} if cache is None else cache
+        self.log_events = log_events
+        self.policies = policies
 
     def reset_events(self) -> None:
         """Start a turn's events."""

@@ -119,12 +119,14 @@ class TableDice(Dice):
         return shown
 
 
-@dataclass
 class TableContext(TurnContext):
     """A turn context that names every roll to its :class:`TableDice` before making it and
-    marks the event of a manual roll ``"manual": true``."""
+    marks the event of a manual roll ``"manual": true``. (Its fields are
+    :class:`TurnContext`'s, a compiled class that is no dataclass: the same ``__init__``.)"""
 
-    rolls_made: int = 0
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.rolls_made = 0
 
     def reset_events(self) -> None:
         super().reset_events()

@@ -8,7 +8,7 @@ no rule imports the autopilot or the orders.
 from __future__ import annotations
 
 from ...core.turn import Policies, Step
-from . import autopilot
+from .autopilot.driver import standing_orders
 from .orders import apply as orders
 from .rules import bombing, damage, fatigue, fire, firefighting, movement, rescue, water
 
@@ -32,4 +32,4 @@ def steps() -> list[tuple[int, Step]]:
 
 def policies() -> Policies:
     """BLITZ!'s decision makers: the orders file's orders due this turn, then the autopilot."""
-    return Policies(orders=orders.apply_due, standing=autopilot.standing_orders)
+    return Policies(orders=orders.apply_due, standing=standing_orders)

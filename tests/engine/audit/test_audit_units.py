@@ -313,7 +313,7 @@ def test_play_turn_runs_every_step_on_a_quiet_map():
 def test_carriers_take_their_own_casualties_up_to_capacity(utype, wanted, other, capacity, turns):
     # §9: ambulance crews carry the injured (an ambulance holds 3), mortuary crews the dead
     # (a mortuary lorry holds 8), out through an entry
-    from fireground.engine.games.blitz.autopilot import standing_orders
+    from fireground.engine.games.blitz.autopilot.driver import standing_orders
     from fireground.engine.games.blitz.units import Casualty
 
     sc = grid(["SSSB"], entries={"in": "S00"}, forces=[ForceUnit("A1", utype, entry="in")])

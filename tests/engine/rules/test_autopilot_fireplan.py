@@ -11,8 +11,7 @@ import pytest
 from test_units_world import add_hose, usetup, uworld
 
 from fireground.engine.board.model import ForceUnit
-from fireground.engine.games.blitz import autopilot
-from fireground.engine.games.blitz.autopilot import priorities
+from fireground.engine.games.blitz.autopilot import driver, priorities
 from fireground.engine.games.blitz.reach import danger
 from fireground.engine.games.blitz.rules import ignition
 from fireground.engine.play.simulate import new_game
@@ -68,7 +67,7 @@ def test_a_line_on_a_lost_cause_turns_to_a_fire_that_can_spread(hold, target):
     crew = sorted(u for u in st.units if st.units[u].parent == "E1")[0]
     path = [("S05", 0), ("S04", 0), ("S03", 0), ("S02", 0)]
     h = add_hose(st, "H1", "E1", path, ("B11", 0), crew=[crew], lengths=2)
-    autopilot.standing_orders(ctx, st)
+    driver.standing_orders(ctx, st)
     assert h.target == target  # B12 is in range (1) from S02, B11 at 2
     assert st.units[crew].task == "fight"
 

@@ -10,8 +10,7 @@ import pytest
 from test_units_world import usetup, uworld
 
 from fireground.engine.board.model import AreaKind, ForceUnit
-from fireground.engine.games.blitz import autopilot
-from fireground.engine.games.blitz.autopilot import safety
+from fireground.engine.games.blitz.autopilot import driver, safety
 from fireground.engine.play.simulate import new_game
 from fireground.engine.scenario.io import load_scenario
 
@@ -48,7 +47,7 @@ def test_a_way_out_next_to_a_likely_spread_is_a_trap(fire, trap):
 
 def test_a_stand_in_a_trap_walks_out_and_the_threshold_is_policy_data():
     ctx, st = stairs_world(2, dice=[2])  # the heat test at the stairs' foot: 2 >= 2
-    autopilot.standing_orders(ctx, st)
+    driver.standing_orders(ctx, st)
     assert st.units["FP"].loc == ("S00", 0)  # down the stairs and out, before it is cut off
     ctx, st = stairs_world(2, {"policy.trap_chance": 0.5})  # a bolder house policy
     assert not safety.trapped(ctx, st, ("B01", 1))

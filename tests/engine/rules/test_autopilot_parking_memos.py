@@ -12,8 +12,7 @@ import pytest
 
 from fireground.engine.board.model import AreaKind
 from fireground.engine.core.turn import TurnContext
-from fireground.engine.games.blitz import autopilot
-from fireground.engine.games.blitz.autopilot import parking
+from fireground.engine.games.blitz.autopilot import driver, parking
 from fireground.engine.games.blitz.reach import danger
 from fireground.engine.games.blitz.state import GameState
 from fireground.engine.play.simulate import new_game
@@ -38,8 +37,16 @@ def _closing_by_fire(ctx: TurnContext, state: GameState, worn: int) -> frozenset
 
 def _fresh(ctx: TurnContext) -> TurnContext:
     """The context without the autopilot's memos (``ap_*``): every answer worked out anew."""
-    return dataclasses.replace(
-        ctx, cache={k: v for k, v in ctx.cache.items() if not k.name.startswith("ap_")}
+    return TurnContext(
+        ctx.scenario,
+        ctx.graph,
+        ctx.rules,
+        ctx.dice,
+        events=ctx.events,
+        step=ctx.step,
+        cache={k: v for k, v in ctx.cache.items() if not k.name.startswith("ap_")},
+        log_events=ctx.log_events,
+        policies=ctx.policies,
     )
 
 
@@ -72,17 +79,24 @@ def _check(ctx: TurnContext, state: GameState, seen: dict[str, int]) -> None:
 
 
 @pytest.mark.parametrize("seed", [3, 11])
-def test_the_calls_parking_memos_answer_as_a_fresh_context_does(monkeypatch, seed):
+def test_the_calls_parking_memos_answer_as_a_fresh_context_does(seed):
     sc = load_scenario(ROOT / "examples" / "paternoster.fg.yaml")
     seen = dict.fromkeys(("closing", "cut", "cut_far", "shelter", "shelter_moves"), 0)
-    orders = autopilot._standing_orders
+    game = new_game(sc, seed, log_events=False)
+    orders = game.ctx.policies.standing
 
     def checked(ctx: TurnContext, state: GameState) -> Any:
-        _check(ctx, state, seen)
+        # the states the standing orders start from, with a call's memos of their own
+        # (through the context's policy: the compiled driver's inner calls cannot be patched)
+        if any(u.in_play for u in state.units.values()):
+            driver.open_call(ctx)
+            try:
+                _check(ctx, state, seen)
+            finally:
+                driver.close_call(ctx)
         return orders(ctx, state)
 
-    monkeypatch.setattr(autopilot, "_standing_orders", checked)
-    game = new_game(sc, seed, log_events=False)
+    game.ctx.policies = dataclasses.replace(game.ctx.policies, standing=checked)
     for _ in range(40):
         game.step()
     # the states asked about held what the memos keep: closing streets, far streets to

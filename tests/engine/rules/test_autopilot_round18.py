@@ -102,8 +102,9 @@ def test_the_pocket_search_answers_as_a_search_of_its_own(monkeypatch):
     may strike, as :func:`safety._stays_open` does (round 18): without it, whether such a
     place counted as open depended on which search reached it first (examples/paternoster,
     the fourth game of the fingerprint's seeds, turn 21)."""
-    from fireground.engine.games.blitz import autopilot
-    from fireground.engine.games.blitz.autopilot import teams
+    import dataclasses
+
+    from fireground.engine.games.blitz.autopilot import driver, teams
     from fireground.engine.play.montecarlo import game_seeds
 
     asked = []
@@ -114,10 +115,30 @@ def test_the_pocket_search_answers_as_a_search_of_its_own(monkeypatch):
         asked.append((st.turn, loc, out, _fresh_pocket(ctx, st, loc)))
         return out
 
-    for mod in (safety, autopilot, teams):
+    # the calls the standing orders make (run from the sources: compiled, a module's calls
+    # of its own functions and of other compiled modules' cannot be patched)
+    for mod in (safety, driver, teams):
         monkeypatch.setattr(mod, "pocket", pocket)
     sc = load_scenario(Path(__file__).resolve().parents[3] / "examples" / "paternoster.fg.yaml")
     game = new_game(sc, game_seeds(1, 4)[3], log_events=False)
+    orders = game.ctx.policies.standing
+
+    def asking(ctx, st):
+        # and, compiled or not, the stands' places as each call of the standing orders
+        # starts, in the order of the units (a call's memos of their own)
+        if st.fire:
+            driver.open_call(ctx)
+            try:
+                stands = [st.units[uid] for uid in st.unit_ids()]
+                for loc in dict.fromkeys(
+                    u.loc for u in stands if u.kind == "stand" and u.in_play and u.loc
+                ):
+                    pocket(ctx, st, loc)
+            finally:
+                driver.close_call(ctx)
+        orders(ctx, st)
+
+    game.ctx.policies = dataclasses.replace(game.ctx.policies, standing=asking)
     for _ in range(24):
         game.step()
     assert [a for a in asked if a[2] != a[3]] == []

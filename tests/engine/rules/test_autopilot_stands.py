@@ -11,8 +11,7 @@ from test_units_world import add_hose, usetup, uworld
 
 from fireground.engine.board.model import ForceUnit
 from fireground.engine.core.dice import Dice
-from fireground.engine.games.blitz import autopilot
-from fireground.engine.games.blitz.autopilot import parking, priorities, safety, teams
+from fireground.engine.games.blitz.autopilot import driver, parking, priorities, safety, teams
 
 
 def collapse_world(damage: int, house_rules: dict[str, float] | None = None):
@@ -58,7 +57,7 @@ def test_a_stand_steps_out_of_a_collapses_way(damage, house_rules, leaves):
     # (with no refuge: this map has no haven and no entry, and since round 6 an officer
     # with a fire of 5 next to it and no way out waits where the fire is least anyway)
     ctx, st = collapse_world(damage, {"policy.refuge_damage": 0, **(house_rules or {})})
-    autopilot.standing_orders(ctx, st)
+    driver.standing_orders(ctx, st)
     loc = st.units["OF"].loc
     assert (loc != ("S01", 0)) is leaves
     if leaves:
@@ -76,11 +75,11 @@ def test_a_fire_party_refills_where_the_fire_is_not_about_to_spread():
     ctx, st = usetup(sc)
     st.units["FP"].charged = False
     assert safety.exposed(ctx, st, ("B11", 0)) and not safety.exposed(ctx, st, ("B10", 0))
-    autopilot.standing_orders(ctx, st)
+    driver.standing_orders(ctx, st)
     assert st.units["FP"].loc == ("B10", 0) and st.units["FP"].task == "refill"
     ctx, st = usetup(replace(sc, house_rules={"policy.idle_chance": 0.2}))
     st.units["FP"].charged = False
-    autopilot.standing_orders(ctx, st)  # 1/6 is under a bolder limit: it refills there
+    driver.standing_orders(ctx, st)  # 1/6 is under a bolder limit: it refills there
     assert st.units["FP"].loc == ("B11", 0) and st.units["FP"].task == "refill"
 
 
@@ -97,7 +96,7 @@ def test_a_crew_whose_vehicle_is_lost_walks_out_toward_the_entry():
     assert crew
     for u in crew:
         u.task = "idle"
-    autopilot.standing_orders(ctx, st)
+    driver.standing_orders(ctx, st)
     # the old orders stepped one area out of the heat (S03) and waited for the fire there
     assert [u.loc for u in crew] == [("S00", 0)] * len(crew)
 
@@ -142,10 +141,10 @@ def test_a_crew_whose_vehicle_is_lost_waits_in_a_haven():
     crew = [u for u in st.units.values() if u.parent == "E1"]
     for u in crew:
         u.task = "idle"
-    autopilot.standing_orders(ctx, st)
+    driver.standing_orders(ctx, st)
     assert [u.loc for u in crew] == [("O20", 0)] * len(crew)
     st.turn += 1
-    autopilot.standing_orders(ctx, st)  # and it stays there
+    driver.standing_orders(ctx, st)  # and it stays there
     assert [u.loc for u in crew] == [("O20", 0)] * len(crew)
 
 
@@ -156,11 +155,11 @@ def test_a_stand_with_nothing_to_do_next_to_a_fire_goes_to_a_haven(kind):
     # the fire, until it closed round them (the rescue team until round 7)
     sc = haven_world([ForceUnit("X", kind, area="S13")], {("B03", 0): 3})
     ctx, st = usetup(sc)
-    autopilot.standing_orders(ctx, st)
+    driver.standing_orders(ctx, st)
     assert st.units["X"].loc == ("O20", 0)
     # with the fire away from it, it stays where it is
     ctx, st = usetup(haven_world([ForceUnit("X", kind, area="S13")], {("B00", 0): 3}))
-    autopilot.standing_orders(ctx, st)
+    driver.standing_orders(ctx, st)
     assert st.units["X"].loc == ("S13", 0)
 
 
@@ -203,7 +202,7 @@ def test_cut_off_when_no_way_to_a_haven_keeps_clear_of_the_fire():
 ])  # fmt: skip
 def test_crews_make_for_a_haven_before_the_fire_closes_round_them(house_rules, leaves):
     ctx, st, crew = closing_world(house_rules, dice=[6] * 40)  # every heat test passes
-    autopilot.standing_orders(ctx, st)
+    driver.standing_orders(ctx, st)
     if leaves:
         assert all(u.hose is None for u in crew)
         assert all(u.loc is not None and u.loc[0] in ("S10", "S11", "O20") for u in crew)
@@ -211,10 +210,10 @@ def test_crews_make_for_a_haven_before_the_fire_closes_round_them(house_rules, l
         assert any(u.hose is not None for u in crew)
     if leaves:  # and they wait there while the appliance's street is cut off
         st.turn += 1
-        autopilot.standing_orders(ctx, st)
+        driver.standing_orders(ctx, st)
         assert all(u.loc == ("O20", 0) for u in crew)
         st.turn += 1
-        autopilot.standing_orders(ctx, st)
+        driver.standing_orders(ctx, st)
         assert all(u.loc == ("O20", 0) for u in crew)
 
 
@@ -230,7 +229,7 @@ def test_a_crew_cut_off_from_its_appliance_goes_to_a_haven():
     crew = [u for u in st.units.values() if u.parent == "E1"]
     for u in crew:
         u.loc, u.task = ("S13", 0), "idle"
-    autopilot.standing_orders(ctx, st)
+    driver.standing_orders(ctx, st)
     assert [u.loc for u in crew] == [("O20", 0)] * len(crew)
 
 
@@ -246,7 +245,7 @@ def test_a_crew_leaves_a_slipped_line_whose_pump_end_is_next_to_the_fire(fire, l
     path = [("S00", 0), ("S01", 0), ("S02", 0), ("B12", 0)]
     h = add_hose(st, "H1", "E1", path, None, crew=[s.id], lengths=2)
     h.cut, h.recover_left, s.task = True, 3, "recover"
-    autopilot.standing_orders(ctx, st)
+    driver.standing_orders(ctx, st)
     if leaves:
         assert s.hose is None and s.loc == ("S05", 0)
         assert h.crew == [] and h.recover_left == 0  # nobody makes it up
@@ -261,7 +260,7 @@ def test_a_fire_party_that_cannot_get_to_a_refill_point_goes_to_a_haven():
     sc = haven_world([ForceUnit("FP", "fire_party", area="S11")], {("B01", 0): 1, ("B02", 0): 3})
     ctx, st = usetup(sc, [1] * 10)
     st.units["FP"].charged = False
-    autopilot.standing_orders(ctx, st)
+    driver.standing_orders(ctx, st)
     assert st.units["FP"].loc == ("O20", 0)
 
 
@@ -296,7 +295,7 @@ def test_a_stand_with_no_way_out_waits_where_the_fire_is_least(house_rules, goes
                 house_rules=house_rules or {})  # fmt: skip
     ctx, st = usetup(sc, [6] * 20)
     assert safety.shelters(ctx, st) == []
-    autopilot.standing_orders(ctx, st)
+    driver.standing_orders(ctx, st)
     assert st.units["OF"].loc == goes_to
 
 
@@ -363,7 +362,7 @@ def test_a_fire_party_does_not_refill_between_the_fires():
     ctx, st = usetup(sc, [6] * 10)
     st.units["FP"].charged = False
     assert not safety.exposed(ctx, st, ("S11", 0)) and not safety.calm(ctx, st, ("S11", 0))
-    autopilot.standing_orders(ctx, st)
+    driver.standing_orders(ctx, st)
     fp = st.units["FP"]
     assert fp.loc != ("S11", 0) and fp.task == "refill"
     assert fp.loc is not None and safety.calm(ctx, st, fp.loc)
@@ -392,7 +391,7 @@ def test_a_stand_with_nothing_to_do_leaves_before_the_fire_closes_its_way(house_
     assert safety.shelters(ctx, st) == [("O16", 0)]
     assert safety.pocket(ctx, st, ("S11", 0)) is leaves
     assert not safety.pocket(ctx, st, ("S14", 0))  # east of the closing place
-    autopilot.standing_orders(ctx, st)
+    driver.standing_orders(ctx, st)
     assert (st.units["OF"].loc == ("O16", 0)) is leaves
 
 
@@ -412,7 +411,7 @@ def test_a_crew_does_not_walk_back_into_a_pocket(house_rules, stays):
     crew = [u for u in st.units.values() if u.parent == "E1"]
     for u in crew:
         u.loc, u.task = ("S15", 0), "idle"
-    autopilot.standing_orders(ctx, st)
+    driver.standing_orders(ctx, st)
     assert all((u.loc == ("S15", 0)) is stays for u in crew)
     assert all(u.loc == ("S11", 0) for u in crew) is not stays
 
@@ -440,7 +439,7 @@ def test_a_crew_left_alone_when_its_appliance_pulls_back_keeps_clear_of_the_fire
     away = st.units["E1.2"]
     away.loc, away.task = ("S06", 0), "idle"
     assert ("S05", 0) in safety.shelters(ctx, st)
-    autopilot.standing_orders(ctx, st)
+    driver.standing_orders(ctx, st)
     assert st.units["E1"].loc != ("S02", 0)  # it pulled back
     assert (away.loc == ("S05", 0)) is clears
     assert (away.loc == ("S06", 0)) is not clears
@@ -467,13 +466,13 @@ def test_crews_step_off_a_street_where_their_appliance_may_burn_with_nowhere_to_
     for s in crew:
         s.task = "idle"
     assert teams.stranded(ctx, st, "S10") is steps_off
-    autopilot.standing_orders(ctx, st)
+    driver.standing_orders(ctx, st)
     assert st.units["E1"].loc == ("S10", 0)
     assert all((s.loc == ("S11", 0)) is steps_off for s in crew)
     assert all((s.loc == ("S10", 0)) is not steps_off for s in crew)
     if steps_off:  # nor does it walk back while the appliance is stranded there
         st.turn += 1
-        autopilot.standing_orders(ctx, st)
+        driver.standing_orders(ctx, st)
         assert all(s.loc == ("S11", 0) for s in crew)
 
 

@@ -145,7 +145,7 @@ def test_casualty_status_frequencies(doctor, probs):
 
 
 def test_ambulance_carries_the_injured_out_through_an_entry():
-    from fireground.engine.games.blitz.autopilot import standing_orders
+    from fireground.engine.games.blitz.autopilot.driver import standing_orders
     from fireground.engine.games.blitz.rules import movement as mv
 
     sc = uworld(
@@ -169,7 +169,7 @@ def test_ambulance_crew_walks_to_the_injured_beyond_four_turns_when_the_road_is_
     two turns' walk of the casualty 28 areas away, so its crew walks there (more than the
     four turns' walk it looks for work nearby) and carries it back (issue 15: before, the
     casualty lay there to the end of the game)."""
-    from fireground.engine.games.blitz.autopilot import standing_orders
+    from fireground.engine.games.blitz.autopilot.driver import standing_orders
     from fireground.engine.games.blitz.rules import movement as mv
 
     sc = uworld(
@@ -193,7 +193,7 @@ def test_ambulance_parks_where_it_can_stay_and_its_crew_gets_out():
     the standing order that keeps vehicles clear of fire drove it off next turn, and it
     drove back the turn after, its crew aboard for ever (issue 15, seen in Surrey Docks).
     Now it parks where it may stay, and the crew carries the casualty to it."""
-    from fireground.engine.games.blitz.autopilot import standing_orders
+    from fireground.engine.games.blitz.autopilot.driver import standing_orders
     from fireground.engine.games.blitz.rules import movement as mv
 
     sc = uworld(
