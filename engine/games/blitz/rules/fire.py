@@ -24,6 +24,7 @@ from .ignition import (
     ignite,
     is_flammable,
     location_ranks,
+    map_tuples,
     spread_targets,
     vehicle_areas,
 )
@@ -184,9 +185,11 @@ def _growth_quiet(
             loc = by_rank[k]
             need = on - 1 - total(growth_store_parts(ctx, loc))
             alone, beside = need, need - nb_bonus
+            # (the neighbours as the map's own tuples: the fires' keys mostly are, and the
+            # look-up below then matches by identity)
+            nbs = tuple(map_tuples(ctx, neighbours(ctx, loc)))
             plan = plans[k] = (
-                loc, tuple(neighbours(ctx, loc)), alone, beside, min(alone, beside),
-                max(alone, beside),
+                loc, nbs, alone, beside, min(alone, beside), max(alone, beside),
             )  # fmt: skip
         # one roll per fire, as always; whether a neighbour burns is asked only when the
         # roll lies between the two numbers (it decides only there)

@@ -36,6 +36,20 @@ def location_ranks(ctx: TurnContext) -> tuple[dict[Location, int], list[Location
     return rank, by_rank
 
 
+def map_tuples(ctx: TurnContext, locs: Iterable[Location]) -> list[Location]:
+    """``locs`` as the map's own tuples (the objects its sorted list holds; a location off
+    the map as it is), for the plans kept for the game. Equal tuples, so nothing changes
+    but speed: a location set alight from a plan becomes a key of ``state.fire``, and a set
+    or dict lookup by the same object matches it by identity, where an equal copy (each
+    neighbour list makes its own) is compared field by field."""
+    rank, by_rank = location_ranks(ctx)
+    out = []
+    for loc in locs:
+        k = rank.get(loc)
+        out.append(loc if k is None else by_rank[k])
+    return out
+
+
 def sorted_locations(ctx: TurnContext, locs: Iterable[Location]) -> list[Location]:
     """``sorted(locs)``, faster: by each location's rank among the map's sorted locations
     (the same order; a location off the map falls back to the plain sort)."""

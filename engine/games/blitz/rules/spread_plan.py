@@ -12,7 +12,14 @@ from ....core.turn import TurnContext
 from ..memos import JUMP_PLAN, JUMPS_ALLOWED, SPREAD_ORDER, SPREAD_PLAN, SPREAD_REVERSE
 from ..reach.danger import area_kind
 from ..state import GameState, store_at
-from .ignition import downwind, ignite, jump_lines, sorted_locations, spread_targets
+from .ignition import (
+    downwind,
+    ignite,
+    jump_lines,
+    map_tuples,
+    sorted_locations,
+    spread_targets,
+)
 from .modifiers import spread_map_parts, total
 
 #: a spread target planned for the quiet mode: (target, rule, 2 if it is a street or open
@@ -35,6 +42,10 @@ def _target(ctx: TurnContext, src: Location, dst: Location, rule: str) -> _Targe
     if kind is None or kind is _KIND_WATER:
         return None
     mod = total(spread_map_parts(ctx, src, dst))
+    # the target as the map's own tuple, not the copy a neighbour list made (see
+    # map_tuples: the quiet spread's set differences and the look-ups by rank then match
+    # the fires it sets alight by identity)
+    [dst] = map_tuples(ctx, [dst])
     return (dst, rule, 1 if kind is _KIND_BUILDING else 2, mod)
 
 
@@ -303,7 +314,11 @@ def _by_target(
     open_targets = reverse.open_targets
     if open_targets:  # streets and open ground burn only with rubble or a vehicle
         for area in open_targets.keys() & (state.rubble | vehicles):
-            candidates.update(open_targets[area] - alight)
+            # (a look-up each, not a set difference: most areas hold one or two targets,
+            # and a new set for each costs more than the look-ups)
+            for loc in open_targets[area]:
+                if loc not in alight:
+                    candidates.add(loc)
     # (round 23: the rolls' list typed Any too: compiled, a list of fixed-length tuples
     # unpacks each source and target into its fields and makes new tuples of them at every
     # append)
