@@ -127,3 +127,6 @@ WATER_HERE: Final[Memo[Any]] = Memo("water_here", shared=True)
 WATER_KIND_AREAS: Final[Memo[Any]] = Memo("water_kind_areas", shared=False)
 # parking: the open-water areas next to each area (the map's)
 WATER_NEXT_DOOR: Final[Memo[Any]] = Memo("water_next_door", shared=True)
+# -- branch sp3-support -----------------------------------------------------------------------
+# ignition: each map location as the map's own tuple (ignite keys the fires by them)
+MAP_TUPLES: Final[Memo[Any]] = Memo("map_tuples", shared=True)

@@ -187,7 +187,9 @@ def _growth_quiet(
             alone, beside = need, need - nb_bonus
             # (the neighbours as the map's own tuples: the fires' keys mostly are, and the
             # look-up below then matches by identity)
-            nbs = tuple(map_tuples(ctx, neighbours(ctx, loc)))
+            canon = map_tuples(ctx)
+            near: list[Any] = neighbours(ctx, loc)
+            nbs = tuple([canon.get(nb, nb) for nb in near])
             plan = plans[k] = (
                 loc, nbs, alone, beside, min(alone, beside), max(alone, beside),
             )  # fmt: skip
@@ -227,6 +229,7 @@ def step_reignite(ctx: TurnContext, state: GameState) -> None:
     on = rules.int("embers.reignite_on")
     n = rules.int("embers.dice")
     start = rules.int("fire.start")
+    loc: Any  # (the embers' own objects become the fires' keys: see ignite)
     if not ctx.log_events:
         # the quiet mode: ctx.test's own quiet path (the sum of ``n`` dice against
         # ">=on"), inline
