@@ -135,3 +135,7 @@ AP_FIRE_TOTAL: Final[Memo[Any]] = Memo("ap_fire_total", shared=False)
 #: parking: the areas burning hot with their worst damage (``hot_areas``), with the call
 #: they were found in (as ``AP_FIRE_TOTAL``)
 AP_HOT_AREAS: Final[Memo[Any]] = Memo("ap_hot_areas", shared=False)
+
+# -- branch sp3-support -----------------------------------------------------------------------
+# ignition: each map location as the map's own tuple (ignite keys the fires by them)
+MAP_TUPLES: Final[Memo[Any]] = Memo("map_tuples", shared=True)

@@ -24,6 +24,7 @@ from .ignition import (
     ignite,
     is_flammable,
     location_ranks,
+    map_tuples,
     spread_targets,
     vehicle_areas,
 )
@@ -184,9 +185,13 @@ def _growth_quiet(
             loc = by_rank[k]
             need = on - 1 - total(growth_store_parts(ctx, loc))
             alone, beside = need, need - nb_bonus
+            # (the neighbours as the map's own tuples: the fires' keys mostly are, and the
+            # look-up below then matches by identity)
+            canon = map_tuples(ctx)
+            near: list[Any] = neighbours(ctx, loc)
+            nbs = tuple([canon.get(nb, nb) for nb in near])
             plan = plans[k] = (
-                loc, tuple(neighbours(ctx, loc)), alone, beside, min(alone, beside),
-                max(alone, beside),
+                loc, nbs, alone, beside, min(alone, beside), max(alone, beside),
             )  # fmt: skip
         # one roll per fire, as always; whether a neighbour burns is asked only when the
         # roll lies between the two numbers (it decides only there)
@@ -224,6 +229,7 @@ def step_reignite(ctx: TurnContext, state: GameState) -> None:
     on = rules.int("embers.reignite_on")
     n = rules.int("embers.dice")
     start = rules.int("fire.start")
+    loc: Any  # (the embers' own objects become the fires' keys: see ignite)
     if not ctx.log_events:
         # the quiet mode: ctx.test's own quiet path (the sum of ``n`` dice against
         # ">=on"), inline

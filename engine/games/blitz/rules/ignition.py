@@ -4,12 +4,20 @@ map lookups the fire steps share, remembered for the game."""
 from __future__ import annotations
 
 from collections.abc import Collection, Container, Iterable, KeysView
-from typing import Final
+from typing import Any, Final
 
 from ....board.model import AreaKind, Location, Material
 from ....core.turn import TurnContext
 from ..events import BurnOut, OilSpread, OilStore, PetrolStore
-from ..memos import AREA_KINDS, DOWNWIND, JUMPS, LOCATION_BY_RANK, LOCATION_RANK, SPREAD_TARGETS
+from ..memos import (
+    AREA_KINDS,
+    DOWNWIND,
+    JUMPS,
+    LOCATION_BY_RANK,
+    LOCATION_RANK,
+    MAP_TUPLES,
+    SPREAD_TARGETS,
+)
 from ..reach.danger import area_kinds, neighbours
 from ..state import GameState, store_at
 from ..units import EQUIPMENT, VEHICLE
@@ -30,10 +38,30 @@ def location_ranks(ctx: TurnContext) -> tuple[dict[Location, int], list[Location
     (kept for the game; do not mutate)."""
     rank: dict[Location, int] | None = ctx.cache.get(LOCATION_RANK)
     if rank is None:
-        ordered = ctx.cache[LOCATION_BY_RANK] = sorted(ctx.graph.locations)
+        # (typed Any: compiled, the keys are then the map's own tuples, not copies; see
+        # map_tuples)
+        ordered: list[Any] = sorted(ctx.graph.locations)
+        ctx.cache[LOCATION_BY_RANK] = ordered
         rank = ctx.cache[LOCATION_RANK] = {loc: k for k, loc in enumerate(ordered)}
     by_rank: list[Location] = ctx.cache[LOCATION_BY_RANK]
     return rank, by_rank
+
+
+def map_tuples(ctx: TurnContext) -> dict[Any, Any]:
+    """Each location of the map to itself as the map's own tuple (the objects its list
+    holds), kept for the game (do not mutate). Equal tuples, so nothing changes but speed:
+    :func:`ignite` keys a fire by the map's tuple, and a set or dict look-up by the same
+    object (the quiet spread's index, the ranks) matches it by identity, where an equal
+    copy (each neighbour list makes its own, and compiled code makes a new tuple whenever a
+    location typed as a tuple is stored) is compared field by field."""
+    memo: dict[Any, Any] | None = ctx.cache.get(MAP_TUPLES)
+    if memo is None:
+        memo = ctx.cache[MAP_TUPLES] = {}
+    if not memo:  # (games sharing memos start from one empty dict)
+        locs: list[Any] = ctx.graph.locations
+        for loc in locs:
+            memo[loc] = loc
+    return memo
 
 
 def sorted_locations(ctx: TurnContext, locs: Iterable[Location]) -> list[Location]:
@@ -115,7 +143,7 @@ def is_open_ground(ctx: TurnContext, loc: Location) -> bool:
 def ignite(
     ctx: TurnContext,
     state: GameState,
-    loc: Location,
+    loc: Any,  # a Location, kept as the object it is (see below)
     level: int = 1,
     *,
     cause: str = "",
@@ -128,10 +156,14 @@ def ignite(
     a petrol store goes to fire 5 and explodes like an HE bomb. Returns whether it caught.
     ``occupied``: every location a unit stands in (or more), when the caller knows it: a
     location not in it has no unit to burn out (None: the units are looked at).
+
+    (``loc`` typed Any: compiled, a location typed as a tuple is unpacked at the call and a
+    new tuple made at each look-up by it, so the key the fire gets would be a copy.)
     """
     if loc in state.fire:
         return False
     rules = ctx.rules
+    loc = map_tuples(ctx).get(loc, loc)  # (the map's own tuple: see map_tuples)
     state.fire[loc] = level
     state.embers.discard(loc)
     state.damp.pop(loc, None)

@@ -12,7 +12,14 @@ from ....core.turn import TurnContext
 from ..memos import JUMP_PLAN, JUMPS_ALLOWED, SPREAD_ORDER, SPREAD_PLAN, SPREAD_REVERSE
 from ..reach.danger import area_kind
 from ..state import GameState, store_at
-from .ignition import downwind, ignite, jump_lines, sorted_locations, spread_targets
+from .ignition import (
+    downwind,
+    ignite,
+    jump_lines,
+    map_tuples,
+    sorted_locations,
+    spread_targets,
+)
 from .modifiers import spread_map_parts, total
 
 #: a spread target planned for the quiet mode: (target, rule, 2 if it is a street or open
@@ -208,20 +215,24 @@ class _Reverse:
     indexed so far: every source is indexed before a step that burns it uses the index,
     so the work follows the locations that have burned (kept for the game)."""
 
+    # (the locations below are the map's own tuples, as the fires' keys mostly are (see
+    # ignition.map_tuples), typed Any so that compiled code keeps them as they are: the set
+    # operations and look-ups each step then match them by identity)
+
     #: the map's locations by sorted order (R-3)
-    rank: dict[Location, int]
+    rank: dict[Any, int]
     #: by target location: (its kind as in :data:`_Target`, the rolls of each indexed
     #: source that can roll into it)
-    into: dict[Location, tuple[int, dict[Location, _FromSource]]]
+    into: dict[Any, tuple[int, dict[Any, _FromSource]]]
     #: by target location: the indexed sources that can roll into it (``into``'s keys)
-    sources: dict[Location, frozenset[Location]]
+    sources: dict[Any, frozenset[Any]]
     #: the buildings (kind 1) an indexed source can roll into
-    targets: set[Location]
+    targets: set[Any]
     #: the streets and open ground (kind 2: they burn only with rubble or a vehicle) an
     #: indexed source can roll into, by area
-    open_targets: dict[str, set[Location]]
+    open_targets: dict[str, set[Any]]
     #: the sources indexed
-    indexed: set[Location]
+    indexed: set[Any]
     #: petrol stores (one set alight explodes, which can change the map mid-step)
     petrol: frozenset[Location]
 
@@ -230,7 +241,7 @@ def _reverse_index(ctx: TurnContext) -> _Reverse:
     memo: dict[str, _Reverse] = ctx.cache.setdefault(SPREAD_REVERSE, {})
     hit = memo.get("index")
     if hit is None:
-        ordered = sorted(ctx.graph.locations)
+        ordered: list[Any] = sorted(ctx.graph.locations)
         petrol = frozenset(
             loc for loc in ordered if store_at(ctx.scenario, loc) is _MATERIAL_PETROL
         )
@@ -239,9 +250,10 @@ def _reverse_index(ctx: TurnContext) -> _Reverse:
     return hit
 
 
-def _index_sources(ctx: TurnContext, reverse: _Reverse, sources: Iterable[Location]) -> bool:
+def _index_sources(ctx: TurnContext, reverse: _Reverse, sources: Iterable[Any]) -> bool:
     """Add the rolls of ``sources`` to the index; False (and the index still sound) when
     one of them is off the map, so that the plain walk must be used."""
+    src: Any  # (the fires' own keys, kept as they are: see _Reverse)
     for src in sources:
         rank = reverse.rank.get(src)
         if rank is None:
@@ -259,7 +271,10 @@ def _index_sources(ctx: TurnContext, reverse: _Reverse, sources: Iterable[Locati
                 place = k + (1 << 30 if how == 2 else 0)
                 lists = found.setdefault(t[0], ([], [], []))
                 lists[how].append(((rank << 31) + place, t, jumps[k][1] if how == 2 else ()))
-        for dst, (a, b, c) in found.items():
+        canon = map_tuples(ctx)
+        dst: Any
+        for target, (a, b, c) in found.items():
+            dst = canon.get(target, target)
             entry = reverse.into.get(dst)
             if entry is None:
                 kind = (a or b or c)[0][1][2]
@@ -300,10 +315,15 @@ def _by_target(
     into = reverse.into
     sources = reverse.sources
     candidates = reverse.targets - alight  # (sets: no location hashed again)
+    loc: Any
     open_targets = reverse.open_targets
     if open_targets:  # streets and open ground burn only with rubble or a vehicle
         for area in open_targets.keys() & (state.rubble | vehicles):
-            candidates.update(open_targets[area] - alight)
+            # (a look-up each, not a set difference: most areas hold one or two targets,
+            # and a new set for each costs more than the look-ups)
+            for loc in open_targets[area]:
+                if loc not in alight:
+                    candidates.add(loc)
     # (round 23: the rolls' list typed Any too: compiled, a list of fixed-length tuples
     # unpacks each source and target into its fields and makes new tuples of them at every
     # append)
