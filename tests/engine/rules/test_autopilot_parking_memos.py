@@ -4,15 +4,14 @@ context with none of the call's memos works out afresh, on the states of played 
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
-from typing import Any
 
 import pytest
+from standing_calls import check_each_call, without_autopilot_memos
 
 from fireground.engine.board.model import AreaKind
 from fireground.engine.core.turn import TurnContext
-from fireground.engine.games.blitz.autopilot import driver, parking
+from fireground.engine.games.blitz.autopilot import parking
 from fireground.engine.games.blitz.reach import danger
 from fireground.engine.games.blitz.state import GameState
 from fireground.engine.play.simulate import new_game
@@ -35,23 +34,8 @@ def _closing_by_fire(ctx: TurnContext, state: GameState, worn: int) -> frozenset
     return frozenset(out)
 
 
-def _fresh(ctx: TurnContext) -> TurnContext:
-    """The context without the autopilot's memos (``ap_*``): every answer worked out anew."""
-    return TurnContext(
-        ctx.scenario,
-        ctx.graph,
-        ctx.rules,
-        ctx.dice,
-        events=ctx.events,
-        step=ctx.step,
-        cache={k: v for k, v in ctx.cache.items() if not k.name.startswith("ap_")},
-        log_events=ctx.log_events,
-        policies=ctx.policies,
-    )
-
-
 def _check(ctx: TurnContext, state: GameState, seen: dict[str, int]) -> None:
-    fresh = _fresh(ctx)
+    fresh = without_autopilot_memos(ctx)
     for worn in (1, 2, 3):
         want = _closing_by_fire(ctx, state, worn)
         assert parking._closing(fresh, state, worn) == want
@@ -83,20 +67,7 @@ def test_the_calls_parking_memos_answer_as_a_fresh_context_does(seed):
     sc = load_scenario(ROOT / "examples" / "paternoster.fg.yaml")
     seen = dict.fromkeys(("closing", "cut", "cut_far", "shelter", "shelter_moves"), 0)
     game = new_game(sc, seed, log_events=False)
-    orders = game.ctx.policies.standing
-
-    def checked(ctx: TurnContext, state: GameState) -> Any:
-        # the states the standing orders start from, with a call's memos of their own
-        # (through the context's policy: the compiled driver's inner calls cannot be patched)
-        if any(u.in_play for u in state.units.values()):
-            driver.open_call(ctx)
-            try:
-                _check(ctx, state, seen)
-            finally:
-                driver.close_call(ctx)
-        return orders(ctx, state)
-
-    game.ctx.policies = dataclasses.replace(game.ctx.policies, standing=checked)
+    check_each_call(game, lambda ctx, state: _check(ctx, state, seen))
     for _ in range(40):
         game.step()
     # the states asked about held what the memos keep: closing streets, far streets to

@@ -6,15 +6,15 @@ of the standing orders in played games."""
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 from typing import Any
 
 import pytest
+from standing_calls import check_each_call, with_cache
 
 from fireground.engine.board.model import AreaKind
 from fireground.engine.core.turn import TurnContext
-from fireground.engine.games.blitz.autopilot import driver, parking, priorities
+from fireground.engine.games.blitz.autopilot import parking, priorities
 from fireground.engine.games.blitz.memos import AP_SOURCES
 from fireground.engine.games.blitz.reach import danger
 from fireground.engine.games.blitz.reach.hose_steps import steps_to
@@ -68,22 +68,6 @@ def _entry_side_by_fire(ctx: TurnContext, state: GameState) -> set[str]:
     return side
 
 
-def _with_cache(ctx: TurnContext, cache: dict[Any, Any]) -> TurnContext:
-    """``ctx`` with ``cache`` for its memos (the context is a compiled class, not a
-    dataclass: made anew with the same fields)."""
-    return TurnContext(
-        ctx.scenario,
-        ctx.graph,
-        ctx.rules,
-        ctx.dice,
-        events=ctx.events,
-        step=ctx.step,
-        cache=cache,
-        log_events=ctx.log_events,
-        policies=ctx.policies,
-    )
-
-
 def _check(ctx: TurnContext, state: GameState, seen: dict[str, int]) -> None:
     # the call's fire total, twice (the second from the memo); a total kept from an
     # earlier call would be another turn's fire
@@ -93,7 +77,7 @@ def _check(ctx: TurnContext, state: GameState, seen: dict[str, int]) -> None:
         return
     # the hot areas, from the call's memo (asked twice) and worked out afresh, at every damage
     bare = {k: v for k, v in ctx.cache.items() if not k.name.startswith("ap_")}
-    fresh = _with_cache(ctx, dict(bare))
+    fresh = with_cache(ctx, dict(bare))
     for _ in range(2):
         kept = parking.hot_areas(ctx, state)
         for worn in (0, 1, 2, 3, 4):
@@ -113,7 +97,7 @@ def _check(ctx: TurnContext, state: GameState, seen: dict[str, int]) -> None:
     pri = priorities.priority_locations(ctx, state)
     # the autopilot's own memos left out, but for a call's memo of the open fires: asked
     # twice, the second answer is the memo's (and the game's own call is not disturbed)
-    mine = _with_cache(ctx, {**bare, AP_SOURCES: {}})
+    mine = with_cache(ctx, {**bare, AP_SOURCES: {}})
     want = _sources_sorted(fresh, state, pri)
     spots = [(a, 0) for a in sorted(danger.area_kinds(ctx)) if (a, 0) in ctx.graph.index]
     for _ in range(2):
@@ -133,20 +117,7 @@ def test_unsorted_fire_sources_and_the_fire_total_answer_as_before(seed):
     sc = load_scenario(ROOT / "examples" / "paternoster.fg.yaml")
     seen = dict.fromkeys(("calls", "two_lines", "unsorted", "hot"), 0)
     game = new_game(sc, seed, log_events=False)
-    orders = game.ctx.policies.standing
-
-    def checked(ctx: TurnContext, state: GameState) -> Any:
-        # the states the standing orders start from, with a call's memos of their own
-        # (through the context's policy: the compiled driver's inner calls cannot be patched)
-        if any(u.in_play for u in state.units.values()):
-            driver.open_call(ctx)
-            try:
-                _check(ctx, state, seen)
-            finally:
-                driver.close_call(ctx)
-        return orders(ctx, state)
-
-    game.ctx.policies = dataclasses.replace(game.ctx.policies, standing=checked)
+    check_each_call(game, lambda ctx, state: _check(ctx, state, seen))
     for _ in range(40):
         game.step()
     # the states asked about had hot areas, fires with two lines on them, and groups out
