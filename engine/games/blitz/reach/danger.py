@@ -14,6 +14,7 @@ from ..memos import (
     AREA_NEIGHBOURS,
     HEAT_MEMO,
     HYDRANT_AREAS,
+    MAP_TUPLES,
     NEIGHBOURS,
     NEIGHBOURS_OF,
     UNSAFE_LIMITS,
@@ -37,16 +38,38 @@ _KIND_WATER: Final = AreaKind.WATER
 
 
 # -- fire, heat and danger ------------------------------------------------------------------
-def neighbours(ctx: TurnContext, loc: Location) -> list[Location]:
+def map_tuples(ctx: TurnContext) -> dict[Any, Any]:
+    """Each location of the map to itself as the map's own tuple (the objects its list
+    holds), kept for the game (do not mutate). Equal tuples, so nothing changes but speed:
+    :func:`.ignition.ignite` keys a fire by the map's tuple, and a set or dict look-up by the
+    same object (the quiet spread's index, the ranks, the neighbour lists below) matches it
+    by identity, where an equal copy (each ``graph.neighbours`` list makes its own, and
+    compiled code makes a new tuple whenever a location typed as a tuple is stored) is
+    compared field by field."""
+    memo: dict[Any, Any] | None = ctx.cache.get(MAP_TUPLES)
+    if memo is None:
+        memo = ctx.cache[MAP_TUPLES] = {}
+    if not memo:  # (games sharing memos start from one empty dict)
+        locs: list[Any] = ctx.graph.locations
+        for loc in locs:
+            memo[loc] = loc
+    return memo
+
+
+def neighbours(ctx: TurnContext, loc: Boxed) -> list[Boxed]:
     """``graph.neighbours``, remembered for the game (the map does not change in play;
-    do not mutate the list)."""
+    do not mutate the list). The lists (and the memo's keys) hold the map's own tuples
+    (:func:`map_tuples`), so that a look-up by a neighbour in the fires, which are keyed
+    by them too, matches by identity."""
     # (``get``, not ``setdefault``: a call that finds the memo makes no empty dict)
-    memo: dict[Location, list[Location]] | None = ctx.cache.get(NEIGHBOURS)
+    memo: dict[Boxed, list[Boxed]] | None = ctx.cache.get(NEIGHBOURS)
     if memo is None:
         memo = ctx.cache[NEIGHBOURS] = {}
     hit = memo.get(loc)
     if hit is None:
-        hit = memo[loc] = ctx.graph.neighbours(loc)
+        own = map_tuples(ctx)
+        hit = [own.get(nb, nb) for nb in ctx.graph.neighbours(loc)]
+        memo[own.get(loc, loc)] = hit
     return hit
 
 
@@ -54,9 +77,10 @@ def neighbours_of(ctx: TurnContext) -> dict[Location, list[Location]]:
     """For each location, the locations it is a neighbour of (:func:`neighbours` read
     backwards; every location with a neighbour is on the map's list), kept for the game
     (do not mutate)."""
-    memo: dict[Location, list[Location]] = ctx.cache.setdefault(NEIGHBOURS_OF, {})
+    memo: dict[Boxed, list[Boxed]] = ctx.cache.setdefault(NEIGHBOURS_OF, {})
     if not memo:  # (games sharing memos start from one empty dict)
-        for f in ctx.graph.locations:
+        locs: list[Boxed] = ctx.graph.locations
+        for f in locs:
             for x in neighbours(ctx, f):
                 memo.setdefault(x, []).append(f)
     return memo

@@ -232,6 +232,7 @@ def _escape_route(
     ctx: TurnContext, state: GameState, u: UnitState, loc: Location
 ) -> Location | None:
     destroyed = ctx.rules.int("damage.destroyed")
+    nb: Location
     for nb in fire_neighbours(ctx, loc):
         if nb[0] == loc[0] or nb in state.fire or state.damage_at(nb) >= destroyed:
             continue
@@ -272,20 +273,19 @@ def escape(ctx: TurnContext, state: GameState, u: UnitState, loc: Location) -> b
 
 def _standing(
     ctx: TurnContext, state: GameState, buildings: frozenset[str], destroyed: int
-) -> list[Location]:
+) -> list[Any]:
     """The building locations of the map not destroyed, in map (sorted) order, kept from
     one step 7 of ``state`` to the next: damage never improves, so a location destroyed
     stays out, and the list may still hold some destroyed since (step 7 drops them as it
     walks it). Made afresh for another state object."""
-    memo: tuple[GameState, list[Location]] | None = ctx.cache.get(DAMAGE_STANDING)
+    memo: tuple[GameState, list[Any]] | None = ctx.cache.get(DAMAGE_STANDING)
     if memo is not None and memo[0] is state:
         return memo[1]
     damage = state.damage
-    standing = [
-        loc
-        for loc in sorted(ctx.graph.locations)
-        if loc[0] in buildings and damage.get(loc, 1) < destroyed
-    ]
+    # (typed Any: compiled, the list then holds the map's own tuples, as the fires' keys
+    # mostly are, not copies, and a look-up by one matches by identity)
+    ordered: list[Any] = sorted(ctx.graph.locations)
+    standing = [loc for loc in ordered if loc[0] in buildings and damage.get(loc, 1) < destroyed]
     ctx.cache[DAMAGE_STANDING] = (state, standing)
     return standing
 

@@ -153,8 +153,10 @@ def _growth_quiet(
     # by the location's rank on the map (R-3 order): (location, neighbours, the least
     # uniform() * 6 that grows the fire with no neighbour burning, the same with one, the
     # lesser and the greater of the two): die() + mod >= on is uniform() * 6 >= on - 1 - mod
-    plans: dict[int, tuple[Location, tuple[Location, ...], int, int, int, int]] = (
-        ctx.cache.setdefault(GROWTH_PLAN, {})
+    # (the locations typed Any: compiled, a plan's location typed as a tuple would be made
+    # a new tuple at each read, and the fire looked up by an equal copy, not the map's own)
+    plans: dict[int, tuple[Any, tuple[Any, ...], int, int, int, int]] = ctx.cache.setdefault(
+        GROWTH_PLAN, {}
     )
     uniform = ctx.dice.uniform()
     fires = state.fire
@@ -182,14 +184,14 @@ def _growth_quiet(
     for k in ranks:
         plan = plans.get(k)
         if plan is None:
-            loc = by_rank[k]
+            canon = map_tuples(ctx)
+            loc: Any = canon.get(by_rank[k], by_rank[k])  # (the map's own tuple)
             need = on - 1 - total(growth_store_parts(ctx, loc))
             alone, beside = need, need - nb_bonus
-            # (the neighbours as the map's own tuples: the fires' keys mostly are, and the
-            # look-up below then matches by identity)
-            canon = map_tuples(ctx)
+            # (the neighbours as the map's own tuples, as :func:`neighbours` keeps them: the
+            # fires' keys mostly are, and the look-up below then matches by identity)
             near: list[Any] = neighbours(ctx, loc)
-            nbs = tuple([canon.get(nb, nb) for nb in near])
+            nbs = tuple(near)
             plan = plans[k] = (
                 loc, nbs, alone, beside, min(alone, beside), max(alone, beside),
             )  # fmt: skip

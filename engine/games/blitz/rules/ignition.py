@@ -15,10 +15,10 @@ from ..memos import (
     JUMPS,
     LOCATION_BY_RANK,
     LOCATION_RANK,
-    MAP_TUPLES,
     SPREAD_TARGETS,
 )
 from ..reach.danger import area_kinds, neighbours
+from ..reach.danger import map_tuples as map_tuples  # (kept here for its callers)
 from ..state import GameState, store_at
 from ..units import EQUIPMENT, VEHICLE
 
@@ -45,23 +45,6 @@ def location_ranks(ctx: TurnContext) -> tuple[dict[Location, int], list[Location
         rank = ctx.cache[LOCATION_RANK] = {loc: k for k, loc in enumerate(ordered)}
     by_rank: list[Location] = ctx.cache[LOCATION_BY_RANK]
     return rank, by_rank
-
-
-def map_tuples(ctx: TurnContext) -> dict[Any, Any]:
-    """Each location of the map to itself as the map's own tuple (the objects its list
-    holds), kept for the game (do not mutate). Equal tuples, so nothing changes but speed:
-    :func:`ignite` keys a fire by the map's tuple, and a set or dict look-up by the same
-    object (the quiet spread's index, the ranks) matches it by identity, where an equal
-    copy (each neighbour list makes its own, and compiled code makes a new tuple whenever a
-    location typed as a tuple is stored) is compared field by field."""
-    memo: dict[Any, Any] | None = ctx.cache.get(MAP_TUPLES)
-    if memo is None:
-        memo = ctx.cache[MAP_TUPLES] = {}
-    if not memo:  # (games sharing memos start from one empty dict)
-        locs: list[Any] = ctx.graph.locations
-        for loc in locs:
-            memo[loc] = loc
-    return memo
 
 
 def sorted_locations(ctx: TurnContext, locs: Iterable[Location]) -> list[Location]:
