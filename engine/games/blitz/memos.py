@@ -128,14 +128,13 @@ WATER_KIND_AREAS: Final[Memo[Any]] = Memo("water_kind_areas", shared=False)
 # parking: the open-water areas next to each area (the map's)
 WATER_NEXT_DOOR: Final[Memo[Any]] = Memo("water_next_door", shared=True)
 
-# --- sp3-parking (round 24) ---
+# -- speed round 24 (docs/autopilot.md) --
 #: parking: the fires' total (``dry_penalty``) with the call it was added up in (the
 #: call's own ``AP_SOURCES`` dict, made anew each call of the standing orders)
 AP_FIRE_TOTAL: Final[Memo[Any]] = Memo("ap_fire_total", shared=False)
 #: parking: the areas burning hot with their worst damage (``hot_areas``), with the call
 #: they were found in (as ``AP_FIRE_TOTAL``)
 AP_HOT_AREAS: Final[Memo[Any]] = Memo("ap_hot_areas", shared=False)
-
-# -- branch sp3-support -----------------------------------------------------------------------
-# ignition: each map location as the map's own tuple (ignite keys the fires by them)
+#: danger.map_tuples: each map location as the map's own tuple (the fires and the
+#: neighbour lists hold them, so a look-up finds its key by identity)
 MAP_TUPLES: Final[Memo[Any]] = Memo("map_tuples", shared=True)

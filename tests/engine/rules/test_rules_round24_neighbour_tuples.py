@@ -18,7 +18,6 @@ from fireground.engine.games.blitz.memos import (
     NEIGHBOURS_OF,
 )
 from fireground.engine.games.blitz.reach.danger import map_tuples, neighbours, neighbours_of
-from fireground.engine.games.blitz.rules import ignition
 from fireground.engine.play.simulate import new_game
 from fireground.engine.scenario.io import load_scenario
 
@@ -38,7 +37,6 @@ def _is_map_tuple(ctx, loc):
 
 def test_the_neighbour_lists_are_the_maps_answers_made_of_the_maps_tuples():
     ctx, _st = usetup(wb_world())
-    assert ignition.map_tuples is map_tuples  # (kept under its old name too)
     for loc in ctx.graph.locations:
         got = neighbours(ctx, _copy(loc))  # asked by a copy: the same answer
         assert got == ctx.graph.neighbours(loc)

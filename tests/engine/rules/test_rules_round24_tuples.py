@@ -1,5 +1,5 @@
 """Round 24 (issue 15): the fires are keyed by the map's own location tuples
-(:func:`ignition.map_tuples`), and the quiet spread's index by target holds them too. Equal
+(:func:`danger.map_tuples`), and the quiet spread's index by target holds them too. Equal
 tuples, so only speed may change: the memo maps each location to an equal one (the map's),
 ``ignite`` keys a fire by a location equal to the one it was given, and the index kept
 through a played game is the index made afresh from the same sources."""
@@ -12,8 +12,9 @@ from test_units_wheelbarrow import wb_world
 from test_units_world import usetup
 
 from fireground.engine.games.blitz.memos import MAP_TUPLES, SPREAD_REVERSE
+from fireground.engine.games.blitz.reach.danger import map_tuples
 from fireground.engine.games.blitz.rules import spread_plan
-from fireground.engine.games.blitz.rules.ignition import ignite, map_tuples
+from fireground.engine.games.blitz.rules.ignition import ignite
 from fireground.engine.play.simulate import new_game
 from fireground.engine.scenario.io import load_scenario
 

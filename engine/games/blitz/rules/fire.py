@@ -18,13 +18,12 @@ from ....core.events import Event
 from ....core.turn import TurnContext
 from ..events import DampLoss, FireClimb, Growth, Jump, Reignite, RoadBurnout, Spread
 from ..memos import GROWTH_PLAN
-from ..reach.danger import neighbours
+from ..reach.danger import map_tuples, neighbours
 from ..state import GameState
 from .ignition import (
     ignite,
     is_flammable,
     location_ranks,
-    map_tuples,
     spread_targets,
     vehicle_areas,
 )

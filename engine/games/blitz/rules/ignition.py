@@ -17,8 +17,7 @@ from ..memos import (
     LOCATION_RANK,
     SPREAD_TARGETS,
 )
-from ..reach.danger import area_kinds, neighbours
-from ..reach.danger import map_tuples as map_tuples  # (kept here for its callers)
+from ..reach.danger import area_kinds, map_tuples, neighbours
 from ..state import GameState, store_at
 from ..units import EQUIPMENT, VEHICLE
 

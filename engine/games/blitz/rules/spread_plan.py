@@ -10,13 +10,12 @@ from typing import Any, Final
 from ....board.model import AreaKind, Location, Material
 from ....core.turn import TurnContext
 from ..memos import JUMP_PLAN, JUMPS_ALLOWED, SPREAD_ORDER, SPREAD_PLAN, SPREAD_REVERSE
-from ..reach.danger import area_kind
+from ..reach.danger import area_kind, map_tuples
 from ..state import GameState, store_at
 from .ignition import (
     downwind,
     ignite,
     jump_lines,
-    map_tuples,
     sorted_locations,
     spread_targets,
 )
@@ -216,7 +215,7 @@ class _Reverse:
     so the work follows the locations that have burned (kept for the game)."""
 
     # (the locations below are the map's own tuples, as the fires' keys mostly are (see
-    # ignition.map_tuples), typed Any so that compiled code keeps them as they are: the set
+    # danger.map_tuples), typed Any so that compiled code keeps them as they are: the set
     # operations and look-ups each step then match them by identity)
 
     #: the map's locations by sorted order (R-3)
