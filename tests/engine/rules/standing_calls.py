@@ -1,5 +1,6 @@
 """For tests that look inside a call of the standing orders: a context made anew with other
-memos, and a game whose every call is checked at its start, with the call's memos open.
+memos, and a game whose every call is checked at its start, with the call's memos open; a game
+played some turns.
 
 The driver is compiled, so its inner calls cannot be patched; the game's own policy is
 wrapped instead (``ctx.policies.standing``)."""
@@ -8,12 +9,14 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from fireground.engine.core.turn import TurnContext
 from fireground.engine.games.blitz.autopilot import driver
 from fireground.engine.games.blitz.state import GameState
-from fireground.engine.play.simulate import Game
+from fireground.engine.play.simulate import Game, new_game
+from fireground.engine.scenario.io import load_scenario
 
 
 def with_cache(ctx: TurnContext, cache: dict[Any, Any]) -> TurnContext:
@@ -52,3 +55,11 @@ def check_each_call(game: Game, check: Callable[[TurnContext, GameState], None])
         return orders(ctx, state)
 
     game.ctx.policies = dataclasses.replace(game.ctx.policies, standing=checked)
+
+
+def played_game(path: Path, seed: int, turns: int) -> Game:
+    """A quiet game of the scenario at ``path`` (seed ``seed``) after ``turns`` turns."""
+    game = new_game(load_scenario(path), seed, log_events=False)
+    for _ in range(turns):
+        game.step()
+    return game

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from standing_calls import played_game
 from test_units_wheelbarrow import wb_world
 from test_units_world import usetup
 
@@ -18,8 +19,6 @@ from fireground.engine.games.blitz.memos import (
     NEIGHBOURS_OF,
 )
 from fireground.engine.games.blitz.reach.danger import map_tuples, neighbours, neighbours_of
-from fireground.engine.play.simulate import new_game
-from fireground.engine.scenario.io import load_scenario
 
 BASELINE = Path(__file__).resolve().parents[3] / "benchmarks" / "baseline_examples"
 
@@ -52,11 +51,7 @@ def test_the_neighbour_lists_are_the_maps_answers_made_of_the_maps_tuples():
 
 
 def test_a_played_games_plans_and_standing_list_hold_the_maps_tuples():
-    sc = load_scenario(BASELINE / "paternoster.fg.yaml")
-    game = new_game(sc, 3, log_events=False)
-    ctx = game.ctx
-    for _ in range(40):
-        game.step()
+    ctx = played_game(BASELINE / "paternoster.fg.yaml", 3, 40).ctx
     plans = ctx.cache[GROWTH_PLAN]
     assert len(plans) > 50  # the quiet growth was used
     for loc, nbs, *_numbers in plans.values():

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from standing_calls import played_game
 from test_units_wheelbarrow import wb_world
 from test_units_world import usetup
 
@@ -15,8 +16,6 @@ from fireground.engine.games.blitz.memos import MAP_TUPLES, SPREAD_REVERSE
 from fireground.engine.games.blitz.reach.danger import map_tuples
 from fireground.engine.games.blitz.rules import spread_plan
 from fireground.engine.games.blitz.rules.ignition import ignite
-from fireground.engine.play.simulate import new_game
-from fireground.engine.scenario.io import load_scenario
 
 BASELINE = Path(__file__).resolve().parents[3] / "benchmarks" / "baseline_examples"
 
@@ -59,11 +58,7 @@ def test_ignite_keys_the_fire_by_an_equal_location():
 
 
 def test_the_kept_spread_index_is_the_index_made_afresh():
-    sc = load_scenario(BASELINE / "paternoster.fg.yaml")
-    game = new_game(sc, 3, log_events=False)
-    ctx = game.ctx
-    for _ in range(40):
-        game.step()
+    ctx = played_game(BASELINE / "paternoster.fg.yaml", 3, 40).ctx
     kept = ctx.cache[SPREAD_REVERSE]["index"]
     assert len(kept.indexed) > 100  # the spread by target was used
     fresh = spread_plan._Reverse(dict(kept.rank), {}, {}, set(), {}, set(), kept.petrol)
